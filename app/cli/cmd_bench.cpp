@@ -1,0 +1,168 @@
+// `schedlab-cli bench import`: importer throughput on the real traces and on large generated files.
+// Figures are best-of-R wall times; MB/s counts uncompressed text bytes (1 MB = 1e6 bytes).
+
+#include "cli_args.h"
+#include "commands.h"
+
+#include "trace/trace_loader.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace schedlab::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BenchCase {
+    std::string label;
+    std::vector<std::string> files;
+};
+
+double peakRssMiB()
+{
+    rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_maxrss) / 1024.0;
+}
+
+bool runCase(const BenchCase& c, int repeat)
+{
+    double best = 1e300;
+    int64_t textBytes = 0, diskBytes = 0;
+    std::size_t jobs = 0, nodes = 0;
+    int64_t warnings = 0;
+    for (int r = 0; r < repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto loaded = trace::loadTrace(c.files);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!loaded) {
+            std::printf("%-34s  error: %s\n", c.label.c_str(), loaded.error().toString().c_str());
+            return false;
+        }
+        best = std::min(best, s);
+        textBytes = diskBytes = 0;
+        for (const auto& f : loaded->files) {
+            textBytes += f.uncompressedBytes;
+            diskBytes += f.bytes;
+        }
+        jobs = loaded->trace.jobs.size();
+        nodes = loaded->trace.nodes.size();
+        warnings = loaded->diagnostics.total();
+    }
+    std::printf("%-34s %10.1f MB %9.3f s %9.1f MB/s %10zu jobs %6zu nodes %8lld warnings\n", c.label.c_str(),
+        double(textBytes) / 1e6, best, double(textBytes) / 1e6 / best, jobs, nodes, static_cast<long long>(warnings));
+    (void)diskBytes;
+    std::fflush(stdout);
+    return true;
+}
+
+// Writes roughly `mb` MB of synthetic rows in the given format; returns the path or empty.
+std::string writeBigFile(const fs::path& dir, const std::string& kind, int64_t mb)
+{
+    const fs::path path = dir / (kind == "swf" ? "big.swf" : "big_pods.csv");
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f)
+        return {};
+    std::string buf;
+    buf.reserve(1 << 21);
+    if (kind == "swf")
+        buf += "; Version: 2.2\n; MaxProcs: 4096\n";
+    else
+        buf += "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,"
+               "scheduled_time\n";
+    const int64_t target = mb * 1000 * 1000;
+    int64_t written = 0;
+    char line[256];
+    for (int64_t i = 0; written < target; ++i) {
+        int n;
+        if (kind == "swf")
+            n = std::snprintf(line, sizeof line,
+                "%8lld %9lld %6lld %7lld %4lld %7.2f -1 %4lld %7lld -1 1 %3lld 1 -1 -1 1 -1 -1\n",
+                static_cast<long long>(i + 1), static_cast<long long>(i * 7), static_cast<long long>(i % 97),
+                static_cast<long long>(60 + i % 5000), static_cast<long long>(1 + i % 64), double(i % 1000) * 1.25,
+                static_cast<long long>(1 + i % 64), static_cast<long long>(3600 + i % 7200),
+                static_cast<long long>(i % 300));
+        else
+            n = std::snprintf(line, sizeof line, "openb-pod-%09lld,%lld,%lld,1,%lld,,LS,Running,%lld,%lld,%lld\n",
+                static_cast<long long>(i), static_cast<long long>(1000 + (i % 32) * 500),
+                static_cast<long long>(1024 + (i % 64) * 512), static_cast<long long>(100 + (i % 10) * 90),
+                static_cast<long long>(i * 3), static_cast<long long>(i * 3 + 5000), static_cast<long long>(i * 3 + 2));
+        buf.append(line, std::size_t(n));
+        written += n;
+        if (buf.size() > (1u << 20)) {
+            std::fwrite(buf.data(), 1, buf.size(), f);
+            buf.clear();
+        }
+    }
+    std::fwrite(buf.data(), 1, buf.size(), f);
+    std::fclose(f);
+    return path.string();
+}
+
+} // namespace
+
+int runBench(const std::vector<std::string>& argv)
+{
+    Args args;
+    if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat" }, {}); !e.empty())
+        return fail("bench: " + e, 2);
+    if (args.positional().empty() || args.positional()[0] != "import")
+        return fail("bench: usage: bench import [--traces DIR] [--big-mb N] [--repeat R]", 2);
+    std::string error;
+    const int64_t bigMb = args.integer("big-mb", 1024, error);
+    const int repeat = int(args.integer("repeat", 3, error));
+    if (!error.empty() || bigMb < 0 || repeat < 1)
+        return fail("bench: " + (error.empty() ? std::string("bad --big-mb or --repeat") : error), 2);
+    const fs::path traces = args.value("traces").value_or("../shared/traces");
+
+    std::printf("importer throughput, best of %d (MB = 1e6 bytes of text)\n", repeat);
+    std::vector<BenchCase> cases;
+    const fs::path ob = traces / "alibaba-gpu-v2023", swf = traces / "pwa-swf", g = traces / "google-2011";
+    if (fs::exists(ob)) {
+        cases.push_back({ "openb node list all_node", { (ob / "openb_node_list_all_node.csv").string() } });
+        cases.push_back({ "openb pod list default", { (ob / "openb_pod_list_default.csv").string() } });
+        cases.push_back({ "openb gpu_node + pod default",
+            { (ob / "openb_node_list_gpu_node.csv").string(), (ob / "openb_pod_list_default.csv").string() } });
+    }
+    if (fs::exists(swf)) {
+        cases.push_back({ "SWF NASA-iPSC", { (swf / "NASA-iPSC-1993-3.1-cln.swf").string() } });
+        cases.push_back({ "SWF hpc2n", { (swf / "hpc2n.swf").string() } });
+    }
+    if (fs::exists(g)) {
+        cases.push_back({ "Google task_events part 0 (gz)", { (g / "task_events/part-00000-of-00500.csv.gz").string() } });
+        cases.push_back({ "Google machine+job+task events",
+            { (g / "machine_events/part-00000-of-00001.csv.gz").string(),
+                (g / "job_events/part-00000-of-00500.csv.gz").string(),
+                (g / "task_events/part-00000-of-00500.csv.gz").string() } });
+    }
+    if (cases.empty())
+        std::printf("(no real traces under %s; pass --traces DIR)\n", traces.c_str());
+    bool ok = true;
+    for (const BenchCase& c : cases)
+        ok = runCase(c, repeat) && ok;
+
+    if (bigMb > 0) {
+        const fs::path dir = fs::temp_directory_path() / ("schedlab-bench-" + std::to_string(::getpid()));
+        fs::create_directories(dir);
+        for (const char* kind : { "openb", "swf" }) {
+            const std::string path = writeBigFile(dir, kind, bigMb);
+            if (path.empty()) {
+                std::printf("cannot write a generated file in %s\n", dir.c_str());
+                ok = false;
+                continue;
+            }
+            ok = runCase({ std::string("generated ") + kind + " " + std::to_string(bigMb) + " MB", { path } }, 1) && ok;
+            fs::remove(path);
+        }
+        fs::remove_all(dir);
+    }
+    std::printf("peak RSS: %.0f MiB\n", peakRssMiB());
+    return ok ? 0 : 1;
+}
+
+} // namespace schedlab::cli

@@ -1,0 +1,18 @@
+#pragma once
+// schedlab-cli subcommands. Each takes the arguments after its name and returns the exit code:
+// 0 success, 1 failure (message on stderr), 2 usage error.
+
+#include <string>
+#include <vector>
+
+namespace schedlab::cli {
+
+int runInfo(const std::vector<std::string>& args);
+int runConvert(const std::vector<std::string>& args);
+int runGenerate(const std::vector<std::string>& args);
+int runBench(const std::vector<std::string>& args);
+
+/// Prints "schedlab-cli: <message>" to stderr and returns `code`.
+int fail(const std::string& message, int code = 1);
+
+} // namespace schedlab::cli

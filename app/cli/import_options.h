@@ -1,0 +1,29 @@
+#pragma once
+// Options shared by the commands that import traces.
+
+#include "cli_args.h"
+#include "trace/import_context.h"
+
+#include <set>
+#include <string>
+
+namespace schedlab::cli {
+
+inline const std::set<std::string> kImportValueOptions = { "procs-per-node" };
+inline const std::set<std::string> kImportFlags = { "strict" };
+
+/// Fills ImportOptions from parsed args; returns an error text, empty on success.
+inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out)
+{
+    std::string error;
+    long long k = args.integer("procs-per-node", 0, error);
+    if (!error.empty())
+        return error;
+    if (k < 0 || k > (1 << 30))
+        return "--procs-per-node must be a positive processor count";
+    out.procsPerNode = int(k);
+    out.strict = args.flag("strict");
+    return {};
+}
+
+} // namespace schedlab::cli

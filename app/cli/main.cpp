@@ -1,0 +1,51 @@
+// schedlab-cli: the headless entry point over the core library.
+
+#include "commands.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+const char* kUsage = R"(usage: schedlab-cli COMMAND [ARGS]
+
+commands:
+  info FILE... [--json] [--procs-per-node K] [--strict]
+        detect the format, import, and summarise a trace (nodes, jobs, requests, warnings)
+  convert FILE... --out FILE.sltrace [--procs-per-node K] [--strict]
+        import any supported trace and write it in schedlab's own format
+  generate --nodes N --jobs M --seed S --out FILE.sltrace [--load L]
+        write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
+  bench import [--traces DIR] [--big-mb N] [--repeat R]
+        measure importer throughput (MB/s) on the real traces and on large generated files
+
+Formats are recognised by content: openb node/pod lists (Alibaba GPU 2023), SWF, Google 2011
+machine/job/task events (.csv or .csv.gz), and schedlab traces (.sltrace).
+)";
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv); // Qt Core only: JSON output and future project database
+    QCoreApplication::setApplicationName("schedlab-cli");
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0
+        || std::strcmp(argv[1], "help") == 0) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const std::string command = argv[1];
+    std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "info")
+        return schedlab::cli::runInfo(args);
+    if (command == "convert")
+        return schedlab::cli::runConvert(args);
+    if (command == "generate")
+        return schedlab::cli::runGenerate(args);
+    if (command == "bench")
+        return schedlab::cli::runBench(args);
+    std::fprintf(stderr, "schedlab-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    return 2;
+}

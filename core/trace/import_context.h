@@ -1,0 +1,106 @@
+#pragma once
+/// What every importer gets: options, the warning sink, progress and cancellation.
+
+#include "base/diagnostics.h"
+#include "base/progress.h"
+#include "base/result.h"
+#include "line_reader.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedlab::trace {
+
+struct TaskRequest;
+struct Trace;
+
+/// Options shared by all importers.
+struct ImportOptions {
+    int procsPerNode = 0; ///< SWF: 0 = one processor pool, K > 0 = nodes of K processors
+    bool strict = false; ///< turn the first warning into an error
+    LineReader::Options reader;
+};
+
+/// Per-import state passed to the format importers. Not thread-safe.
+struct ImportContext {
+    const ImportOptions& options;
+    Diagnostics& diagnostics;
+    ThrottledProgress& progress;
+    const CancelToken& cancel;
+    int64_t bytesBefore = 0; ///< bytes of earlier files, for overall progress
+    int64_t bytesTotal = 1; ///< bytes of all files of the import
+
+    /// Reports progress through `reader` and returns false when cancelled. Call every few thousand
+    /// lines.
+    bool tick(const LineReader& reader);
+    /// The Error to return after tick() said cancelled.
+    Error cancelledError(const LineReader& reader) const;
+};
+
+/// Column positions found by header name.
+class ColumnMap {
+public:
+    explicit ColumnMap(const std::vector<std::string_view>& header);
+    /// 0-based index of a column, -1 when absent.
+    int index(std::string_view name) const;
+    std::size_t size() const { return m_names.size(); }
+    std::string joined() const;
+
+private:
+    std::vector<std::string> m_names;
+};
+
+/// Parses one row's fields with warnings naming file, line and column. After a failed field the
+/// row is marked bad and the caller skips it.
+class RowReader {
+public:
+    RowReader(ImportContext& ctx, const std::string& file, int64_t line, const std::vector<std::string_view>& fields)
+        : m_ctx(ctx)
+        , m_file(file)
+        , m_line(line)
+        , m_fields(fields)
+    {
+    }
+    /// Integer column; missing or empty gives `fallback` when `required` is false.
+    int64_t integer(int col, std::string_view name, bool required, int64_t fallback, int64_t minValue, int64_t maxValue);
+    /// Floating column; empty gives `fallback` when not required. Rejects NaN/inf and values < minValue.
+    double real(int col, std::string_view name, bool required, double fallback, double minValue);
+    /// Decimal column scaled by 10^decimals into an integer (Google's normalised values).
+    int64_t scaled(int col, std::string_view name, bool required, int64_t fallback, int decimals);
+    /// Raw text of a column; empty view when absent.
+    std::string_view text(int col) const;
+    /// Text made valid UTF-8 (warns once per row when bytes had to be replaced).
+    std::string utf8Text(int col, std::string_view name);
+
+    void fail(std::string category, std::string_view field, std::string message);
+    void warn(std::string category, std::string_view field, std::string message);
+    bool ok() const { return m_ok; }
+
+private:
+    ImportContext& m_ctx;
+    const std::string& m_file;
+    int64_t m_line;
+    const std::vector<std::string_view>& m_fields;
+    bool m_ok = true;
+};
+
+/// Answers "can any node of the cluster ever host this request?" using distinct node shapes.
+class FeasibilityChecker {
+public:
+    explicit FeasibilityChecker(const Trace& trace);
+    bool hasNodes() const { return !m_shapes.empty(); }
+    bool canEverHost(const TaskRequest& request) const;
+
+private:
+    struct Shape {
+        int64_t cpuMilli;
+        int64_t memMiB;
+        int32_t numGpu;
+        int16_t gpuModel;
+        bool operator==(const Shape&) const = default;
+    };
+    std::vector<Shape> m_shapes;
+};
+
+} // namespace schedlab::trace

@@ -1,0 +1,235 @@
+#include "openb_importer.h"
+
+#include "fields.h"
+#include "import_context.h"
+#include "line_reader.h"
+#include "trace.h"
+
+#include <limits>
+#include <unordered_map>
+
+namespace schedlab::trace {
+
+namespace {
+
+constexpr int64_t kMaxResource = int64_t(1) << 50; // far above any machine; guards overflow in sums
+
+// Reads the header line; fails on an empty file or a missing required column.
+Result<ColumnMap> readHeader(LineReader& reader, const std::vector<std::string_view>& required, const char* what)
+{
+    std::string_view line;
+    std::vector<std::string_view> fields;
+    while (reader.next(line)) {
+        if (isBlank(line))
+            continue;
+        splitChar(line, ',', fields);
+        ColumnMap columns(fields);
+        for (std::string_view name : required) {
+            if (columns.index(name) < 0)
+                return Error { ErrorCode::Format,
+                    std::string(what) + ": missing required column '" + std::string(name) + "' (header is "
+                        + quoted(line) + ")",
+                    reader.displayName(), reader.lineNumber(), -1 };
+        }
+        return columns;
+    }
+    if (reader.error())
+        return *reader.error();
+    return Error { ErrorCode::Empty, std::string(what) + ": file is empty", reader.displayName(), -1, -1 };
+}
+
+Status finish(LineReader& reader, int64_t rows, const char* what)
+{
+    if (reader.error())
+        return *reader.error();
+    if (rows == 0)
+        return Error { ErrorCode::Empty, std::string(what) + ": no data rows after the header", reader.displayName(),
+            -1, -1 };
+    return {};
+}
+
+} // namespace
+
+Status importOpenbNodes(LineReader& reader, Trace& trace, ImportContext& ctx)
+{
+    auto header = readHeader(reader, { "sn", "cpu_milli", "memory_mib", "gpu" }, "openb node list");
+    if (!header)
+        return header.error();
+    const ColumnMap& cols = header.value();
+    const int cSn = cols.index("sn"), cCpu = cols.index("cpu_milli"), cMem = cols.index("memory_mib"),
+              cGpu = cols.index("gpu"), cModel = cols.index("model");
+    const std::string& file = reader.displayName();
+
+    std::unordered_map<std::string, int64_t> seen; // node name -> line
+    std::vector<std::string_view> fields;
+    std::string_view line;
+    int64_t rows = 0;
+    while (reader.next(line)) {
+        if ((reader.lineNumber() & 4095) == 0 && !ctx.tick(reader))
+            return ctx.cancelledError(reader);
+        if (isBlank(line))
+            continue;
+        ++rows;
+        splitChar(line, ',', fields);
+        RowReader row(ctx, file, reader.lineNumber(), fields);
+        if (fields.size() != cols.size()) {
+            row.fail("field-count", "",
+                "expected " + std::to_string(cols.size()) + " fields, found " + std::to_string(fields.size()));
+            continue;
+        }
+        Node node;
+        node.name = row.utf8Text(cSn, "sn");
+        if (node.name.empty())
+            row.fail("missing-value", "sn", "node name is empty");
+        node.cpuMilli = row.integer(cCpu, "cpu_milli", true, 0, 0, kMaxResource);
+        node.memMiB = row.integer(cMem, "memory_mib", true, 0, 0, kMaxResource);
+        node.numGpu = int32_t(row.integer(cGpu, "gpu", true, 0, 0, 4096));
+        std::string model = cModel >= 0 ? row.utf8Text(cModel, "model") : std::string();
+        if (!row.ok())
+            continue;
+        if (node.numGpu > 0 && !model.empty()) {
+            int idx = trace.internGpuModel(model);
+            if (idx < 0) {
+                row.fail("too-many-models", "model", "more than 32 GPU models; " + quoted(model) + " ignored");
+                continue;
+            }
+            node.gpuModel = int16_t(idx);
+        } else if (node.numGpu == 0 && !model.empty()) {
+            row.warn("inconsistent", "model", "node has no GPU but a model " + quoted(model) + "; model ignored");
+        }
+        auto [it, inserted] = seen.emplace(node.name, reader.lineNumber());
+        if (!inserted) {
+            row.fail("duplicate-id", "sn",
+                "duplicate node " + quoted(node.name) + " (first at line " + std::to_string(it->second)
+                    + "); row skipped");
+            continue;
+        }
+        trace.nodes.push_back(std::move(node));
+    }
+    return finish(reader, rows, "openb node list");
+}
+
+Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
+{
+    auto header = readHeader(reader, { "name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli" }, "openb pod list");
+    if (!header)
+        return header.error();
+    const ColumnMap& cols = header.value();
+    const int cName = cols.index("name"), cCpu = cols.index("cpu_milli"), cMem = cols.index("memory_mib"),
+              cNumGpu = cols.index("num_gpu"), cGpuMilli = cols.index("gpu_milli"), cSpec = cols.index("gpu_spec"),
+              cQos = cols.index("qos"), cPhase = cols.index("pod_phase"), cCreate = cols.index("creation_time"),
+              cDelete = cols.index("deletion_time"), cSched = cols.index("scheduled_time");
+    const std::string& file = reader.displayName();
+    const FeasibilityChecker feasibility(trace);
+
+    std::unordered_map<std::string, int64_t> seen;
+    std::vector<std::string_view> fields, models;
+    std::string_view line;
+    int64_t rows = 0;
+    while (reader.next(line)) {
+        if ((reader.lineNumber() & 4095) == 0 && !ctx.tick(reader))
+            return ctx.cancelledError(reader);
+        if (isBlank(line))
+            continue;
+        ++rows;
+        splitChar(line, ',', fields);
+        RowReader row(ctx, file, reader.lineNumber(), fields);
+        if (fields.size() != cols.size()) {
+            row.fail("field-count", "",
+                "expected " + std::to_string(cols.size()) + " fields, found " + std::to_string(fields.size()));
+            continue;
+        }
+        Job job;
+        Task task;
+        job.name = row.utf8Text(cName, "name");
+        if (job.name.empty())
+            row.fail("missing-value", "name", "pod name is empty");
+        TaskRequest& req = task.request;
+        req.cpuMilli = row.integer(cCpu, "cpu_milli", true, 0, 0, kMaxResource);
+        req.memMiB = row.integer(cMem, "memory_mib", true, 0, 0, kMaxResource);
+        req.numGpu = int32_t(row.integer(cNumGpu, "num_gpu", true, 0, 0, 4096));
+        req.gpuMilli = int32_t(row.integer(cGpuMilli, "gpu_milli", true, 0, 0, 1000));
+        if (row.ok() && req.numGpu == 0 && req.gpuMilli != 0)
+            row.fail("inconsistent", "gpu_milli",
+                "gpu_milli is " + std::to_string(req.gpuMilli) + " but num_gpu is 0; row skipped");
+        if (row.ok() && req.numGpu > 0 && req.gpuMilli == 0)
+            row.fail("inconsistent", "gpu_milli", "num_gpu is " + std::to_string(req.numGpu)
+                    + " but gpu_milli is 0; row skipped");
+        if (row.ok() && req.numGpu > 1 && req.gpuMilli != 1000)
+            row.fail("inconsistent", "gpu_milli",
+                "a task with " + std::to_string(req.numGpu) + " GPUs must ask for whole GPUs (1000), found "
+                    + std::to_string(req.gpuMilli) + "; row skipped");
+        if (cSpec >= 0 && row.ok()) {
+            std::string_view spec = trimmed(row.text(cSpec));
+            if (!spec.empty()) {
+                splitChar(spec, '|', models);
+                for (std::string_view m : models) {
+                    m = trimmed(m);
+                    if (m.empty())
+                        continue;
+                    std::string model = isValidUtf8(m) ? std::string(m) : sanitizeUtf8(m);
+                    int idx = trace.internGpuModel(model);
+                    if (idx < 0) {
+                        row.fail("too-many-models", "gpu_spec", "more than 32 GPU models; " + quoted(m));
+                        break;
+                    }
+                    req.gpuModelMask |= 1u << idx;
+                }
+            }
+        }
+        if (cQos >= 0) {
+            std::string qos = row.utf8Text(cQos, "qos");
+            if (!qos.empty())
+                job.qos = int16_t(trace.internQos(qos));
+        }
+        if (cPhase >= 0) {
+            std::string_view phase = trimmed(row.text(cPhase));
+            if (phase == "Pending")
+                job.status = int16_t(PodPhase::Pending);
+            else if (phase == "Running")
+                job.status = int16_t(PodPhase::Running);
+            else if (phase == "Succeeded")
+                job.status = int16_t(PodPhase::Succeeded);
+            else if (phase == "Failed")
+                job.status = int16_t(PodPhase::Failed);
+            else if (!phase.empty())
+                row.warn("unknown-value", "pod_phase", quoted(phase) + " is not a known phase; kept as unknown");
+        }
+        const double created = row.real(cCreate, "creation_time", false, -1, 0);
+        const double deleted = row.real(cDelete, "deletion_time", false, -1, 0);
+        const double scheduled = row.real(cSched, "scheduled_time", false, -1, 0);
+        if (!row.ok())
+            continue;
+        job.submitTimeS = created;
+        task.logged.startTimeS = scheduled;
+        task.logged.endTimeS = deleted;
+        if (scheduled >= 0 && deleted >= 0) {
+            if (deleted >= scheduled)
+                job.runTimeS = deleted - scheduled;
+            else
+                row.warn("inconsistent", "deletion_time", "deleted before it was scheduled; run time unknown");
+        }
+        if (created >= 0 && scheduled >= 0 && scheduled < created)
+            row.warn("inconsistent", "scheduled_time", "scheduled before it was created");
+
+        auto [it, inserted] = seen.emplace(job.name, reader.lineNumber());
+        if (!inserted) {
+            row.fail("duplicate-id", "name",
+                "duplicate pod " + quoted(job.name) + " (first at line " + std::to_string(it->second)
+                    + "); row skipped");
+            continue;
+        }
+        if (feasibility.hasNodes() && !feasibility.canEverHost(req))
+            row.warn("never-fits", "",
+                "pod " + quoted(job.name) + " asks for more than any node has; it can never run");
+
+        job.id = JobId { int64_t(trace.jobs.size()) };
+        job.firstTask = uint32_t(trace.tasks.size());
+        job.taskCount = 1;
+        trace.tasks.push_back(task);
+        trace.jobs.push_back(std::move(job));
+    }
+    return finish(reader, rows, "openb pod list");
+}
+
+} // namespace schedlab::trace

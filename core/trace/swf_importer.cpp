@@ -1,0 +1,207 @@
+#include "swf_importer.h"
+
+#include "fields.h"
+#include "import_context.h"
+#include "line_reader.h"
+#include "trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace schedlab::trace {
+
+namespace {
+
+constexpr int kSwfFields = 18;
+constexpr int64_t kMaxProcs = int64_t(1) << 40;
+const char* const kFieldNames[kSwfFields] = { "job_number", "submit_time", "wait_time", "run_time", "allocated_procs",
+    "avg_cpu_time", "used_memory", "requested_procs", "requested_time", "requested_memory", "status", "user_id",
+    "group_id", "executable", "queue", "partition", "preceding_job", "think_time" };
+
+// Parses "; Key: value" into key/value; false for other comment lines.
+bool parseHeaderComment(std::string_view line, std::string& key, std::string& value)
+{
+    std::string_view rest = trimmed(line.substr(1));
+    auto colon = rest.find(':');
+    if (colon == std::string_view::npos || colon == 0)
+        return false;
+    std::string_view k = trimmed(rest.substr(0, colon));
+    if (k.find(' ') != std::string_view::npos || rest.substr(colon).starts_with("://"))
+        return false; // prose or a URL continuation line, not a "Key: value" header
+    key = std::string(k);
+    value = sanitizeUtf8(trimmed(rest.substr(colon + 1)));
+    return true;
+}
+
+struct PendingJob {
+    Job job;
+    int64_t procs = 0;
+    double waitS = -1;
+    int64_t line = 0;
+};
+
+} // namespace
+
+Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
+{
+    const std::string& file = reader.displayName();
+    std::vector<std::string_view> fields;
+    std::vector<PendingJob> pending;
+    std::unordered_map<int64_t, int64_t> seenIds;
+    std::string_view line;
+    int64_t maxProcsHeader = -1, maxNodesHeader = -1, largestRequest = 0;
+    int64_t records = 0, fallbacks = 0;
+    std::string key, value;
+
+    while (reader.next(line)) {
+        if ((reader.lineNumber() & 4095) == 0 && !ctx.tick(reader))
+            return ctx.cancelledError(reader);
+        std::string_view t = trimmed(line);
+        if (t.empty())
+            continue;
+        if (t[0] == ';') {
+            if (parseHeaderComment(t, key, value)) {
+                if (key == "MaxProcs" || key == "MaxNodes") {
+                    int64_t v = 0;
+                    if (parseInt64(value, v) == ParseStatus::Ok && v > 0 && v <= kMaxProcs)
+                        (key == "MaxProcs" ? maxProcsHeader : maxNodesHeader) = v;
+                    else
+                        ctx.diagnostics.warn("bad-header", file, reader.lineNumber(), key,
+                            quoted(value) + " is not a positive processor count; ignored");
+                }
+                // Repeated keys (Note:, Queue:) are joined, one per line.
+                std::string& slot = trace.metadata["swf." + key];
+                if (!slot.empty())
+                    slot += '\n';
+                slot += value;
+            }
+            continue;
+        }
+        ++records;
+        splitWhitespace(t, fields);
+        RowReader row(ctx, file, reader.lineNumber(), fields);
+        if (fields.size() < std::size_t(kSwfFields)) {
+            row.fail("field-count", "", "expected 18 fields, found " + std::to_string(fields.size()));
+            continue;
+        }
+        if (fields.size() > std::size_t(kSwfFields))
+            row.warn("field-count", "", "expected 18 fields, found " + std::to_string(fields.size())
+                    + "; extra fields ignored");
+        // Every SWF field may be a decimal; -1 means unknown.
+        double v[kSwfFields];
+        for (int i = 0; i < kSwfFields; ++i)
+            v[i] = row.real(i, kFieldNames[i], true, -1, -1e300);
+        if (!row.ok())
+            continue;
+        const double runTime = v[3];
+        if (runTime <= 0) {
+            row.fail("run-time-not-positive", "run_time",
+                "run time " + formatDouble(runTime) + " <= 0; job skipped (as DESIGN §2 says)");
+            continue;
+        }
+        const double procsD = v[7] > 0 ? v[7] : v[4];
+        if (!(procsD >= 1) || procsD > double(kMaxProcs)) {
+            row.fail("no-processors", "requested_procs",
+                "neither requested (" + formatDouble(v[7]) + ") nor allocated (" + formatDouble(v[4])
+                    + ") processors is a valid count; job skipped");
+            continue;
+        }
+        if (v[1] < 0) {
+            row.fail("out-of-range", "submit_time", "submit time " + formatDouble(v[1]) + " is negative; job skipped");
+            continue;
+        }
+        PendingJob pj;
+        pj.line = reader.lineNumber();
+        pj.procs = int64_t(std::ceil(procsD));
+        pj.waitS = v[2];
+        Job& job = pj.job;
+        job.id = JobId { int64_t(v[0]) };
+        job.submitTimeS = v[1];
+        job.runTimeS = runTime;
+        if (v[8] > 0) {
+            job.requestedTimeS = v[8];
+        } else {
+            job.requestedTimeS = runTime;
+            ++fallbacks;
+        }
+        job.status = int16_t(std::clamp(v[10], -1.0, 32000.0));
+        job.user = int32_t(std::clamp(v[11], -1.0, 2e9));
+        job.group = int32_t(std::clamp(v[12], -1.0, 2e9));
+        job.priority = 0;
+        auto [it, inserted] = seenIds.emplace(job.id.value, pj.line);
+        if (!inserted) {
+            row.fail("duplicate-id", "job_number",
+                "duplicate job number " + std::to_string(job.id.value) + " (first at line "
+                    + std::to_string(it->second) + "); row skipped");
+            continue;
+        }
+        largestRequest = std::max(largestRequest, pj.procs);
+        pending.push_back(std::move(pj));
+    }
+    if (reader.error())
+        return *reader.error();
+    if (records == 0)
+        return Error { ErrorCode::Empty, "SWF log has no job lines", file, -1, -1 };
+
+    const int64_t clusterProcs = maxProcsHeader > 0 ? maxProcsHeader
+        : maxNodesHeader > 0                        ? maxNodesHeader
+                                                    : largestRequest;
+    trace.metadata["swf.clusterProcs"] = std::to_string(clusterProcs);
+    trace.metadata["swf.records"] = std::to_string(records);
+    trace.metadata["swf.requestedTimeFallbacks"] = std::to_string(fallbacks);
+    if (fallbacks > 0)
+        ctx.diagnostics.note("requested-time-fallback", fallbacks);
+
+    const int64_t k = ctx.options.procsPerNode;
+    if (k < 0)
+        return makeError(ErrorCode::Invalid, "--procs-per-node must be positive");
+    const bool pool = k == 0;
+    if (pool) {
+        Node n;
+        n.name = "pool";
+        n.cpuMilli = clusterProcs * 1000;
+        trace.nodes.push_back(std::move(n));
+    } else {
+        const int64_t count = (clusterProcs + k - 1) / k;
+        if (count > 10'000'000)
+            return makeError(ErrorCode::Range, "--procs-per-node " + std::to_string(k) + " gives "
+                    + std::to_string(count) + " nodes; too many", file);
+        for (int64_t i = 0; i < count; ++i) {
+            Node n;
+            n.name = "node" + std::to_string(i);
+            n.cpuMilli = std::min(k, clusterProcs - i * k) * 1000;
+            trace.nodes.push_back(std::move(n));
+        }
+        trace.metadata["swf.procsPerNode"] = std::to_string(k);
+    }
+
+    trace.jobs.reserve(trace.jobs.size() + pending.size());
+    trace.tasks.reserve(trace.tasks.size() + pending.size());
+    for (PendingJob& pj : pending) {
+        if (pj.procs > clusterProcs)
+            ctx.diagnostics.warn("never-fits", file, pj.line, "requested_procs",
+                "job " + std::to_string(pj.job.id.value) + " asks for " + std::to_string(pj.procs)
+                    + " processors, the cluster has " + std::to_string(clusterProcs) + "; it can never run");
+        Job& job = pj.job;
+        job.gang = true;
+        job.firstTask = uint32_t(trace.tasks.size());
+        const int64_t taskCount = pool ? 1 : (pj.procs + k - 1) / k;
+        for (int64_t i = 0; i < taskCount; ++i) {
+            Task task;
+            task.request.cpuMilli = (pool ? pj.procs : std::min(k, pj.procs - i * k)) * 1000;
+            if (pj.waitS >= 0) {
+                task.logged.startTimeS = job.submitTimeS + pj.waitS;
+                task.logged.endTimeS = task.logged.startTimeS + job.runTimeS;
+                if (pool)
+                    task.logged.node = NodeId { int32_t(trace.nodes.size() - 1) };
+            }
+            trace.tasks.push_back(task);
+        }
+        job.taskCount = uint32_t(taskCount);
+        trace.jobs.push_back(std::move(job));
+    }
+    return {};
+}
+
+} // namespace schedlab::trace

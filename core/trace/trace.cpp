@@ -1,0 +1,44 @@
+#include "trace.h"
+
+#include <algorithm>
+
+namespace schedlab::trace {
+
+namespace {
+int intern(std::vector<std::string>& table, const std::string& value, std::size_t limit)
+{
+    auto it = std::find(table.begin(), table.end(), value);
+    if (it != table.end())
+        return int(it - table.begin());
+    if (table.size() >= limit)
+        return -1;
+    table.push_back(value);
+    return int(table.size() - 1);
+}
+} // namespace
+
+int Trace::internGpuModel(const std::string& model) { return intern(gpuModels, model, kMaxGpuModels); }
+
+int Trace::internQos(const std::string& qos) { return intern(qosClasses, qos, 32000); }
+
+int Trace::internUser(const std::string& user)
+{
+    // Users can be many (Google hashes); a linear scan would be quadratic, so callers that intern
+    // many users keep their own map (see google_importer.cpp). This is for small tables.
+    return intern(users, user, 1u << 30);
+}
+
+std::string Trace::jobName(const Job& job) const
+{
+    return job.name.empty() ? std::to_string(job.id.value) : job.name;
+}
+
+int64_t Trace::totalGpus() const
+{
+    int64_t total = 0;
+    for (const Node& n : nodes)
+        total += n.numGpu;
+    return total;
+}
+
+} // namespace schedlab::trace

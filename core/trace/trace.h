@@ -1,0 +1,132 @@
+#pragma once
+/// Value types of a workload (../shared/DESIGN.md §1): nodes, jobs as gangs of tasks, task
+/// requests, logged decisions, and the Trace that holds them.
+///
+/// Units are in the names. cpuMilli is 1/1000 of a core for SWF, openb and generated traces; for
+/// Google 2011 traces (normalised to the largest machine) it is 1e-9 of the largest machine,
+/// see Trace::cpuUnit and core/trace/README.md. Times are seconds from the trace start (double);
+/// -1 means unknown wherever a time or duration may be missing.
+
+#include "ids.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace schedlab::trace {
+
+/// Power model of a node; idleW < 0 means no model.
+struct PowerModel {
+    double idleW = -1;
+    double peakW = -1;
+    bool operator==(const PowerModel&) const = default;
+};
+
+/// A machine. Each of its numGpu GPUs has 1000 gpu-milli.
+struct Node {
+    std::string name;
+    int64_t cpuMilli = 0; ///< >= 0
+    int64_t memMiB = 0; ///< >= 0; 0 = memory not modelled (SWF)
+    int32_t numGpu = 0; ///< >= 0
+    int16_t gpuModel = -1; ///< index into Trace::gpuModels, -1 = no GPU / unknown model
+    PowerModel power;
+    bool operator==(const Node&) const = default;
+};
+
+/// What one task asks for. gpuMilli is a share of ONE GPU when numGpu == 1 and gpuMilli < 1000;
+/// otherwise the task takes numGpu whole GPUs (gpuMilli == 1000 per GPU, 0 when numGpu == 0).
+struct TaskRequest {
+    int64_t cpuMilli = 0;
+    int64_t memMiB = 0;
+    int32_t numGpu = 0;
+    int32_t gpuMilli = 0; ///< per GPU, 0..1000
+    uint32_t gpuModelMask = 0; ///< bit i = Trace::gpuModels[i] allowed; 0 = any model
+
+    bool needsGpu() const { return numGpu > 0 && gpuMilli > 0; }
+    bool isGpuShare() const { return numGpu == 1 && gpuMilli > 0 && gpuMilli < 1000; }
+    /// Total gpu-milli asked for (numGpu * gpuMilli).
+    int64_t totalGpuMilli() const { return int64_t(numGpu) * gpuMilli; }
+    bool operator==(const TaskRequest&) const = default;
+};
+
+/// Where and when the source system actually ran a task (if the trace says).
+struct LoggedPlacement {
+    NodeId node; ///< -1 = not recorded
+    double startTimeS = -1;
+    double endTimeS = -1;
+    bool operator==(const LoggedPlacement&) const = default;
+};
+
+/// One task of a job. In a gang job every task starts with the job and runs the job's run time.
+/// In a non-gang job (Google) each task has its own submit offset and run time.
+struct Task {
+    TaskRequest request;
+    double submitOffsetS = 0; ///< from the job's submit time, >= 0; 0 in gangs
+    double runTimeS = -1; ///< -1 = the job's run time
+    LoggedPlacement logged;
+    bool operator==(const Task&) const = default;
+};
+
+/// A job: gang (all tasks start together) or a bag of independent tasks.
+/// Its tasks are Trace::tasks[firstTask .. firstTask + taskCount).
+struct Job {
+    JobId id;
+    std::string name; ///< source name (openb pod name); empty = use the id
+    double submitTimeS = -1; ///< -1 = unknown (pod lists without times)
+    double runTimeS = -1; ///< how long it runs once started; -1 = unknown (still running, pending)
+    double requestedTimeS = -1; ///< user's estimate; -1 = unknown
+    int32_t priority = 0; ///< larger = more important
+    int16_t qos = -1; ///< index into Trace::qosClasses; -1 = none
+    int32_t user = -1; ///< index into Trace::users if that table is non-empty, else the raw id
+    int32_t group = -1;
+    int16_t status = -1; ///< source status code (SWF 1 done, 0 failed, 5 cancelled); -1 unknown
+    bool gang = true;
+    uint32_t firstTask = 0;
+    uint32_t taskCount = 0;
+    bool operator==(const Job&) const = default;
+};
+
+/// Unit of cpuMilli / memMiB in a trace.
+enum class ResourceUnit : int8_t {
+    Absolute, ///< cpuMilli = milli-cores, memMiB = MiB
+    NormalizedNano, ///< 1e-9 of the largest machine (Google 2011 requests and capacities)
+};
+
+/// A whole workload: cluster and jobs. A value type; copying is deep.
+struct Trace {
+    std::string sourceFormat; ///< "openb", "swf", "google2011", "generated"
+    std::vector<std::string> sourceFiles; ///< file names (not paths) it was built from
+    ResourceUnit cpuUnit = ResourceUnit::Absolute;
+    std::map<std::string, std::string> metadata; ///< format-specific facts (MaxProcs, UnixStartTime...)
+
+    std::vector<std::string> gpuModels; ///< at most 32 (bit per model in TaskRequest::gpuModelMask)
+    std::vector<std::string> qosClasses;
+    std::vector<std::string> users; ///< interned user names (Google hashes); empty = numeric ids
+
+    std::vector<Node> nodes;
+    std::vector<Job> jobs; ///< in source order
+    std::vector<Task> tasks; ///< grouped by job, in job order
+
+    bool operator==(const Trace&) const = default;
+
+    /// Index of a GPU model, adding it when new; -1 when the table is full (32 models).
+    int internGpuModel(const std::string& model);
+    int internQos(const std::string& qos);
+    int internUser(const std::string& user);
+
+    /// Run time of a task: its own if set, else its job's.
+    double taskRunTimeS(const Job& job, const Task& task) const
+    {
+        return task.runTimeS >= 0 ? task.runTimeS : job.runTimeS;
+    }
+    /// Display name of a job: its name, else its id.
+    std::string jobName(const Job& job) const;
+    /// Total GPUs over all nodes.
+    int64_t totalGpus() const;
+};
+
+/// Maximum number of distinct GPU models (bits in TaskRequest::gpuModelMask).
+inline constexpr int kMaxGpuModels = 32;
+
+} // namespace schedlab::trace

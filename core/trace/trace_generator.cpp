@@ -1,0 +1,224 @@
+#include "trace_generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace schedlab::trace {
+
+namespace {
+uint64_t splitmix(uint64_t& x)
+{
+    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+} // namespace
+
+Rng::Rng(uint64_t seed)
+{
+    for (uint64_t& s : m_s)
+        s = splitmix(seed);
+}
+
+uint64_t Rng::next()
+{
+    const uint64_t result = rotl(m_s[1] * 5, 7) * 9;
+    const uint64_t t = m_s[1] << 17;
+    m_s[2] ^= m_s[0];
+    m_s[3] ^= m_s[1];
+    m_s[1] ^= m_s[2];
+    m_s[0] ^= m_s[3];
+    m_s[2] ^= t;
+    m_s[3] = rotl(m_s[3], 45);
+    return result;
+}
+
+double Rng::uniform() { return double(next() >> 11) * 0x1.0p-53; }
+
+uint64_t Rng::below(uint64_t n)
+{
+    // Lemire's multiply-shift with rejection: unbiased.
+    unsigned __int128 m = (unsigned __int128)next() * n;
+    uint64_t low = uint64_t(m);
+    if (low < n) {
+        const uint64_t threshold = -n % n;
+        while (low < threshold) {
+            m = (unsigned __int128)next() * n;
+            low = uint64_t(m);
+        }
+    }
+    return uint64_t(m >> 64);
+}
+
+double Rng::normal()
+{
+    double u1 = uniform();
+    while (u1 <= 0)
+        u1 = uniform();
+    const double u2 = uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+namespace {
+
+struct NodeShape {
+    const char* model; // nullptr = CPU-only
+    int gpus;
+    int64_t cpuMilli;
+    int64_t memMiB;
+    double idleW, peakW;
+    double weight;
+};
+
+constexpr NodeShape kShapes[] = {
+    { nullptr, 0, 64000, 262144, 120, 350, 0.20 },
+    { "V100M32", 8, 96000, 786432, 300, 1200, 0.20 },
+    { "T4", 4, 64000, 393216, 150, 500, 0.25 },
+    { "P100", 2, 64000, 262144, 150, 600, 0.15 },
+    { "A10", 8, 128000, 1048576, 250, 1100, 0.20 },
+};
+
+template <class T, std::size_t N>
+const T& pickWeighted(Rng& rng, const T (&items)[N], double (*weightOf)(const T&))
+{
+    double total = 0;
+    for (const T& it : items)
+        total += weightOf(it);
+    double x = rng.uniform() * total;
+    for (const T& it : items) {
+        x -= weightOf(it);
+        if (x < 0)
+            return it;
+    }
+    return items[N - 1];
+}
+
+} // namespace
+
+Result<Trace> generateTrace(const GeneratorOptions& o)
+{
+    if (o.nodes < 1 || o.nodes > 1'000'000)
+        return makeError(ErrorCode::Invalid, "--nodes must be between 1 and 1000000");
+    if (o.jobs < 1 || o.jobs > 100'000'000)
+        return makeError(ErrorCode::Invalid, "--jobs must be between 1 and 100000000");
+    if (!(o.targetGpuLoad > 0 && o.targetGpuLoad < 10))
+        return makeError(ErrorCode::Invalid, "target GPU load must be in (0, 10)");
+
+    Rng rng(o.seed);
+    Trace t;
+    t.sourceFormat = "generated";
+    t.metadata["generator.seed"] = std::to_string(o.seed);
+    t.metadata["generator.nodes"] = std::to_string(o.nodes);
+    t.metadata["generator.jobs"] = std::to_string(o.jobs);
+    t.internQos("LS");
+    t.internQos("BE");
+
+    // Nodes: the first one of each shape is guaranteed so every request class has a home.
+    for (int i = 0; i < o.nodes; ++i) {
+        const NodeShape& s = i < int(std::size(kShapes))
+            ? kShapes[i]
+            : pickWeighted(rng, kShapes, +[](const NodeShape& x) { return x.weight; });
+        Node n;
+        char name[32];
+        std::snprintf(name, sizeof name, "gen-node-%04d", i);
+        n.name = name;
+        n.cpuMilli = s.cpuMilli;
+        n.memMiB = s.memMiB;
+        n.numGpu = s.gpus;
+        n.gpuModel = s.model ? int16_t(t.internGpuModel(s.model)) : int16_t(-1);
+        n.power = PowerModel { s.idleW, s.peakW };
+        t.nodes.push_back(std::move(n));
+    }
+    int64_t totalGpuMilli = t.totalGpus() * 1000;
+
+    // Jobs: requests and run times first, then the arrival span from the offered load.
+    static constexpr int kShareMilli[] = { 100, 200, 250, 300, 400, 500, 600, 700, 750 };
+    static constexpr int kMultiGpu[] = { 2, 4, 8 };
+    double gpuWork = 0; // gpu-milli x seconds
+    t.jobs.reserve(std::size_t(o.jobs));
+    for (int64_t j = 0; j < o.jobs; ++j) {
+        Job job;
+        job.id = JobId { j + 1 };
+        job.user = int32_t(std::min<double>(49, std::floor(std::pow(rng.uniform(), 2.0) * 50))); // skewed users
+        job.group = job.user / 10;
+        job.qos = int16_t(rng.uniform() < 0.6 ? 0 : 1);
+        job.priority = job.qos == 0 ? 1 : 0;
+        // Log-normal run time: median 20 min, sigma 1.4; heavy upper tail, capped at 3 days.
+        job.runTimeS = std::clamp(std::round(1200.0 * std::exp(1.4 * rng.normal())), 10.0, 259200.0);
+        job.requestedTimeS = std::ceil(job.runTimeS * (1.0 + 2.0 * rng.uniform()) / 60.0) * 60.0;
+        job.status = 1;
+        const double kind = rng.uniform();
+        int tasks = 1;
+        TaskRequest r;
+        if (kind < 0.18) { // CPU-only
+            r.cpuMilli = int64_t(1 + rng.below(16)) * 1000;
+            r.memMiB = r.cpuMilli / 1000 * 4096;
+            if (rng.uniform() < 0.1)
+                tasks = int(2 + rng.below(3));
+        } else if (kind < 0.55) { // GPU share
+            r.numGpu = 1;
+            r.gpuMilli = kShareMilli[rng.below(std::size(kShareMilli))];
+            r.cpuMilli = int64_t(2 + rng.below(7)) * 1000;
+            r.memMiB = int64_t(8 + rng.below(25)) * 1024;
+        } else if (kind < 0.93) { // one whole GPU
+            r.numGpu = 1;
+            r.gpuMilli = 1000;
+            r.cpuMilli = int64_t(4 + rng.below(9)) * 1000;
+            r.memMiB = int64_t(16 + rng.below(49)) * 1024;
+        } else { // multi-GPU, sometimes a gang of several such tasks
+            r.numGpu = kMultiGpu[rng.below(std::size(kMultiGpu))];
+            r.gpuMilli = 1000;
+            r.cpuMilli = int64_t(r.numGpu) * 8000;
+            r.memMiB = int64_t(r.numGpu) * 65536;
+            if (rng.uniform() < 0.25)
+                tasks = 2;
+        }
+        if (r.needsGpu() && rng.uniform() < 0.1) // model constraint on 10 % of GPU tasks
+            r.gpuModelMask = rng.uniform() < 0.5 ? (1u << 0) : ((1u << 0) | (1u << 3));
+        job.firstTask = uint32_t(t.tasks.size());
+        job.taskCount = uint32_t(tasks);
+        for (int k = 0; k < tasks; ++k) {
+            Task task;
+            task.request = r;
+            t.tasks.push_back(task);
+        }
+        gpuWork += double(r.totalGpuMilli()) * tasks * job.runTimeS;
+        t.jobs.push_back(std::move(job));
+    }
+
+    double span = o.spanS;
+    if (span <= 0)
+        span = std::max(3600.0, gpuWork / (o.targetGpuLoad * double(std::max<int64_t>(totalGpuMilli, 1))));
+    t.metadata["generator.spanS"] = std::to_string(int64_t(span));
+
+    // Diurnal arrivals: rate ~ 1 + 0.6 sin(2 pi (t/day - 1/4)), sampled by inverting the cumulative
+    // rate on a grid of uniform order statistics (keeps the count exact and the result sorted).
+    std::vector<double> u(std::size_t(o.jobs));
+    for (double& x : u)
+        x = rng.uniform();
+    std::sort(u.begin(), u.end());
+    const double day = 86400.0, amp = 0.6;
+    auto cumulative = [&](double x) {
+        // integral of 1 + amp sin(2 pi (s/day - 1/4)) ds from 0 to x
+        return x - amp * day / (2 * std::numbers::pi) * (std::cos(2 * std::numbers::pi * (x / day - 0.25)) - 0.0);
+    };
+    const double c0 = cumulative(0), cSpan = cumulative(span) - c0;
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        const double target = u[i] * cSpan;
+        double lo = 0, hi = span;
+        for (int it = 0; it < 60; ++it) {
+            const double mid = 0.5 * (lo + hi);
+            if (cumulative(mid) - c0 < target)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        t.jobs[i].submitTimeS = std::floor(lo);
+    }
+    return t;
+}
+
+} // namespace schedlab::trace

@@ -1,0 +1,274 @@
+#include "trace_summary.h"
+
+#include "fields.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace schedlab::trace {
+
+Distribution distributionOf(std::vector<double>& values)
+{
+    Distribution d;
+    d.count = int64_t(values.size());
+    if (values.empty())
+        return d;
+    std::sort(values.begin(), values.end());
+    auto rank = [&](double p) {
+        // nearest rank: the smallest value with at least p % of the sample at or below it
+        std::size_t k = std::size_t(std::ceil(p / 100.0 * double(values.size())));
+        return values[std::clamp<std::size_t>(k, 1, values.size()) - 1];
+    };
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    d.min = values.front();
+    d.max = values.back();
+    d.mean = sum / double(values.size());
+    d.p50 = rank(50);
+    d.p90 = rank(90);
+    d.p99 = rank(99);
+    return d;
+}
+
+TraceSummary summarize(const LoadedTrace& loaded)
+{
+    const Trace& t = loaded.trace;
+    TraceSummary s;
+    s.format = t.sourceFormat;
+    s.cpuUnit = t.cpuUnit == ResourceUnit::NormalizedNano ? "1e-9 of largest machine" : "milli-core";
+    s.files = loaded.files;
+    s.importSeconds = loaded.seconds;
+    s.metadata = t.metadata;
+
+    s.nodes = int64_t(t.nodes.size());
+    for (const Node& n : t.nodes) {
+        s.totalCpuMilli += n.cpuMilli;
+        s.totalMemMiB += n.memMiB;
+        s.totalGpus += n.numGpu;
+        if (n.numGpu > 0) {
+            ++s.gpuNodes;
+            const std::string model = n.gpuModel >= 0 ? t.gpuModels[std::size_t(n.gpuModel)] : "unknown";
+            s.gpusByModel[model] += n.numGpu;
+            ++s.nodesByModel[model];
+        }
+    }
+
+    s.jobs = int64_t(t.jobs.size());
+    s.tasks = int64_t(t.tasks.size());
+    std::vector<double> cpu, mem, gpu, run, perJob;
+    cpu.reserve(t.tasks.size());
+    mem.reserve(t.tasks.size());
+    gpu.reserve(t.tasks.size());
+    run.reserve(t.tasks.size());
+    perJob.reserve(t.jobs.size());
+    for (const Job& j : t.jobs) {
+        perJob.push_back(double(j.taskCount));
+        if (j.taskCount > 1)
+            ++s.multiTaskJobs;
+        if (j.qos >= 0)
+            ++s.jobsByQos[t.qosClasses[std::size_t(j.qos)]];
+        if (j.submitTimeS >= 0) {
+            ++s.jobsWithSubmitTime;
+            s.firstSubmitS = s.firstSubmitS < 0 ? j.submitTimeS : std::min(s.firstSubmitS, j.submitTimeS);
+            s.lastSubmitS = std::max(s.lastSubmitS, j.submitTimeS);
+        }
+        for (uint32_t i = 0; i < j.taskCount; ++i) {
+            const Task& task = t.tasks[j.firstTask + i];
+            const TaskRequest& r = task.request;
+            cpu.push_back(double(r.cpuMilli));
+            mem.push_back(double(r.memMiB));
+            gpu.push_back(double(r.totalGpuMilli()));
+            ++s.tasksByNumGpu[r.numGpu];
+            if (!r.needsGpu())
+                ++s.cpuOnlyTasks;
+            else if (r.isGpuShare())
+                ++s.gpuShareTasks;
+            else
+                ++s.wholeGpuTasks;
+            if (r.gpuModelMask != 0)
+                ++s.modelConstrainedTasks;
+            if (task.logged.startTimeS >= 0)
+                ++s.tasksWithLoggedStart;
+            if (task.logged.node.valid())
+                ++s.tasksWithLoggedNode;
+            const double rt = t.taskRunTimeS(j, task);
+            if (rt >= 0) {
+                run.push_back(rt);
+                if (j.submitTimeS >= 0) {
+                    const double start = task.logged.startTimeS >= 0 ? task.logged.startTimeS
+                                                                     : j.submitTimeS + task.submitOffsetS;
+                    s.lastEndS = std::max(s.lastEndS, start + rt);
+                }
+            }
+        }
+    }
+    s.cpuMilliPerTask = distributionOf(cpu);
+    s.memMiBPerTask = distributionOf(mem);
+    s.gpuMilliPerTask = distributionOf(gpu);
+    s.runTimeS = distributionOf(run);
+    s.tasksPerJob = distributionOf(perJob);
+
+    s.warnings = loaded.diagnostics.total();
+    s.warningsByCategory = loaded.diagnostics.byCategory();
+    s.notes = loaded.diagnostics.notes();
+    for (const Warning& w : loaded.diagnostics.kept()) {
+        if (s.firstWarnings.size() >= 20)
+            break;
+        s.firstWarnings.push_back(w);
+    }
+    return s;
+}
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QJsonObject distJson(const Distribution& d)
+{
+    return QJsonObject { { "count", double(d.count) }, { "min", d.min }, { "mean", d.mean }, { "p50", d.p50 },
+        { "p90", d.p90 }, { "p99", d.p99 }, { "max", d.max } };
+}
+
+template <class Map>
+QJsonObject mapJson(const Map& m)
+{
+    QJsonObject o;
+    for (const auto& [k, v] : m) {
+        if constexpr (std::is_integral_v<std::decay_t<decltype(k)>>)
+            o.insert(QString::number(k), double(v));
+        else
+            o.insert(q(k), double(v));
+    }
+    return o;
+}
+} // namespace
+
+QJsonObject toJson(const TraceSummary& s)
+{
+    QJsonArray files;
+    for (const LoadedFile& f : s.files)
+        files.append(QJsonObject { { "path", q(f.path) }, { "kind", fileKindName(f.kind) },
+            { "bytes", double(f.bytes) }, { "textBytes", double(f.uncompressedBytes) } });
+    QJsonArray warnings;
+    for (const Warning& w : s.firstWarnings)
+        warnings.append(QJsonObject { { "category", q(w.category) }, { "file", q(w.file) },
+            { "line", double(w.line) }, { "field", q(w.field) }, { "message", q(w.message) },
+            { "text", q(w.toString()) } });
+    QJsonObject meta;
+    for (const auto& [k, v] : s.metadata)
+        meta.insert(q(k), q(v));
+    return QJsonObject {
+        { "schema", "schedlab.info/1" },
+        { "format", q(s.format) },
+        { "cpuUnit", q(s.cpuUnit) },
+        { "files", files },
+        { "importSeconds", s.importSeconds },
+        { "nodes",
+            QJsonObject { { "count", double(s.nodes) }, { "gpuNodes", double(s.gpuNodes) },
+                { "cpuMilli", double(s.totalCpuMilli) }, { "memMiB", double(s.totalMemMiB) },
+                { "gpus", double(s.totalGpus) }, { "gpusByModel", mapJson(s.gpusByModel) },
+                { "nodesByModel", mapJson(s.nodesByModel) } } },
+        { "jobs",
+            QJsonObject { { "count", double(s.jobs) }, { "multiTask", double(s.multiTaskJobs) },
+                { "withSubmitTime", double(s.jobsWithSubmitTime) }, { "byQos", mapJson(s.jobsByQos) },
+                { "tasksPerJob", distJson(s.tasksPerJob) } } },
+        { "tasks",
+            QJsonObject { { "count", double(s.tasks) }, { "cpuOnly", double(s.cpuOnlyTasks) },
+                { "gpuShare", double(s.gpuShareTasks) }, { "wholeGpu", double(s.wholeGpuTasks) },
+                { "modelConstrained", double(s.modelConstrainedTasks) },
+                { "withLoggedStart", double(s.tasksWithLoggedStart) },
+                { "withLoggedNode", double(s.tasksWithLoggedNode) }, { "byNumGpu", mapJson(s.tasksByNumGpu) },
+                { "cpuMilli", distJson(s.cpuMilliPerTask) }, { "memMiB", distJson(s.memMiBPerTask) },
+                { "gpuMilli", distJson(s.gpuMilliPerTask) }, { "runTimeS", distJson(s.runTimeS) } } },
+        { "time",
+            QJsonObject { { "firstSubmitS", s.firstSubmitS }, { "lastSubmitS", s.lastSubmitS },
+                { "lastEndS", s.lastEndS },
+                { "spanS", s.firstSubmitS >= 0 ? std::max(s.lastEndS, s.lastSubmitS) - s.firstSubmitS : -1.0 } } },
+        { "warnings",
+            QJsonObject { { "total", double(s.warnings) }, { "byCategory", mapJson(s.warningsByCategory) },
+                { "first", warnings } } },
+        { "notes", mapJson(s.notes) },
+        { "metadata", meta },
+    };
+}
+
+namespace {
+std::string fmt(const char* f, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+std::string distText(const Distribution& d)
+{
+    if (d.count == 0)
+        return "n/a";
+    return "min " + fmt("%.6g", d.min) + "  p50 " + fmt("%.6g", d.p50) + "  p90 " + fmt("%.6g", d.p90) + "  p99 "
+        + fmt("%.6g", d.p99) + "  max " + fmt("%.6g", d.max) + "  mean " + fmt("%.6g", d.mean);
+}
+std::string duration(double s)
+{
+    if (s < 0)
+        return "unknown";
+    return fmt("%.0f s", s) + " (" + fmt("%.2f", s / 86400.0) + " days)";
+}
+} // namespace
+
+std::string toText(const TraceSummary& s)
+{
+    std::string o;
+    o += "format: " + s.format + "  (resource unit: " + s.cpuUnit + ")\n";
+    for (const LoadedFile& f : s.files)
+        o += "  file: " + f.path + "  [" + fileKindName(f.kind) + ", " + std::to_string(f.bytes) + " bytes]\n";
+    o += "import: " + fmt("%.3f s", s.importSeconds) + "\n";
+    o += "nodes: " + std::to_string(s.nodes) + " (" + std::to_string(s.gpuNodes) + " with GPUs)  cpu "
+        + std::to_string(s.totalCpuMilli) + "  mem " + std::to_string(s.totalMemMiB) + " MiB  GPUs "
+        + std::to_string(s.totalGpus) + "\n";
+    for (const auto& [model, n] : s.gpusByModel)
+        o += "  " + model + ": " + std::to_string(n) + " GPUs on " + std::to_string(s.nodesByModel.at(model))
+            + " nodes\n";
+    o += "jobs: " + std::to_string(s.jobs) + "  tasks: " + std::to_string(s.tasks) + "  (multi-task jobs "
+        + std::to_string(s.multiTaskJobs) + ")\n";
+    o += "  cpu-only tasks " + std::to_string(s.cpuOnlyTasks) + ", GPU-share " + std::to_string(s.gpuShareTasks)
+        + ", whole-GPU " + std::to_string(s.wholeGpuTasks) + ", model-constrained "
+        + std::to_string(s.modelConstrainedTasks) + "\n";
+    o += "  tasks by GPU count:";
+    for (const auto& [g, n] : s.tasksByNumGpu)
+        o += " " + std::to_string(g) + "x" + std::to_string(n);
+    o += "\n";
+    if (!s.jobsByQos.empty()) {
+        o += "  jobs by QoS:";
+        for (const auto& [k, n] : s.jobsByQos)
+            o += " " + k + "=" + std::to_string(n);
+        o += "\n";
+    }
+    o += "  logged: start for " + std::to_string(s.tasksWithLoggedStart) + " tasks, node for "
+        + std::to_string(s.tasksWithLoggedNode) + "\n";
+    o += "time: first submit " + fmt("%.6g", s.firstSubmitS) + " s, last submit " + fmt("%.6g", s.lastSubmitS)
+        + " s, span " + duration(s.firstSubmitS >= 0 ? std::max(s.lastEndS, s.lastSubmitS) - s.firstSubmitS : -1)
+        + "\n";
+    o += "requests per task (percentiles by nearest rank):\n";
+    o += "  cpu:      " + distText(s.cpuMilliPerTask) + "\n";
+    o += "  mem MiB:  " + distText(s.memMiBPerTask) + "\n";
+    o += "  gpu milli:" + distText(s.gpuMilliPerTask) + "\n";
+    o += "  run s:    " + distText(s.runTimeS) + "\n";
+    for (const auto& [k, v] : s.metadata) {
+        if (k.find("Note") != std::string::npos || k.find("Information") != std::string::npos)
+            continue;
+        std::string shown = v.substr(0, v.find('\n'));
+        o += "meta " + k + ": " + shown.substr(0, 70) + "\n";
+    }
+    for (const auto& [k, n] : s.notes)
+        o += "note " + k + ": " + std::to_string(n) + "\n";
+    o += "warnings: " + std::to_string(s.warnings) + "\n";
+    for (const auto& [k, n] : s.warningsByCategory)
+        o += "  " + k + ": " + std::to_string(n) + "\n";
+    for (const Warning& w : s.firstWarnings)
+        o += "  " + w.toString() + "\n";
+    return o;
+}
+
+} // namespace schedlab::trace

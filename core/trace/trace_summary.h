@@ -1,0 +1,55 @@
+#pragma once
+/// What `schedlab-cli info` reports about a loaded trace, as a value, as text and as JSON.
+/// The JSON layout is documented in docs/cli-json.md and is stable (tests read it).
+
+#include "trace_loader.h"
+
+#include <QJsonObject>
+
+#include <map>
+#include <string>
+
+namespace schedlab::trace {
+
+/// Order statistics of a sample; percentiles by the nearest-rank method. count 0 = all zero.
+struct Distribution {
+    int64_t count = 0;
+    double min = 0, mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+};
+
+/// Builds a Distribution; sorts `values` in place.
+Distribution distributionOf(std::vector<double>& values);
+
+struct TraceSummary {
+    std::string format;
+    std::string cpuUnit; ///< "milli-core" or "1e-9 of largest machine"
+    std::vector<LoadedFile> files;
+    double importSeconds = 0;
+
+    int64_t nodes = 0, gpuNodes = 0;
+    int64_t totalCpuMilli = 0, totalMemMiB = 0, totalGpus = 0;
+    std::map<std::string, int64_t> gpusByModel; ///< GPUs per model name
+    std::map<std::string, int64_t> nodesByModel;
+
+    int64_t jobs = 0, tasks = 0, multiTaskJobs = 0;
+    int64_t cpuOnlyTasks = 0, gpuShareTasks = 0, wholeGpuTasks = 0, modelConstrainedTasks = 0;
+    int64_t tasksWithLoggedStart = 0, tasksWithLoggedNode = 0;
+    int64_t jobsWithSubmitTime = 0;
+    double firstSubmitS = -1, lastSubmitS = -1, lastEndS = -1; ///< -1 = no times
+
+    std::map<int32_t, int64_t> tasksByNumGpu;
+    std::map<std::string, int64_t> jobsByQos;
+    Distribution cpuMilliPerTask, memMiBPerTask, gpuMilliPerTask, runTimeS, tasksPerJob;
+
+    int64_t warnings = 0;
+    std::map<std::string, int64_t> warningsByCategory;
+    std::vector<Warning> firstWarnings; ///< at most 20
+    std::map<std::string, int64_t> notes; ///< informational counts (not warnings)
+    std::map<std::string, std::string> metadata;
+};
+
+TraceSummary summarize(const LoadedTrace& loaded);
+QJsonObject toJson(const TraceSummary& summary);
+std::string toText(const TraceSummary& summary);
+
+} // namespace schedlab::trace

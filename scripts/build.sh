@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Configures and builds schedlab in build/release (2 parallel jobs: the machine has 2 cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCHEDLAB_WERROR=ON
+cmake --build build/release -j2

@@ -1,0 +1,138 @@
+// schedlab-cli as a user runs it: exit codes, stable --json output, errors on stderr.
+
+#include "test_util.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+using schedlab::test::dataPath;
+
+namespace {
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(SCHEDLAB_CLI), args);
+    p.waitForFinished(120000);
+    return Run { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+QString data(const char* rel) { return QString::fromStdString(dataPath(rel)); }
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void infoJsonOnTinyOpenb()
+    {
+        Run r = cli({ "info", "--json", data("tiny/nodes.csv"), data("tiny/pods.csv") });
+        QCOMPARE(r.code, 0);
+        QJsonParseError pe;
+        const QJsonObject o = QJsonDocument::fromJson(r.out, &pe).object();
+        QCOMPARE(pe.error, QJsonParseError::NoError);
+        QCOMPARE(o["schema"].toString(), QString("schedlab.info/1"));
+        QCOMPARE(o["format"].toString(), QString("openb"));
+        QCOMPARE(o["nodes"]["count"].toInt(), 3);
+        QCOMPARE(o["nodes"]["gpus"].toInt(), 10);
+        QCOMPARE(o["nodes"]["cpuMilli"].toInt(), 192000);
+        QCOMPARE(o["nodes"]["gpusByModel"]["V100M32"].toInt(), 8);
+        QCOMPARE(o["jobs"]["count"].toInt(), 4);
+        QCOMPARE(o["tasks"]["gpuShare"].toInt(), 2);
+        QCOMPARE(o["tasks"]["cpuOnly"].toInt(), 1);
+        QCOMPARE(o["tasks"]["byNumGpu"]["2"].toInt(), 1);
+        // run times 95, 50 (p2, p3 unknown): nearest-rank p50 of {50, 95} is 50
+        QCOMPARE(o["tasks"]["runTimeS"]["p50"].toDouble(), 50.0);
+        QCOMPARE(o["tasks"]["runTimeS"]["max"].toDouble(), 95.0);
+        QCOMPARE(o["time"]["firstSubmitS"].toDouble(), 0.0);
+        QCOMPARE(o["time"]["lastSubmitS"].toDouble(), 50.0);
+        QCOMPARE(o["warnings"]["total"].toInt(), 0);
+        QCOMPARE(o["files"].toArray().size(), 2);
+    }
+
+    void infoTextShowsWarningsWithLines()
+    {
+        Run r = cli({ "info", data("tiny/jobs.swf") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("jobs.swf:9: column run_time: run time 0 <= 0"), r.out.constData());
+        QVERIFY(r.out.contains("run-time-not-positive: 1"));
+        QVERIFY(r.out.contains("note requested-time-fallback: 1"));
+    }
+
+    void errorsNameFileLineAndColumn()
+    {
+        const std::string bad = schedlab::test::writeFile(m_dir, "pods.csv",
+            "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1,0,0\np1,abc,1,0,0\n");
+        Run strict = cli({ "info", "--strict", QString::fromStdString(bad) });
+        QCOMPARE(strict.code, 1);
+        QVERIFY2(strict.err.contains("pods.csv:3: column cpu_milli: 'abc' is not a number"), strict.err.constData());
+
+        Run json = cli({ "info", "--json", data("tiny/nope.csv") });
+        QCOMPARE(json.code, 1);
+        const QJsonObject e = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(e["schema"].toString(), QString("schedlab.error/1"));
+        QCOMPARE(e["code"].toString(), QString("io"));
+        QVERIFY(json.err.contains("nope.csv: cannot open"));
+    }
+
+    void usageErrors()
+    {
+        QCOMPARE(cli({}).code, 2);
+        QCOMPARE(cli({ "frobnicate" }).code, 2);
+        QCOMPARE(cli({ "info", "--bogus", data("tiny/jobs.swf") }).code, 2);
+        QCOMPARE(cli({ "info" }).code, 2);
+        QCOMPARE(cli({ "info", "--procs-per-node", "x", data("tiny/jobs.swf") }).code, 2);
+        QCOMPARE(cli({ "--help" }).code, 0);
+    }
+
+    void convertThenInfoAgrees()
+    {
+        const QString out = m_dir.filePath("tiny.sltrace");
+        Run c = cli({ "convert", data("tiny/machine_events.csv"), data("tiny/task_events.csv"), "--out", out });
+        QCOMPARE(c.code, 0);
+        QVERIFY(c.out.contains("2 nodes, 2 jobs, 3 tasks"));
+        Run a = cli({ "info", "--json", data("tiny/machine_events.csv"), data("tiny/task_events.csv") });
+        Run b = cli({ "info", "--json", out });
+        QJsonObject ja = QJsonDocument::fromJson(a.out).object(), jb = QJsonDocument::fromJson(b.out).object();
+        QCOMPARE(jb["format"].toString(), QString("google2011"));
+        for (const char* key : { "nodes", "jobs", "tasks", "time", "cpuUnit" })
+            QCOMPARE(jb[key], ja[key]);
+    }
+
+    void generateIsDeterministic()
+    {
+        const QString a = m_dir.filePath("a.sltrace"), b = m_dir.filePath("b.sltrace"), c = m_dir.filePath("c.sltrace");
+        QCOMPARE(cli({ "generate", "--nodes", "8", "--jobs", "200", "--seed", "5", "--out", a }).code, 0);
+        QCOMPARE(cli({ "generate", "--nodes", "8", "--jobs", "200", "--seed", "5", "--out", b }).code, 0);
+        QCOMPARE(cli({ "generate", "--nodes", "8", "--jobs", "200", "--seed", "6", "--out", c }).code, 0);
+        const std::string ta = schedlab::test::readFile(a.toStdString());
+        QVERIFY(!ta.empty());
+        QCOMPARE(ta, schedlab::test::readFile(b.toStdString()));
+        QVERIFY(ta != schedlab::test::readFile(c.toStdString()));
+        QCOMPARE(cli({ "generate", "--nodes", "0", "--jobs", "5", "--out", a }).code, 2);
+    }
+
+    // The bundled sample is this project's own generator output, and must stay loadable.
+    void bundledSampleLoads()
+    {
+        const QString sample = QStringLiteral(SCHEDLAB_TEST_DATA "/../../samples/sample.sltrace");
+        Run r = cli({ "info", "--json", sample });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["format"].toString(), QString("generated"));
+        QVERIFY(o["jobs"]["count"].toInt() >= 1000);
+        QVERIFY(o["nodes"]["gpus"].toInt() > 0);
+        QCOMPARE(o["warnings"]["total"].toInt(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
