@@ -19,8 +19,8 @@ commands:
         import any supported trace and write it in schedlab's own format
   generate --nodes N --jobs M --seed S --out FILE.sltrace [--load L]
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
-  bench import [--traces DIR] [--big-mb N] [--repeat R]
-        measure importer throughput (MB/s) on the real traces and on large generated files
+  bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
+        measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
 
 Formats are recognised by content: openb node/pod lists (Alibaba GPU 2023), SWF, Google 2011
 machine/job/task events (.csv or .csv.gz), and schedlab traces (.sltrace).

@@ -87,6 +87,23 @@ ParseStatus parseDouble(std::string_view text, double& out)
     const char* last = t.data() + t.size();
     if (*first == '+')
         ++first;
+    // Fast path: plain integers (most SWF and openb fields) without from_chars' generality.
+    {
+        const char* p = first;
+        const bool negative = p < last && *p == '-';
+        if (negative)
+            ++p;
+        if (p < last && last - p <= 15) {
+            int64_t v = 0;
+            const char* q = p;
+            while (q < last && *q >= '0' && *q <= '9')
+                v = v * 10 + (*q++ - '0');
+            if (q == last) {
+                out = double(negative ? -v : v); // exact: at most 15 digits
+                return ParseStatus::Ok;
+            }
+        }
+    }
     // from_chars would accept "nan"/"inf"; a time or size never is.
     if (first < last && (*first == 'n' || *first == 'N' || *first == 'i' || *first == 'I'))
         return ParseStatus::NotFinite;

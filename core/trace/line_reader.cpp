@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,7 +52,12 @@ Result<std::unique_ptr<LineReader>> LineReader::open(const std::string& path, Op
     if (!reader->m_impl->file)
         return makeError(ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), path);
     gzbuffer(reader->m_impl->file, 1u << 18);
-    reader->m_buffer.resize(1u << 20);
+    // Small files get a small buffer: zero-filling and faulting in 1 MiB costs more than parsing a
+    // 50 kB node list. Gzip text size is unknown up front, so it starts at the full 1 MiB.
+    const std::size_t kMaxBuffer = std::size_t(1) << 20, kMinBuffer = std::size_t(64) << 10;
+    reader->m_buffer.resize(reader->m_gzip
+            ? kMaxBuffer
+            : std::clamp<std::size_t>(std::size_t(reader->m_fileSize) + 1, kMinBuffer, kMaxBuffer));
     return reader;
 }
 

@@ -117,7 +117,7 @@ Status writeNativeTrace(const Trace& trace, const std::string& path)
             + "," + num(int64_t(n.gpuModel)) + "," + num(n.power.idleW) + "," + num(n.power.peakW));
     char mask[16];
     for (const Job& j : trace.jobs) {
-        w.line("job," + num(j.id.value) + "," + escape(j.name) + "," + num(j.submitTimeS) + "," + num(j.runTimeS) + ","
+        w.line("job," + num(j.id.value) + "," + escape(trace.jobNameView(j)) + "," + num(j.submitTimeS) + "," + num(j.runTimeS) + ","
             + num(j.requestedTimeS) + "," + num(int64_t(j.priority)) + "," + num(int64_t(j.qos)) + ","
             + num(int64_t(j.user)) + "," + num(int64_t(j.group)) + "," + num(int64_t(j.status)) + ","
             + (j.gang ? "1" : "0") + "," + num(int64_t(j.taskCount)));
@@ -237,7 +237,8 @@ Status importNative(LineReader& reader, Trace& trace, ImportContext& ctx)
                 return fail("", "job lines have 13 fields, found " + std::to_string(f.size()));
             Job j;
             int64_t prio = 0, qos = 0, user = 0, group = 0, status = 0, gang = 0, count = 0;
-            if (!i64(1, "id", j.id.value) || !str(2, j.name) || !dbl(3, "submit_s", j.submitTimeS)
+            std::string name;
+            if (!i64(1, "id", j.id.value) || !str(2, name) || !dbl(3, "submit_s", j.submitTimeS)
                 || !dbl(4, "run_s", j.runTimeS) || !dbl(5, "requested_s", j.requestedTimeS)
                 || !i64(6, "priority", prio) || !i64(7, "qos", qos) || !i64(8, "user", user)
                 || !i64(9, "group", group) || !i64(10, "status", status) || !i64(11, "gang", gang)
@@ -247,6 +248,8 @@ Status importNative(LineReader& reader, Trace& trace, ImportContext& ctx)
                 return fail("task_count", std::to_string(count) + " is not a valid task count");
             if (qos < -1 || qos >= int64_t(trace.qosClasses.size()))
                 return fail("qos", std::to_string(qos) + " is not a qos index");
+            if (!trace.setJobName(j, name))
+                return fail("name", "more than 4 GiB of job names");
             j.priority = int32_t(prio);
             j.qos = int16_t(qos);
             j.user = int32_t(user);

@@ -1,12 +1,13 @@
 #include "openb_importer.h"
 
+#include "duplicate_guard.h"
 #include "fields.h"
 #include "import_context.h"
 #include "line_reader.h"
 #include "trace.h"
 
+#include <algorithm>
 #include <limits>
-#include <unordered_map>
 
 namespace schedlab::trace {
 
@@ -60,7 +61,8 @@ Status importOpenbNodes(LineReader& reader, Trace& trace, ImportContext& ctx)
               cGpu = cols.index("gpu"), cModel = cols.index("model");
     const std::string& file = reader.displayName();
 
-    std::unordered_map<std::string, int64_t> seen; // node name -> line
+    const std::size_t base = trace.nodes.size();
+    DuplicateGuard<std::string> seen([&](std::size_t i) { return trace.nodes[base + i].name; });
     std::vector<std::string_view> fields;
     std::string_view line;
     int64_t rows = 0;
@@ -70,6 +72,8 @@ Status importOpenbNodes(LineReader& reader, Trace& trace, ImportContext& ctx)
         if (isBlank(line))
             continue;
         ++rows;
+        if (rows == 256)
+            trace.nodes.reserve(base + estimateRows(reader.fileSize(), reader.bytesRead(), reader.lineNumber(), reader.isGzip()));
         splitChar(line, ',', fields);
         RowReader row(ctx, file, reader.lineNumber(), fields);
         if (fields.size() != cols.size()) {
@@ -97,11 +101,9 @@ Status importOpenbNodes(LineReader& reader, Trace& trace, ImportContext& ctx)
         } else if (node.numGpu == 0 && !model.empty()) {
             row.warn("inconsistent", "model", "node has no GPU but a model " + quoted(model) + "; model ignored");
         }
-        auto [it, inserted] = seen.emplace(node.name, reader.lineNumber());
-        if (!inserted) {
+        if (const int64_t first = seen.add(node.name, reader.lineNumber()); first >= 0) {
             row.fail("duplicate-id", "sn",
-                "duplicate node " + quoted(node.name) + " (first at line " + std::to_string(it->second)
-                    + "); row skipped");
+                "duplicate node " + quoted(node.name) + " (first at line " + std::to_string(first) + "); row skipped");
             continue;
         }
         trace.nodes.push_back(std::move(node));
@@ -122,7 +124,8 @@ Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
     const std::string& file = reader.displayName();
     const FeasibilityChecker feasibility(trace);
 
-    std::unordered_map<std::string, int64_t> seen;
+    const std::size_t base = trace.jobs.size();
+    DuplicateGuard<std::string> seen([&](std::size_t i) { return std::string(trace.jobNameView(trace.jobs[base + i])); });
     std::vector<std::string_view> fields, models;
     std::string_view line;
     int64_t rows = 0;
@@ -132,6 +135,13 @@ Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
         if (isBlank(line))
             continue;
         ++rows;
+        if (rows == 256) {
+            const std::size_t n = estimateRows(reader.fileSize(), reader.bytesRead(), reader.lineNumber(), reader.isGzip());
+            trace.jobs.reserve(base + n);
+            trace.tasks.reserve(trace.tasks.size() + n);
+            trace.jobNames.reserve(trace.jobNames.size() + n * (trace.jobNames.size() / std::max<std::size_t>(trace.jobs.size(), 1) + 1));
+            seen.reserve(n);
+        }
         splitChar(line, ',', fields);
         RowReader row(ctx, file, reader.lineNumber(), fields);
         if (fields.size() != cols.size()) {
@@ -141,8 +151,8 @@ Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
         }
         Job job;
         Task task;
-        job.name = row.utf8Text(cName, "name");
-        if (job.name.empty())
+        std::string name = row.utf8Text(cName, "name");
+        if (name.empty())
             row.fail("missing-value", "name", "pod name is empty");
         TaskRequest& req = task.request;
         req.cpuMilli = row.integer(cCpu, "cpu_milli", true, 0, 0, kMaxResource);
@@ -212,17 +222,17 @@ Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
         if (created >= 0 && scheduled >= 0 && scheduled < created)
             row.warn("inconsistent", "scheduled_time", "scheduled before it was created");
 
-        auto [it, inserted] = seen.emplace(job.name, reader.lineNumber());
-        if (!inserted) {
+        if (const int64_t first = seen.add(name, reader.lineNumber()); first >= 0) {
             row.fail("duplicate-id", "name",
-                "duplicate pod " + quoted(job.name) + " (first at line " + std::to_string(it->second)
-                    + "); row skipped");
+                "duplicate pod " + quoted(name) + " (first at line " + std::to_string(first) + "); row skipped");
             continue;
         }
         if (feasibility.hasNodes() && !feasibility.canEverHost(req))
             row.warn("never-fits", "",
-                "pod " + quoted(job.name) + " asks for more than any node has; it can never run");
+                "pod " + quoted(name) + " asks for more than any node has; it can never run");
 
+        if (!trace.setJobName(job, name))
+            return Error { ErrorCode::Range, "more than 4 GiB of pod names", file, reader.lineNumber(), -1 };
         job.id = JobId { int64_t(trace.jobs.size()) };
         job.firstTask = uint32_t(trace.tasks.size());
         job.taskCount = 1;

@@ -1,5 +1,6 @@
 #include "swf_importer.h"
 
+#include "duplicate_guard.h"
 #include "fields.h"
 #include "import_context.h"
 #include "line_reader.h"
@@ -7,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 namespace schedlab::trace {
 
@@ -34,21 +34,19 @@ bool parseHeaderComment(std::string_view line, std::string& key, std::string& va
     return true;
 }
 
-struct PendingJob {
-    Job job;
-    int64_t procs = 0;
-    double waitS = -1;
-    int64_t line = 0;
-};
-
 } // namespace
 
 Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
 {
     const std::string& file = reader.displayName();
+    const int64_t k = ctx.options.procsPerNode;
+    if (k < 0)
+        return makeError(ErrorCode::Invalid, "--procs-per-node must be positive");
+    const bool pool = k == 0;
+    const int32_t poolIndex = int32_t(trace.nodes.size()); // the pool node is added after the jobs
+    const std::size_t base = trace.jobs.size();
+    DuplicateGuard<int64_t> seenIds([&](std::size_t i) { return trace.jobs[base + i].id.value; });
     std::vector<std::string_view> fields;
-    std::vector<PendingJob> pending;
-    std::unordered_map<int64_t, int64_t> seenIds;
     std::string_view line;
     int64_t maxProcsHeader = -1, maxNodesHeader = -1, largestRequest = 0;
     int64_t records = 0, fallbacks = 0;
@@ -79,6 +77,12 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
             continue;
         }
         ++records;
+        if (records == 256) {
+            const std::size_t n = estimateRows(reader.fileSize(), reader.bytesRead(), reader.lineNumber(), reader.isGzip());
+            trace.jobs.reserve(base + n);
+            trace.tasks.reserve(trace.tasks.size() + n);
+            seenIds.reserve(n);
+        }
         splitWhitespace(t, fields);
         RowReader row(ctx, file, reader.lineNumber(), fields);
         if (fields.size() < std::size_t(kSwfFields)) {
@@ -111,12 +115,16 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
             row.fail("out-of-range", "submit_time", "submit time " + formatDouble(v[1]) + " is negative; job skipped");
             continue;
         }
-        PendingJob pj;
-        pj.line = reader.lineNumber();
-        pj.procs = int64_t(std::ceil(procsD));
-        pj.waitS = v[2];
-        Job& job = pj.job;
+        const int64_t procs = int64_t(std::ceil(procsD));
+        const double waitS = v[2];
+        Job job;
         job.id = JobId { int64_t(v[0]) };
+        if (const int64_t first = seenIds.add(job.id.value, reader.lineNumber()); first >= 0) {
+            row.fail("duplicate-id", "job_number",
+                "duplicate job number " + std::to_string(job.id.value) + " (first at line " + std::to_string(first)
+                    + "); row skipped");
+            continue;
+        }
         job.submitTimeS = v[1];
         job.runTimeS = runTime;
         if (v[8] > 0) {
@@ -129,15 +137,30 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
         job.user = int32_t(std::clamp(v[11], -1.0, 2e9));
         job.group = int32_t(std::clamp(v[12], -1.0, 2e9));
         job.priority = 0;
-        auto [it, inserted] = seenIds.emplace(job.id.value, pj.line);
-        if (!inserted) {
-            row.fail("duplicate-id", "job_number",
-                "duplicate job number " + std::to_string(job.id.value) + " (first at line "
-                    + std::to_string(it->second) + "); row skipped");
-            continue;
+        job.gang = true;
+        largestRequest = std::max(largestRequest, procs);
+        // The header comes before the jobs, so the cluster size is known here when it is given.
+        const int64_t headerProcs = maxProcsHeader > 0 ? maxProcsHeader : maxNodesHeader;
+        if (headerProcs > 0 && procs > headerProcs)
+            row.warn("never-fits", "requested_procs",
+                "job " + std::to_string(job.id.value) + " asks for " + std::to_string(procs)
+                    + " processors, the cluster has " + std::to_string(headerProcs) + "; it can never run");
+
+        job.firstTask = uint32_t(trace.tasks.size());
+        const int64_t taskCount = pool ? 1 : (procs + k - 1) / k;
+        for (int64_t i = 0; i < taskCount; ++i) {
+            Task task;
+            task.request.cpuMilli = (pool ? procs : std::min(k, procs - i * k)) * 1000;
+            if (waitS >= 0) {
+                task.logged.startTimeS = job.submitTimeS + waitS;
+                task.logged.endTimeS = task.logged.startTimeS + job.runTimeS;
+                if (pool)
+                    task.logged.node = NodeId { poolIndex };
+            }
+            trace.tasks.push_back(task);
         }
-        largestRequest = std::max(largestRequest, pj.procs);
-        pending.push_back(std::move(pj));
+        job.taskCount = uint32_t(taskCount);
+        trace.jobs.push_back(std::move(job));
     }
     if (reader.error())
         return *reader.error();
@@ -153,10 +176,6 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
     if (fallbacks > 0)
         ctx.diagnostics.note("requested-time-fallback", fallbacks);
 
-    const int64_t k = ctx.options.procsPerNode;
-    if (k < 0)
-        return makeError(ErrorCode::Invalid, "--procs-per-node must be positive");
-    const bool pool = k == 0;
     if (pool) {
         Node n;
         n.name = "pool";
@@ -174,32 +193,6 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
             trace.nodes.push_back(std::move(n));
         }
         trace.metadata["swf.procsPerNode"] = std::to_string(k);
-    }
-
-    trace.jobs.reserve(trace.jobs.size() + pending.size());
-    trace.tasks.reserve(trace.tasks.size() + pending.size());
-    for (PendingJob& pj : pending) {
-        if (pj.procs > clusterProcs)
-            ctx.diagnostics.warn("never-fits", file, pj.line, "requested_procs",
-                "job " + std::to_string(pj.job.id.value) + " asks for " + std::to_string(pj.procs)
-                    + " processors, the cluster has " + std::to_string(clusterProcs) + "; it can never run");
-        Job& job = pj.job;
-        job.gang = true;
-        job.firstTask = uint32_t(trace.tasks.size());
-        const int64_t taskCount = pool ? 1 : (pj.procs + k - 1) / k;
-        for (int64_t i = 0; i < taskCount; ++i) {
-            Task task;
-            task.request.cpuMilli = (pool ? pj.procs : std::min(k, pj.procs - i * k)) * 1000;
-            if (pj.waitS >= 0) {
-                task.logged.startTimeS = job.submitTimeS + pj.waitS;
-                task.logged.endTimeS = task.logged.startTimeS + job.runTimeS;
-                if (pool)
-                    task.logged.node = NodeId { int32_t(trace.nodes.size() - 1) };
-            }
-            trace.tasks.push_back(task);
-        }
-        job.taskCount = uint32_t(taskCount);
-        trace.jobs.push_back(std::move(job));
     }
     return {};
 }

@@ -30,7 +30,17 @@ int Trace::internUser(const std::string& user)
 
 std::string Trace::jobName(const Job& job) const
 {
-    return job.name.empty() ? std::to_string(job.id.value) : job.name;
+    return job.nameLength == 0 ? std::to_string(job.id.value) : std::string(jobNameView(job));
+}
+
+bool Trace::setJobName(Job& job, std::string_view name)
+{
+    if (jobNames.size() + name.size() > UINT32_MAX)
+        return false;
+    job.nameOffset = uint32_t(jobNames.size());
+    job.nameLength = uint32_t(name.size());
+    jobNames.append(name);
+    return true;
 }
 
 int64_t Trace::totalGpus() const

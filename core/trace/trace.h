@@ -7,11 +7,13 @@
 /// see Trace::cpuUnit and core/trace/README.md. Times are seconds from the trace start (double);
 /// -1 means unknown wherever a time or duration may be missing.
 
+#include "base/huge_page_allocator.h"
 #include "ids.h"
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace schedlab::trace {
@@ -72,7 +74,8 @@ struct Task {
 /// Its tasks are Trace::tasks[firstTask .. firstTask + taskCount).
 struct Job {
     JobId id;
-    std::string name; ///< source name (openb pod name); empty = use the id
+    uint32_t nameOffset = 0; ///< source name (openb pod name) in Trace::jobNames; see Trace::jobNameView
+    uint32_t nameLength = 0; ///< 0 = no name (use the id)
     double submitTimeS = -1; ///< -1 = unknown (pod lists without times)
     double runTimeS = -1; ///< how long it runs once started; -1 = unknown (still running, pending)
     double requestedTimeS = -1; ///< user's estimate; -1 = unknown
@@ -103,10 +106,12 @@ struct Trace {
     std::vector<std::string> gpuModels; ///< at most 32 (bit per model in TaskRequest::gpuModelMask)
     std::vector<std::string> qosClasses;
     std::vector<std::string> users; ///< interned user names (Google hashes); empty = numeric ids
+    /// All job names back to back (an arena: no allocation per job, 8 bytes per job instead of 32).
+    std::string jobNames;
 
     std::vector<Node> nodes;
-    std::vector<Job> jobs; ///< in source order
-    std::vector<Task> tasks; ///< grouped by job, in job order
+    std::vector<Job, HugePageAllocator<Job>> jobs; ///< in source order
+    std::vector<Task, HugePageAllocator<Task>> tasks; ///< grouped by job, in job order
 
     bool operator==(const Trace&) const = default;
 
@@ -122,6 +127,13 @@ struct Trace {
     }
     /// Display name of a job: its name, else its id.
     std::string jobName(const Job& job) const;
+    /// The job's source name; empty when it has none.
+    std::string_view jobNameView(const Job& job) const
+    {
+        return std::string_view(jobNames).substr(job.nameOffset, job.nameLength);
+    }
+    /// Stores `name` in the arena and points the job at it. False when the arena would pass 4 GiB.
+    bool setJobName(Job& job, std::string_view name);
     /// Total GPUs over all nodes.
     int64_t totalGpus() const;
 };

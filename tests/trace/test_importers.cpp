@@ -69,7 +69,7 @@ private slots:
         QCOMPARE(t.jobs.size(), std::size_t(4));
         QCOMPARE(t.tasks.size(), std::size_t(4));
         // p0: created 0, scheduled 5, deleted 100 -> run 95
-        QCOMPARE(t.jobs[0].name, std::string("p0"));
+        QCOMPARE(t.jobNameView(t.jobs[0]), std::string_view("p0"));
         QCOMPARE(t.jobs[0].submitTimeS, 0.0);
         QCOMPARE(t.jobs[0].runTimeS, 95.0);
         QCOMPARE(taskOf(t, 0).logged.startTimeS, 5.0);

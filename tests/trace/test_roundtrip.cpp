@@ -92,7 +92,7 @@ private slots:
         t.nodes.push_back(n);
         Job j;
         j.id = JobId { 7 };
-        j.name = "job\r\nname";
+        t.setJobName(j, "job\r\nname");
         j.submitTimeS = 0.1;
         j.runTimeS = 1.0 / 3.0;
         j.taskCount = 1;
