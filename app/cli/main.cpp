@@ -19,6 +19,10 @@ commands:
         import any supported trace and write it in schedlab's own format
   generate --nodes N --jobs M --seed S --out FILE.sltrace [--load L]
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
+  replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break random|first] [--json]
+        run placement policies over a trace and compare them (fill: the FGD paper's experiment)
+  policies [--json]
+        list the policies
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
 
@@ -44,6 +48,10 @@ int main(int argc, char** argv)
         return schedlab::cli::runConvert(args);
     if (command == "generate")
         return schedlab::cli::runGenerate(args);
+    if (command == "replay")
+        return schedlab::cli::runReplay(args);
+    if (command == "policies")
+        return schedlab::cli::runPolicies(args);
     if (command == "bench")
         return schedlab::cli::runBench(args);
     std::fprintf(stderr, "schedlab-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);

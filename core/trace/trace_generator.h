@@ -4,11 +4,14 @@
 /// Deterministic for a given seed on every platform (own RNG and distributions, no <random>).
 
 #include "base/result.h"
+#include "base/rng.h"
 #include "trace.h"
 
 #include <cstdint>
 
 namespace schedlab::trace {
+
+using schedlab::Rng;
 
 struct GeneratorOptions {
     int nodes = 64; ///< >= 1
@@ -21,20 +24,5 @@ struct GeneratorOptions {
 /// Builds a trace; Error on invalid options.
 Result<Trace> generateTrace(const GeneratorOptions& options);
 
-/// xoshiro256** seeded by splitmix64: small, fast, identical everywhere.
-class Rng {
-public:
-    explicit Rng(uint64_t seed);
-    uint64_t next();
-    /// Uniform in [0, 1).
-    double uniform();
-    /// Uniform integer in [0, n), n > 0.
-    uint64_t below(uint64_t n);
-    /// Standard normal (Box-Muller).
-    double normal();
-
-private:
-    uint64_t m_s[4];
-};
 
 } // namespace schedlab::trace

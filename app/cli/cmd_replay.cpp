@@ -1,0 +1,178 @@
+// `schedlab-cli replay`: runs policies over a trace (fill experiment or timed replay) for a range of
+// seeds and prints a comparison table (mean over seeds with min/max), or JSON (docs/cli-json.md).
+
+#include "cli_args.h"
+#include "commands.h"
+#include "import_options.h"
+#include "replay_json.h"
+
+#include "policy/placement_policy.h"
+#include "sim/fill_experiment.h"
+#include "trace/trace_loader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace schedlab::cli {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+// "42-51" or "1,2,7" or "42".
+bool parseSeeds(const std::string& s, std::vector<uint64_t>& out)
+{
+    for (const std::string& part : splitList(s)) {
+        const auto dash = part.find('-');
+        try {
+            if (dash == std::string::npos) {
+                out.push_back(std::stoull(part));
+            } else {
+                const uint64_t a = std::stoull(part.substr(0, dash)), b = std::stoull(part.substr(dash + 1));
+                if (b < a || b - a > 10000)
+                    return false;
+                for (uint64_t v = a; v <= b; ++v)
+                    out.push_back(v);
+            }
+        } catch (...) {
+            return false;
+        }
+    }
+    return !out.empty();
+}
+
+struct Stat {
+    double sum = 0, min = 1e300, max = -1e300;
+    int n = 0;
+    void add(double v)
+    {
+        sum += v;
+        min = std::min(min, v);
+        max = std::max(max, v);
+        ++n;
+    }
+    double mean() const { return n ? sum / n : 0; }
+};
+
+} // namespace
+
+int runPolicies(const std::vector<std::string>& argv)
+{
+    Args args;
+    if (std::string e = args.parse(argv, {}, { "json" }); !e.empty())
+        return fail("policies: " + e, 2);
+    const auto list = policy::placementPolicies();
+    if (args.flag("json")) {
+        QJsonArray arr;
+        for (const auto& p : list)
+            arr.append(QJsonObject { { "name", QString::fromStdString(p.name) }, { "kind", QString::fromStdString(p.kind) },
+                { "description", QString::fromStdString(p.description) } });
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.policies/1" }, { "placement", arr } })
+                       .toJson()
+                       .constData(),
+            stdout);
+        return 0;
+    }
+    std::printf("placement policies (--policy):\n");
+    for (const auto& p : list)
+        std::printf("  %-14s %s\n", p.name.c_str(), p.description.c_str());
+    return 0;
+}
+
+int runReplay(const std::vector<std::string>& argv)
+{
+    Args args;
+    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "top-k", "tie-break" },
+            { "json", "strict" });
+        !e.empty())
+        return fail("replay: " + e, 2);
+    if (args.positional().empty())
+        return fail("replay: give trace files", 2);
+    trace::ImportOptions importOptions;
+    if (std::string e = importOptionsFrom(args, importOptions); !e.empty())
+        return fail("replay: " + e, 2);
+    const std::string mode = args.value("mode").value_or("timed");
+    if (mode != "fill" && mode != "timed")
+        return fail("replay: --mode is fill or timed", 2);
+    if (mode == "timed")
+        return fail("replay: --mode timed is not implemented yet; use --mode fill", 2);
+    std::string error;
+    sim::FillOptions fill;
+    fill.ratio = args.real("ratio", fill.ratio, error);
+    fill.topK = int(args.integer("top-k", 8, error));
+    if (!error.empty())
+        return fail("replay: " + error, 2);
+    const std::string tie = args.value("tie-break").value_or("random");
+    if (tie != "random" && tie != "first")
+        return fail("replay: --tie-break is random or first", 2);
+    fill.tieBreak = tie == "first" ? policy::TieBreak::First : policy::TieBreak::Random;
+    std::vector<uint64_t> seeds;
+    if (!parseSeeds(args.value("seeds").value_or("42"), seeds))
+        return fail("replay: --seeds takes N, A-B or a comma list", 2);
+    const std::vector<std::string> policies = splitList(args.value("policy").value_or("bestfit,fgd,random"));
+    for (const std::string& p : policies)
+        if (!policy::makePlacementPolicy(p))
+            return fail("replay: unknown policy '" + p + "' (see schedlab-cli policies)", 2);
+
+    auto loaded = trace::loadTrace(args.positional(), importOptions);
+    if (!loaded)
+        return fail(loaded.error().toString());
+    const trace::Trace& trace = loaded->trace;
+
+    QJsonArray runs;
+    struct Row {
+        std::string policy;
+        Stat alloc, frag, failed, seconds;
+    };
+    std::vector<Row> rows;
+    for (const std::string& name : policies) {
+        Row row { name, {}, {}, {}, {} };
+        for (uint64_t seed : seeds) {
+            auto policy = policy::makePlacementPolicy(name);
+            fill.seed = seed;
+            fill.recordDecisions = false; // kept by the project database once it lands
+            auto r = sim::runFillExperiment(trace, *policy, fill);
+            if (!r)
+                return fail(r.error().toString());
+            row.alloc.add(r->finalGpuAllocPct);
+            row.frag.add(r->finalFragRatePct);
+            row.failed.add(double(r->failed));
+            row.seconds.add(r->seconds);
+            if (args.flag("json"))
+                runs.append(fillResultToJson(r.value()));
+        }
+        rows.push_back(row);
+    }
+    if (args.flag("json")) {
+        QJsonObject o { { "schema", "schedlab.replay/1" }, { "mode", "fill" }, { "ratio", fill.ratio },
+            { "tieBreak", QString::fromStdString(tie) },
+            { "runs", runs } };
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    std::printf("fill experiment: %zu nodes, %lld GPUs, %zu pods, ratio %.2f, %zu seed(s), ties: %s\n",
+        trace.nodes.size(), static_cast<long long>(trace.totalGpus()), trace.tasks.size(), fill.ratio, seeds.size(),
+        tie.c_str());
+    std::printf("%-14s %26s %26s %22s %10s\n", "policy", "GPU alloc % mean [min,max]", "frag rate % mean [min,max]",
+        "failed pods [min,max]", "s/run");
+    for (const Row& r : rows)
+        std::printf("%-14s %8.2f [%6.2f,%6.2f] %8.2f [%6.2f,%6.2f] %8.1f [%5.0f,%5.0f] %10.3f\n", r.policy.c_str(),
+            r.alloc.mean(), r.alloc.min, r.alloc.max, r.frag.mean(), r.frag.min, r.frag.max, r.failed.mean(),
+            r.failed.min, r.failed.max, r.seconds.mean());
+    return 0;
+}
+
+} // namespace schedlab::cli

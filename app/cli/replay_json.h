@@ -1,0 +1,12 @@
+#pragma once
+// JSON for replay results (schema schedlab.replay/1, docs/cli-json.md).
+
+#include "sim/fill_experiment.h"
+
+#include <QJsonObject>
+
+namespace schedlab::cli {
+
+QJsonObject fillResultToJson(const sim::FillResult& r);
+
+} // namespace schedlab::cli

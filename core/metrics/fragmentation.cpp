@@ -1,0 +1,140 @@
+#include "fragmentation.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace schedlab::metrics {
+
+TypicalWorkload TypicalWorkload::fromTrace(const trace::Trace& trace, double coverage)
+{
+    using Key = std::tuple<int64_t, int64_t, int32_t, int32_t, uint32_t>;
+    std::map<Key, int64_t> counts;
+    for (const trace::Task& t : trace.tasks) {
+        const trace::TaskRequest& r = t.request;
+        ++counts[Key { r.cpuMilli, r.memMiB, r.numGpu, r.gpuMilli, r.gpuModelMask }];
+    }
+    TypicalWorkload w;
+    w.tasksTotal = int64_t(trace.tasks.size());
+    std::vector<TaskClass> all;
+    all.reserve(counts.size());
+    for (const auto& [k, c] : counts) {
+        TaskClass tc;
+        std::tie(tc.request.cpuMilli, tc.request.memMiB, tc.request.numGpu, tc.request.gpuMilli,
+            tc.request.gpuModelMask)
+            = k;
+        tc.count = c;
+        all.push_back(tc);
+    }
+    // Most popular first; ties by request so the result does not depend on map order.
+    std::stable_sort(all.begin(), all.end(), [](const TaskClass& a, const TaskClass& b) { return a.count > b.count; });
+    const double need = coverage * double(w.tasksTotal);
+    for (const TaskClass& tc : all) {
+        if (double(w.tasksCovered) >= need && !w.classes.empty())
+            break;
+        w.classes.push_back(tc);
+        w.tasksCovered += tc.count;
+    }
+    for (TaskClass& tc : w.classes)
+        tc.weight = double(tc.count) / double(std::max<int64_t>(w.tasksCovered, 1));
+    return w;
+}
+
+NodeView viewOf(const sim::ClusterState& c, int n)
+{
+    return NodeView { c.freeCpu(n), c.freeMem(n), c.numGpu(n), c.gpuModel(n), c.gpuFreeArray(n) };
+}
+
+namespace {
+bool canHost(const NodeView& n, const trace::TaskRequest& m)
+{
+    if (m.cpuMilli > n.freeCpu || m.memMiB > n.freeMem)
+        return false;
+    if (!m.needsGpu())
+        return true;
+    if (m.gpuModelMask != 0 && (n.model < 0 || !((m.gpuModelMask >> n.model) & 1u)))
+        return false;
+    if (m.isGpuShare()) {
+        for (int i = 0; i < n.numGpu; ++i)
+            if (n.gpuFree[i] >= m.gpuMilli)
+                return true;
+        return false;
+    }
+    int full = 0;
+    for (int i = 0; i < n.numGpu; ++i)
+        full += n.gpuFree[i] == sim::kGpuMilli;
+    return full >= m.numGpu;
+}
+} // namespace
+
+double nodeGpuFragForClass(const NodeView& n, const trace::TaskRequest& m)
+{
+    int64_t freeTotal = 0;
+    for (int i = 0; i < n.numGpu; ++i)
+        freeTotal += n.gpuFree[i];
+    if (freeTotal == 0)
+        return 0;
+    if (!m.needsGpu() || !canHost(n, m))
+        return double(freeTotal);
+    const int32_t demand = m.isGpuShare() ? m.gpuMilli : sim::kGpuMilli;
+    int64_t frag = 0;
+    for (int i = 0; i < n.numGpu; ++i)
+        if (n.gpuFree[i] < demand)
+            frag += n.gpuFree[i];
+    return double(frag);
+}
+
+double nodeGpuFrag(const NodeView& n, const TypicalWorkload& w)
+{
+    if (n.numGpu == 0)
+        return 0;
+    double f = 0;
+    for (const TaskClass& tc : w.classes)
+        f += tc.weight * nodeGpuFragForClass(n, tc.request);
+    return f;
+}
+
+double nodeCpuFrag(const NodeView& n, const TypicalWorkload& w)
+{
+    if (n.freeCpu <= 0)
+        return 0;
+    double share = 0;
+    for (const TaskClass& tc : w.classes)
+        if (!canHost(n, tc.request))
+            share += tc.weight;
+    return share * double(n.freeCpu);
+}
+
+FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload& workload)
+    : m_cluster(cluster)
+    , m_workload(workload)
+    , m_gpu(std::size_t(cluster.nodeCount()), 0)
+    , m_cpu(std::size_t(cluster.nodeCount()), 0)
+{
+    for (int n = 0; n < cluster.nodeCount(); ++n)
+        nodeChanged(n);
+}
+
+void FragTracker::nodeChanged(int node)
+{
+    const NodeView v = viewOf(m_cluster, node);
+    const double g = nodeGpuFrag(v, m_workload), c = nodeCpuFrag(v, m_workload);
+    m_gpuSum += g - m_gpu[std::size_t(node)];
+    m_cpuSum += c - m_cpu[std::size_t(node)];
+    m_gpu[std::size_t(node)] = g;
+    m_cpu[std::size_t(node)] = c;
+}
+
+double FragTracker::gpuFragRate() const
+{
+    const int64_t free = m_cluster.totalGpuMilli() - m_cluster.allocGpuMilli();
+    return free > 0 ? m_gpuSum / double(free) : 0.0;
+}
+
+double FragTracker::cpuFragRate() const
+{
+    const int64_t free = m_cluster.totalCpu() - m_cluster.allocCpu();
+    return free > 0 ? m_cpuSum / double(free) : 0.0;
+}
+
+} // namespace schedlab::metrics

@@ -1,0 +1,95 @@
+// Kubernetes scoring as kube-scheduler computes it (integer arithmetic, DESIGN §4):
+// - LeastAllocated: per resource (capacity - requested) * 100 / capacity, averaged over cpu and mem
+// - BalancedAllocation: (1 - std of the requested fractions) * 100
+// - MostAllocated: requested * 100 / capacity, averaged
+// "requested" includes the task being placed. k8s-default = LeastAllocated + BalancedAllocation,
+// weight 1 each; optional node sampling: with N >= 100 nodes, stop after
+// max(100, N * pct / 100) feasible nodes, pct = max(5, 50 - N / 125), starting where the last
+// cycle stopped (kube-scheduler's rotating start index).
+
+#include "policy_factories.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedlab::policy {
+namespace {
+
+int64_t leastRequested(int64_t requested, int64_t capacity)
+{
+    if (capacity <= 0 || requested > capacity)
+        return 0;
+    return (capacity - requested) * 100 / capacity;
+}
+int64_t mostRequested(int64_t requested, int64_t capacity)
+{
+    if (capacity <= 0)
+        return 0;
+    return std::min(requested, capacity) * 100 / capacity;
+}
+
+class KubernetesScore final : public ScoringPolicy {
+public:
+    enum class Kind { Default, Sampling, MostAllocated };
+    explicit KubernetesScore(Kind kind)
+        : m_kind(kind)
+    {
+    }
+    std::string name() const override
+    {
+        return m_kind == Kind::MostAllocated ? "mostallocated" : m_kind == Kind::Sampling ? "k8s-sampling" : "k8s-default";
+    }
+    void reset(const PolicyContext&, const sim::ClusterState&) override { m_nextStart = 0; }
+
+protected:
+    bool normalise() const override { return false; }
+
+    void candidateNodes(const sim::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
+    {
+        const int n = c.nodeCount();
+        out.clear();
+        if (m_kind != Kind::Sampling || n < 100) {
+            for (int i = 0; i < n; ++i)
+                out.push_back(i);
+            return;
+        }
+        const int pct = std::max(5, 50 - n / 125);
+        const int want = std::max(100, n * pct / 100);
+        int found = 0, i = 0;
+        for (; i < n && found < want; ++i) {
+            const int node = (m_nextStart + i) % n;
+            out.push_back(node);
+            found += c.fits(node, r);
+        }
+        m_nextStart = (m_nextStart + i) % n;
+    }
+
+    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    {
+        mask = c.bestFitGpus(n, r);
+        const int64_t cpuReq = c.capCpu(n) - c.freeCpu(n) + r.cpuMilli;
+        const int64_t memReq = c.capMem(n) - c.freeMem(n) + r.memMiB;
+        if (m_kind == Kind::MostAllocated)
+            return (mostRequested(cpuReq, c.capCpu(n)) + mostRequested(memReq, c.capMem(n))) / 2;
+        const int64_t least = (leastRequested(cpuReq, c.capCpu(n)) + leastRequested(memReq, c.capMem(n))) / 2;
+        const double fc = c.capCpu(n) > 0 ? std::min(1.0, double(cpuReq) / double(c.capCpu(n))) : 0.0;
+        const double fm = c.capMem(n) > 0 ? std::min(1.0, double(memReq) / double(c.capMem(n))) : 0.0;
+        const double mean = (fc + fm) / 2, sd = std::sqrt(((fc - mean) * (fc - mean) + (fm - mean) * (fm - mean)) / 2);
+        const int64_t balanced = int64_t((1.0 - sd) * 100.0);
+        return least + balanced;
+    }
+
+private:
+    Kind m_kind;
+    int m_nextStart = 0;
+};
+} // namespace
+std::unique_ptr<PlacementPolicy> makeKubernetesDefault(bool sampling)
+{
+    return std::make_unique<KubernetesScore>(sampling ? KubernetesScore::Kind::Sampling : KubernetesScore::Kind::Default);
+}
+std::unique_ptr<PlacementPolicy> makeMostAllocated()
+{
+    return std::make_unique<KubernetesScore>(KubernetesScore::Kind::MostAllocated);
+}
+} // namespace schedlab::policy

@@ -1,0 +1,122 @@
+#pragma once
+/// Placement: which node (and which GPUs in it) a task goes to. Every policy, heuristic, logged or
+/// learned, implements this one interface ("state and events in, decision out"), and reports the
+/// scores of the candidates it considered so a decision can be explained later.
+
+#include "base/rng.h"
+#include "sim/cluster_state.h"
+#include "trace/trace.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace schedlab::metrics {
+class FragTracker;
+struct TypicalWorkload;
+} // namespace schedlab::metrics
+
+namespace schedlab::policy {
+
+/// One scored candidate node. score: the policy's final score (0..100 for the FGD-family and
+/// Kubernetes policies, higher is better); raw: before normalisation.
+struct Candidate {
+    int32_t node = -1;
+    double score = 0;
+    double raw = 0;
+    uint64_t gpuMask = 0; ///< GPUs the policy would use on this node
+};
+
+/// What the policy decided for one task.
+struct PlacementDecision {
+    int32_t node = -1; ///< -1 = no feasible node
+    uint64_t gpuMask = 0;
+    int32_t feasible = 0; ///< feasible nodes considered
+    std::vector<Candidate> top; ///< best candidates, best first (at most topK)
+};
+
+/// The task to place, with the context a policy may look at.
+struct PlacementRequest {
+    const trace::TaskRequest& request;
+    const trace::Job* job = nullptr; ///< null in fill experiments without jobs
+    const trace::Task* task = nullptr;
+    double nowS = 0;
+};
+
+/// Read-only context a run gives its policies.
+struct PolicyContext {
+    const trace::Trace& trace;
+    const metrics::FragTracker* frag = nullptr; ///< cluster fragmentation, when the run tracks it
+};
+
+/// How equal best scores are resolved.
+enum class TieBreak {
+    Random, ///< uniformly at random with the run's seed (kube-scheduler's selectHost; DESIGN §5)
+    First, ///< the lowest-numbered node
+};
+
+class PlacementPolicy {
+public:
+    virtual ~PlacementPolicy() = default;
+    void setTieBreak(TieBreak t) { m_tieBreak = t; }
+    TieBreak tieBreak() const { return m_tieBreak; }
+    /// Stable identifier, e.g. "bestfit".
+    virtual std::string name() const = 0;
+    /// Called once before a run.
+    virtual void reset(const PolicyContext& ctx, const sim::ClusterState& cluster)
+    {
+        (void)ctx;
+        (void)cluster;
+    }
+    /// Chooses a node for the request; fills decision.top with at most topK candidates.
+    virtual PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
+        = 0;
+    /// Told after the run allocated or released a task (policies with their own node state).
+    virtual void onAllocated(const sim::Placement& p, const trace::TaskRequest& r)
+    {
+        (void)p;
+        (void)r;
+    }
+    virtual void onReleased(const sim::Placement& p, const trace::TaskRequest& r)
+    {
+        (void)p;
+        (void)r;
+    }
+
+protected:
+    TieBreak m_tieBreak = TieBreak::Random;
+};
+
+/// Base for policies that score every feasible node: raw scores are min-max normalised to 0..100
+/// with integer arithmetic (all equal -> 0) when normalise() says so, the highest wins, and ties
+/// are broken uniformly at random with the run's RNG (reservoir sampling in node order).
+class ScoringPolicy : public PlacementPolicy {
+public:
+    PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK) override;
+
+protected:
+    /// Raw score of a feasible node and the GPUs the policy would use there.
+    virtual int64_t rawScore(const sim::ClusterState& cluster, int node, const trace::TaskRequest& r, Rng& rng,
+        uint64_t& gpuMask)
+        = 0;
+    virtual bool normalise() const { return true; }
+    /// Nodes to consider, in order; default all. (Kubernetes sampling overrides.)
+    virtual void candidateNodes(const sim::ClusterState& cluster, const trace::TaskRequest& r, std::vector<int>& out);
+
+    std::vector<int> m_nodes;
+    std::vector<Candidate> m_scored;
+};
+
+/// Name, description and parameters of a policy, for `schedlab-cli policies` and the GUI.
+struct PolicyInfo {
+    std::string name;
+    std::string description;
+    std::string kind; ///< "placement" or "queue"
+};
+
+/// All placement policies by name.
+std::vector<PolicyInfo> placementPolicies();
+/// Creates a placement policy; nullptr for an unknown name.
+std::unique_ptr<PlacementPolicy> makePlacementPolicy(const std::string& name);
+
+} // namespace schedlab::policy

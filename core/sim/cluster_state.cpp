@@ -1,0 +1,171 @@
+#include "cluster_state.h"
+
+#include <bit>
+
+namespace schedlab::sim {
+
+ClusterState::ClusterState(const trace::Trace& trace)
+{
+    const std::size_t n = trace.nodes.size();
+    m_capCpu.resize(n);
+    m_capMem.resize(n);
+    m_numGpu.resize(n);
+    m_firstGpu.resize(n);
+    m_model.resize(n);
+    int32_t gpus = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const trace::Node& node = trace.nodes[i];
+        m_capCpu[i] = node.cpuMilli;
+        m_capMem[i] = node.memMiB;
+        m_numGpu[i] = std::min(node.numGpu, kMaxGpusPerNode);
+        m_model[i] = node.gpuModel;
+        m_firstGpu[i] = gpus;
+        gpus += m_numGpu[i];
+        m_totalCpu += node.cpuMilli;
+        m_totalMem += node.memMiB;
+        m_totalGpu += int64_t(m_numGpu[i]) * kGpuMilli;
+    }
+    m_freeCpu = m_capCpu;
+    m_freeMem = m_capMem;
+    m_gpuFree.assign(std::size_t(gpus), kGpuMilli);
+    m_freeGpuTotal.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        m_freeGpuTotal[i] = int64_t(m_numGpu[i]) * kGpuMilli;
+    m_tasksOn.assign(n, 0);
+    m_version.assign(n, 0);
+}
+
+int ClusterState::fullyFreeGpus(int n) const
+{
+    const int32_t* g = gpuFreeArray(n);
+    int count = 0;
+    for (int i = 0; i < numGpu(n); ++i)
+        count += g[i] == kGpuMilli;
+    return count;
+}
+
+namespace {
+bool modelAllowed(const trace::TaskRequest& r, int16_t model)
+{
+    return r.gpuModelMask == 0 || (model >= 0 && (r.gpuModelMask >> model) & 1u);
+}
+} // namespace
+
+bool ClusterState::fits(int n, const trace::TaskRequest& r) const
+{
+    if (r.cpuMilli > freeCpu(n) || r.memMiB > freeMem(n))
+        return false;
+    if (!r.needsGpu())
+        return true;
+    if (!modelAllowed(r, gpuModel(n)) || r.numGpu > numGpu(n))
+        return false;
+    const int32_t* g = gpuFreeArray(n);
+    if (r.isGpuShare()) {
+        for (int i = 0; i < numGpu(n); ++i)
+            if (g[i] >= r.gpuMilli)
+                return true;
+        return false;
+    }
+    return fullyFreeGpus(n) >= r.numGpu;
+}
+
+bool ClusterState::fitsEmpty(int n, const trace::TaskRequest& r) const
+{
+    if (r.cpuMilli > capCpu(n) || r.memMiB > capMem(n))
+        return false;
+    if (!r.needsGpu())
+        return true;
+    return modelAllowed(r, gpuModel(n)) && r.numGpu <= numGpu(n);
+}
+
+uint64_t ClusterState::bestFitGpus(int n, const trace::TaskRequest& r) const
+{
+    if (!r.needsGpu())
+        return 0;
+    const int32_t* g = gpuFreeArray(n);
+    if (r.isGpuShare()) {
+        int best = -1;
+        for (int i = 0; i < numGpu(n); ++i)
+            if (g[i] >= r.gpuMilli && (best < 0 || g[i] < g[best]))
+                best = i;
+        return best < 0 ? 0 : (uint64_t(1) << best);
+    }
+    uint64_t mask = 0;
+    int need = r.numGpu;
+    for (int i = 0; i < numGpu(n) && need > 0; ++i)
+        if (g[i] == kGpuMilli) {
+            mask |= uint64_t(1) << i;
+            --need;
+        }
+    return need == 0 ? mask : 0;
+}
+
+Placement ClusterState::makePlacement(int n, const trace::TaskRequest& r, uint64_t gpuMask) const
+{
+    Placement p;
+    p.node = n;
+    p.cpuMilli = r.cpuMilli;
+    p.memMiB = r.memMiB;
+    if (r.needsGpu()) {
+        p.gpuMask = gpuMask;
+        p.gpuMilliPerGpu = r.isGpuShare() ? r.gpuMilli : kGpuMilli;
+    }
+    return p;
+}
+
+void ClusterState::allocate(const Placement& p)
+{
+    const auto n = std::size_t(p.node);
+    m_freeCpu[n] -= p.cpuMilli;
+    m_freeMem[n] -= p.memMiB;
+    m_allocCpu += p.cpuMilli;
+    m_allocMem += p.memMiB;
+    for (uint64_t m = p.gpuMask; m; m &= m - 1) {
+        const int g = std::countr_zero(m);
+        m_gpuFree[std::size_t(m_firstGpu[n] + g)] -= p.gpuMilliPerGpu;
+        m_freeGpuTotal[n] -= p.gpuMilliPerGpu;
+        m_allocGpu += p.gpuMilliPerGpu;
+    }
+    if (m_tasksOn[n]++ == 0)
+        ++m_activeNodes;
+    ++m_version[n];
+}
+
+void ClusterState::release(const Placement& p)
+{
+    const auto n = std::size_t(p.node);
+    m_freeCpu[n] += p.cpuMilli;
+    m_freeMem[n] += p.memMiB;
+    m_allocCpu -= p.cpuMilli;
+    m_allocMem -= p.memMiB;
+    for (uint64_t m = p.gpuMask; m; m &= m - 1) {
+        const int g = std::countr_zero(m);
+        m_gpuFree[std::size_t(m_firstGpu[n] + g)] += p.gpuMilliPerGpu;
+        m_freeGpuTotal[n] += p.gpuMilliPerGpu;
+        m_allocGpu -= p.gpuMilliPerGpu;
+    }
+    if (--m_tasksOn[n] == 0)
+        --m_activeNodes;
+    ++m_version[n];
+}
+
+uint64_t ClusterState::stateHash() const
+{
+    // FNV-1a over free resources in node order: equal states give equal hashes.
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h ^= (v >> (8 * i)) & 0xFF;
+            h *= 1099511628211ull;
+        }
+    };
+    for (std::size_t i = 0; i < m_freeCpu.size(); ++i) {
+        mix(uint64_t(m_freeCpu[i]));
+        mix(uint64_t(m_freeMem[i]));
+    }
+    for (int32_t g : m_gpuFree)
+        mix(uint64_t(uint32_t(g)));
+    return h;
+}
+
+} // namespace schedlab::sim

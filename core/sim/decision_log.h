@@ -1,0 +1,48 @@
+#pragma once
+/// Every placement decision of a run: when, which task, what was chosen (or that it failed or
+/// waited), how many nodes were feasible, and the top candidates with their scores.
+
+#include "policy/placement_policy.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace schedlab::sim {
+
+enum class Outcome : int8_t {
+    Placed = 0,
+    Failed = 1, ///< fits nowhere (fill experiment: rejected; timed: can never run)
+    Waited = 2, ///< no room now; stays queued
+};
+
+struct Decision {
+    double timeS = 0; ///< simulation time (fill experiment: pod sequence number)
+    int32_t job = -1; ///< index into Trace::jobs
+    int32_t task = -1; ///< index into Trace::tasks
+    int32_t node = -1;
+    Outcome outcome = Outcome::Placed;
+    int32_t feasible = 0;
+    uint32_t firstCandidate = 0; ///< into DecisionLog::candidates
+    uint16_t candidateCount = 0;
+};
+
+/// Decisions of one run, candidates stored flat. Not thread-safe.
+class DecisionLog {
+public:
+    void add(Decision d, const std::vector<policy::Candidate>& top)
+    {
+        d.firstCandidate = uint32_t(m_candidates.size());
+        d.candidateCount = uint16_t(top.size());
+        m_candidates.insert(m_candidates.end(), top.begin(), top.end());
+        m_decisions.push_back(d);
+    }
+    const std::vector<Decision>& decisions() const { return m_decisions; }
+    const policy::Candidate* candidatesOf(const Decision& d) const { return m_candidates.data() + d.firstCandidate; }
+    std::size_t size() const { return m_decisions.size(); }
+
+private:
+    std::vector<Decision> m_decisions;
+    std::vector<policy::Candidate> m_candidates;
+};
+
+} // namespace schedlab::sim

@@ -1,0 +1,138 @@
+#include "fill_experiment.h"
+
+#include "metrics/fragmentation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+
+namespace schedlab::sim {
+
+namespace {
+// Separate, fixed streams for inflation+shuffle and for policy tie-breaks, both from the run seed.
+constexpr uint64_t kPolicyStream = 0xD1B54A32D192ED03ull;
+} // namespace
+
+Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const FillOptions& options, ProgressFn progressFn, CancelToken cancel)
+{
+    if (!(options.ratio > 0 && options.ratio <= 100))
+        return makeError(ErrorCode::Invalid, "fill ratio must be in (0, 100]");
+    for (const trace::Node& n : trace.nodes)
+        if (n.numGpu > kMaxGpusPerNode)
+            return makeError(ErrorCode::Range, "node " + n.name + " has " + std::to_string(n.numGpu)
+                    + " GPUs; the simulator supports at most 64 per node");
+    ClusterState cluster(trace);
+    if (cluster.totalGpuMilli() == 0)
+        return makeError(ErrorCode::Invalid, "the fill experiment needs a cluster with GPUs (no node has any)");
+
+    // Pods ordered by name (then id), DESIGN §5.
+    std::vector<uint32_t> original;
+    original.reserve(trace.tasks.size());
+    std::vector<uint32_t> jobOrder(trace.jobs.size());
+    std::iota(jobOrder.begin(), jobOrder.end(), 0u);
+    std::stable_sort(jobOrder.begin(), jobOrder.end(), [&](uint32_t a, uint32_t b) {
+        const auto na = trace.jobNameView(trace.jobs[a]), nb = trace.jobNameView(trace.jobs[b]);
+        return na != nb ? na < nb : trace.jobs[a].id.value < trace.jobs[b].id.value;
+    });
+    int64_t requested = 0;
+    for (uint32_t j : jobOrder)
+        for (uint32_t i = 0; i < trace.jobs[j].taskCount; ++i) {
+            original.push_back(trace.jobs[j].firstTask + i);
+            requested += trace.tasks[trace.jobs[j].firstTask + i].request.totalGpuMilli();
+        }
+    if (original.empty())
+        return makeError(ErrorCode::Empty, "the trace has no pods");
+    if (requested == 0)
+        return makeError(ErrorCode::Invalid, "the fill experiment needs pods that ask for GPUs (none does)");
+
+    // Inflate with uniformly sampled copies until the next one would exceed ratio x capacity.
+    Rng rng(options.seed);
+    std::vector<uint32_t> pods = original;
+    const double cap = options.ratio * double(cluster.totalGpuMilli());
+    const std::size_t maxPods = original.size() * 1000 + 1'000'000; // bound for hostile ratios
+    while (pods.size() < maxPods) {
+        const uint32_t pick = original[rng.below(original.size())];
+        const int64_t g = trace.tasks[pick].request.totalGpuMilli();
+        if (double(requested + g) > cap)
+            break;
+        requested += g;
+        pods.push_back(pick);
+    }
+    // Shuffle with the same seed (a fresh stream, Fisher-Yates).
+    Rng shuffleRng(options.seed);
+    for (std::size_t i = pods.size(); i > 1; --i)
+        std::swap(pods[i - 1], pods[shuffleRng.below(i)]);
+
+    FillResult out;
+    out.policy = policy.name();
+    out.seed = options.seed;
+    out.ratio = options.ratio;
+    out.originalPods = int64_t(original.size());
+    out.pods = int64_t(pods.size());
+
+    const metrics::TypicalWorkload workload = metrics::TypicalWorkload::fromTrace(trace);
+    metrics::FragTracker frag(cluster, workload);
+    policy.setTieBreak(options.tieBreak);
+    policy.reset(policy::PolicyContext { trace, &frag }, cluster);
+    Rng policyRng(options.seed ^ kPolicyStream);
+    ThrottledProgress progress(std::move(progressFn));
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const double total = double(cluster.totalGpuMilli());
+    int64_t arrived = 0;
+    int nextPct = 1;
+    const int topK = options.recordDecisions ? options.topK : 0;
+    for (std::size_t i = 0; i < pods.size(); ++i) {
+        if ((i & 255) == 0) {
+            if (cancel.isCancelled())
+                return makeError(ErrorCode::Cancelled, "fill experiment cancelled");
+            progress.report(double(i) / double(pods.size()));
+        }
+        const uint32_t taskIndex = pods[i];
+        const trace::Task& task = trace.tasks[taskIndex];
+        const trace::TaskRequest& r = task.request;
+        policy::PlacementDecision d = policy.place(cluster, policy::PlacementRequest { r, nullptr, &task, double(i) }, policyRng, topK);
+        Decision rec;
+        rec.timeS = double(i);
+        rec.task = int32_t(taskIndex);
+        rec.feasible = d.feasible;
+        if (d.node >= 0) {
+            const Placement p = cluster.makePlacement(d.node, r, d.gpuMask);
+            cluster.allocate(p);
+            frag.nodeChanged(d.node);
+            policy.onAllocated(p, r);
+            rec.node = d.node;
+            ++out.placed;
+        } else {
+            rec.outcome = Outcome::Failed;
+            ++out.failed;
+            out.failedGpuMilli += r.totalGpuMilli();
+        }
+        if (options.recordDecisions)
+            out.decisions.add(rec, d.top);
+        arrived += r.totalGpuMilli();
+        const double arrivedPct = double(arrived) / total * 100.0;
+        while (nextPct <= int(arrivedPct + 1e-9)) {
+            FillPoint pt;
+            pt.arrivedPct = nextPct;
+            pt.arrivedExactPct = arrivedPct;
+            pt.gpuAllocPct = double(cluster.allocGpuMilli()) / total * 100.0;
+            pt.fragAmount = frag.gpuFragAmount();
+            pt.fragRatePct = frag.gpuFragRate() * 100.0;
+            pt.podsArrived = int64_t(i + 1);
+            pt.podsFailed = out.failed;
+            out.curve.push_back(pt);
+            ++nextPct;
+        }
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.finalGpuAllocPct = double(cluster.allocGpuMilli()) / total * 100.0;
+    out.finalFragAmount = frag.gpuFragAmount();
+    out.finalFragRatePct = frag.gpuFragRate() * 100.0;
+    out.stateHash = cluster.stateHash();
+    progress.report(1.0);
+    return out;
+}
+
+} // namespace schedlab::sim

@@ -1,0 +1,60 @@
+#pragma once
+/// The FGD paper's fill experiment (DESIGN §5): inflate the pod list with seeded copies up to
+/// `ratio` x cluster GPU capacity, shuffle, place each pod once in order (no departures, no
+/// retries), and record GPU allocation and fragmentation at every 1 % of arrived GPU workload.
+
+#include "base/progress.h"
+#include "base/result.h"
+#include "decision_log.h"
+#include "policy/placement_policy.h"
+#include "trace/trace.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace schedlab::sim {
+
+struct FillOptions {
+    double ratio = 1.3; ///< stop inflating before the GPU request would exceed ratio x capacity
+    uint64_t seed = 42;
+    int topK = 8; ///< candidates kept per decision; 0 = no decision log
+    bool recordDecisions = true;
+    policy::TieBreak tieBreak = policy::TieBreak::Random;
+};
+
+/// State after the first pod at which arrived workload reached `arrivedPct` (an integer percent).
+struct FillPoint {
+    int arrivedPct = 0;
+    double arrivedExactPct = 0; ///< requested gpu-milli so far / total gpu-milli x 100
+    double gpuAllocPct = 0; ///< allocated gpu-milli / total x 100
+    double fragAmount = 0; ///< F, gpu-milli
+    double fragRatePct = 0; ///< F / free gpu-milli x 100
+    int64_t podsArrived = 0;
+    int64_t podsFailed = 0;
+};
+
+struct FillResult {
+    std::string policy;
+    uint64_t seed = 0;
+    double ratio = 0;
+    int64_t originalPods = 0;
+    int64_t pods = 0; ///< after inflation
+    int64_t placed = 0;
+    int64_t failed = 0;
+    int64_t failedGpuMilli = 0; ///< GPU request of the failed pods
+    double finalGpuAllocPct = 0;
+    double finalFragRatePct = 0;
+    double finalFragAmount = 0;
+    double seconds = 0; ///< wall time of the placement loop
+    uint64_t stateHash = 0; ///< of the final cluster state (determinism checks)
+    std::vector<FillPoint> curve;
+    DecisionLog decisions;
+};
+
+/// Runs one fill experiment. The trace needs nodes with GPUs and pods that ask for GPUs.
+/// Pods are the trace's tasks ordered by job name (then id) before the seeded shuffle.
+Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const FillOptions& options, ProgressFn progress = {}, CancelToken cancel = {});
+
+} // namespace schedlab::sim
