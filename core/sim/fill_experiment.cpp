@@ -113,7 +113,8 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
             out.decisions.add(rec, d.top);
         arrived += r.totalGpuMilli();
         const double arrivedPct = double(arrived) / total * 100.0;
-        while (nextPct <= int(arrivedPct + 1e-9)) {
+        // Exact integer test: a point for k % is recorded once arrived * 100 >= k * capacity.
+        while (arrived * 100 >= int64_t(nextPct) * cluster.totalGpuMilli()) {
             FillPoint pt;
             pt.arrivedPct = nextPct;
             pt.arrivedExactPct = arrivedPct;

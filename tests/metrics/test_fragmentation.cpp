@@ -1,0 +1,96 @@
+// FGD fragmentation (DESIGN §3) on hand-worked nodes.
+
+#include "trace_builder.h"
+
+#include "metrics/fragmentation.h"
+
+#include <QtTest>
+
+using namespace schedlab;
+using namespace schedlab::metrics;
+
+namespace {
+TaskClass cls(int64_t cpu, int numGpu, int gpuMilli, double p)
+{
+    TaskClass c;
+    c.request = trace::TaskRequest { cpu, 0, numGpu, gpuMilli, 0 };
+    c.weight = p;
+    return c;
+}
+} // namespace
+
+class TestFragmentation : public QObject {
+    Q_OBJECT
+private slots:
+    void handWorkedNode()
+    {
+        // GPUs free [1000, 1000, 600, 200]; classes: share 500 (p .5), one whole GPU (p .3), CPU-only (p .2)
+        const int32_t gpus[4] = { 1000, 1000, 600, 200 };
+        NodeView n { 10000, 10000, 4, 0, gpus };
+        TypicalWorkload w;
+        w.classes = { cls(1000, 1, 500, 0.5), cls(2000, 1, 1000, 0.3), cls(4000, 0, 0, 0.2) };
+        // share 500: hostable; GPUs below 500 free: 200
+        QCOMPARE(nodeGpuFragForClass(n, w.classes[0].request), 200.0);
+        // whole GPU: hostable; GPUs below 1000 free: 600 + 200
+        QCOMPARE(nodeGpuFragForClass(n, w.classes[1].request), 800.0);
+        // CPU-only: all free GPU
+        QCOMPARE(nodeGpuFragForClass(n, w.classes[2].request), 2800.0);
+        // 0.5*200 + 0.3*800 + 0.2*2800
+        QCOMPARE(nodeGpuFrag(n, w), 900.0);
+        // short of CPU for the whole-GPU class (needs 2000): that class sees all 2800 as fragment
+        n.freeCpu = 1500;
+        QCOMPARE(nodeGpuFrag(n, w), 0.5 * 200 + 0.3 * 2800 + 0.2 * 2800);
+        // CPU fragmentation: free CPU 1500 counts for the classes it cannot host (whole GPU .3, CPU-only .2)
+        QCOMPARE(nodeCpuFrag(n, w), 0.5 * 1500);
+    }
+
+    void wrongModelIsAllFragment()
+    {
+        const int32_t gpus[2] = { 1000, 1000 };
+        NodeView n { 10000, 10000, 2, 1, gpus };
+        trace::TaskRequest r { 1000, 0, 1, 1000, 0x1u }; // only model 0
+        QCOMPARE(nodeGpuFragForClass(n, r), 2000.0);
+    }
+
+    void typicalWorkloadCoverage()
+    {
+        test::TraceBuilder b;
+        for (int i = 0; i < 6; ++i)
+            b.task(1000, 0, 1, 500);
+        for (int i = 0; i < 3; ++i)
+            b.task(2000, 0, 1, 1000);
+        b.task(4000, 0, 0, 0);
+        // 95 % of 10 tasks = 9.5: the 6 and the 3 cover 9, so the single one is needed too
+        TypicalWorkload all = TypicalWorkload::fromTrace(b.t, 0.95);
+        QCOMPARE(all.classes.size(), std::size_t(3));
+        QCOMPARE(all.classes[0].weight, 0.6);
+        QCOMPARE(all.classes[2].weight, 0.1);
+        // 90 %: the first two classes cover 9 of 10; weights renormalised over them
+        TypicalWorkload most = TypicalWorkload::fromTrace(b.t, 0.9);
+        QCOMPARE(most.classes.size(), std::size_t(2));
+        QCOMPARE(most.classes[0].weight, 6.0 / 9.0);
+        QCOMPARE(most.classes[1].weight, 3.0 / 9.0);
+    }
+
+    void trackerFollowsAllocations()
+    {
+        test::TraceBuilder b;
+        b.node(8000, 8000, 2).node(8000, 8000, 1);
+        b.task(1000, 0, 1, 600); // the workload: one class, share 600
+        sim::ClusterState c(b.t);
+        FragTracker f(c, TypicalWorkload::fromTrace(b.t));
+        QCOMPARE(f.gpuFragAmount(), 0.0);
+        // take 500 of GPU 0 on node 0: 500 left < 600 -> 500 of fragment
+        sim::Placement p = c.makePlacement(0, trace::TaskRequest { 1000, 0, 1, 500, 0 }, 0x1);
+        c.allocate(p);
+        f.nodeChanged(0);
+        QCOMPARE(f.gpuFragAmount(), 500.0);
+        QCOMPARE(f.gpuFragRate(), 500.0 / 2500.0);
+        c.release(p);
+        f.nodeChanged(0);
+        QCOMPARE(f.gpuFragAmount(), 0.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFragmentation)
+#include "test_fragmentation.moc"
