@@ -112,13 +112,13 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         if (options.recordDecisions)
             out.decisions.add(rec, d.top);
         arrived += r.totalGpuMilli();
-        const double arrivedPct = double(arrived) / total * 100.0;
+        const double arrivedPct = double(arrived) * 100.0 / total;
         // Exact integer test: a point for k % is recorded once arrived * 100 >= k * capacity.
         while (arrived * 100 >= int64_t(nextPct) * cluster.totalGpuMilli()) {
             FillPoint pt;
             pt.arrivedPct = nextPct;
             pt.arrivedExactPct = arrivedPct;
-            pt.gpuAllocPct = double(cluster.allocGpuMilli()) / total * 100.0;
+            pt.gpuAllocPct = double(cluster.allocGpuMilli()) * 100.0 / total;
             pt.fragAmount = frag.gpuFragAmount();
             pt.fragRatePct = frag.gpuFragRate() * 100.0;
             pt.podsArrived = int64_t(i + 1);
@@ -128,7 +128,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         }
     }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.finalGpuAllocPct = double(cluster.allocGpuMilli()) / total * 100.0;
+    out.finalGpuAllocPct = double(cluster.allocGpuMilli()) * 100.0 / total;
     out.finalFragAmount = frag.gpuFragAmount();
     out.finalFragRatePct = frag.gpuFragRate() * 100.0;
     out.stateHash = cluster.stateHash();
