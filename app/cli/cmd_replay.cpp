@@ -8,6 +8,7 @@
 
 #include "policy/placement_policy.h"
 #include "sim/fill_experiment.h"
+#include "sim/timed_replay.h"
 #include "trace/trace_loader.h"
 
 #include <QJsonArray>
@@ -92,11 +93,82 @@ int runPolicies(const std::vector<std::string>& argv)
     return 0;
 }
 
+namespace {
+int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std::string>& policies,
+    const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK)
+{
+    sim::TimedOptions o;
+    o.tieBreak = tie;
+    o.topK = topK;
+    o.recordDecisions = false;
+    o.powerOffIdle = args.flag("power-off-idle");
+    if (!policy::parseQueueOrder(args.value("queue").value_or("fcfs"), o.queue))
+        return fail("replay: --queue is one of fcfs, sjf, priority, wfp3, unicep, f1, fair", 2);
+    const std::string backfill = args.value("backfill").value_or("none");
+    if (backfill != "none" && backfill != "easy")
+        return fail("replay: --backfill is none or easy", 2);
+    o.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+    std::string error;
+    o.p99WindowS = args.real("window", o.p99WindowS, error);
+    o.tickS = args.real("tick", 0, error);
+    if (!error.empty() || o.p99WindowS <= 0 || o.tickS < 0)
+        return fail("replay: " + (error.empty() ? std::string("--window must be > 0, --tick >= 0") : error), 2);
+    // --sla default=3600,LS=600,BE=7200
+    for (const std::string& item : splitList(args.value("sla").value_or(""))) {
+        const auto eq = item.find('=');
+        double v = 0;
+        try {
+            v = std::stod(item.substr(eq + 1));
+        } catch (...) {
+            return fail("replay: --sla takes CLASS=SECONDS,...", 2);
+        }
+        if (eq == std::string::npos || v <= 0)
+            return fail("replay: --sla takes CLASS=SECONDS,...", 2);
+        if (item.substr(0, eq) == "default")
+            o.defaultSlaS = v;
+        else
+            o.slaByQos[item.substr(0, eq)] = v;
+    }
+    QJsonArray runs;
+    if (!args.flag("json")) {
+        std::printf("timed replay: %zu nodes, %zu jobs, queue %s, backfill %s; waits in s, percentiles by nearest rank\n",
+            trace.nodes.size(), trace.jobs.size(), policy::queueOrderName(o.queue).c_str(), backfill.c_str());
+        std::printf("%-14s %5s %10s %10s %10s %10s %8s %7s %7s %7s %8s %9s %9s\n", "policy", "seed", "wait mean",
+            "wait p50", "wait p99", "bsld mean", "failed", "cpu %", "gpu %", "frag %", "backfill", "energyKWh",
+            "sim s");
+    }
+    for (const std::string& name : policies)
+        for (uint64_t seed : seeds) {
+            auto policy = policy::makePlacementPolicy(name);
+            o.seed = seed;
+            auto r = sim::runTimedReplay(trace, *policy, o);
+            if (!r)
+                return fail(r.error().toString());
+            if (args.flag("json")) {
+                runs.append(timedResultToJson(r.value()));
+                continue;
+            }
+            std::printf("%-14s %5llu %10.1f %10.1f %10.1f %10.2f %8lld %7.1f %7.1f %7.1f %8lld %9.1f %9.3f\n",
+                name.c_str(), static_cast<unsigned long long>(seed), r->waitS.mean, r->waitS.p50, r->waitS.p99,
+                r->boundedSlowdown.mean, static_cast<long long>(r->failed), r->meanCpuUtil * 100, r->meanGpuUtil * 100,
+                r->meanGpuFragRate * 100, static_cast<long long>(r->backfilled), r->energyKWh, r->simSeconds);
+        }
+    if (args.flag("json")) {
+        QJsonObject out { { "schema", "schedlab.replay/1" }, { "mode", "timed" },
+            { "queue", QString::fromStdString(policy::queueOrderName(o.queue)) },
+            { "backfill", QString::fromStdString(backfill) }, { "runs", runs } };
+        std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
+    }
+    return 0;
+}
+} // namespace
+
 int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "top-k", "tie-break" },
-            { "json", "strict" });
+    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "top-k", "tie-break", "queue", "backfill", "sla",
+               "window", "tick" },
+            { "json", "strict", "power-off-idle" });
         !e.empty())
         return fail("replay: " + e, 2);
     if (args.positional().empty())
@@ -107,8 +179,6 @@ int runReplay(const std::vector<std::string>& argv)
     const std::string mode = args.value("mode").value_or("timed");
     if (mode != "fill" && mode != "timed")
         return fail("replay: --mode is fill or timed", 2);
-    if (mode == "timed")
-        return fail("replay: --mode timed is not implemented yet; use --mode fill", 2);
     std::string error;
     sim::FillOptions fill;
     fill.ratio = args.real("ratio", fill.ratio, error);
@@ -131,6 +201,8 @@ int runReplay(const std::vector<std::string>& argv)
     if (!loaded)
         return fail(loaded.error().toString());
     const trace::Trace& trace = loaded->trace;
+    if (mode == "timed")
+        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK);
 
     QJsonArray runs;
     struct Row {

@@ -28,4 +28,49 @@ QJsonObject fillResultToJson(const sim::FillResult& r)
     };
 }
 
+namespace {
+QJsonObject dist(const Distribution& d)
+{
+    return QJsonObject { { "count", double(d.count) }, { "min", d.min }, { "mean", d.mean }, { "p50", d.p50 },
+        { "p90", d.p90 }, { "p95", d.p95 }, { "p99", d.p99 }, { "max", d.max } };
+}
+} // namespace
+
+QJsonObject timedResultToJson(const sim::TimedResult& r)
+{
+    QJsonArray series;
+    for (const sim::SeriesPoint& p : r.series)
+        series.append(QJsonObject { { "t", p.timeS }, { "cpuUtil", p.cpuUtil }, { "memUtil", p.memUtil },
+            { "gpuUtil", p.gpuUtil }, { "activeNodes", p.activeNodes }, { "gpuFragRate", p.gpuFragRate },
+            { "cpuFragRate", p.cpuFragRate }, { "p99WaitS", p.p99WaitS }, { "queued", p.queued },
+            { "running", p.running }, { "powerW", p.powerW } });
+    QJsonObject sla;
+    for (const auto& [k, v] : r.slaViolations)
+        sla.insert(QString::fromStdString(k), double(v));
+    return QJsonObject {
+        { "policy", QString::fromStdString(r.policy) },
+        { "queue", QString::fromStdString(r.queue) },
+        { "backfill", QString::fromStdString(r.backfill) },
+        { "seed", double(r.seed) },
+        { "units", double(r.units) },
+        { "completed", double(r.completed) },
+        { "failed", double(r.failed) },
+        { "skipped", double(r.skipped) },
+        { "backfilled", double(r.backfilled) },
+        { "waitS", dist(r.waitS) },
+        { "jctS", dist(r.jctS) },
+        { "boundedSlowdown", dist(r.boundedSlowdown) },
+        { "meanCpuUtil", r.meanCpuUtil },
+        { "meanMemUtil", r.meanMemUtil },
+        { "meanGpuUtil", r.meanGpuUtil },
+        { "meanGpuFragRate", r.meanGpuFragRate },
+        { "energyKWh", r.energyKWh },
+        { "slaViolations", sla },
+        { "makespanS", r.makespanS },
+        { "simSeconds", r.simSeconds },
+        { "stateHash", QString::number(r.stateHash, 16) },
+        { "series", series },
+    };
+}
+
 } // namespace schedlab::cli

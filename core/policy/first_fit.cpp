@@ -7,6 +7,21 @@ namespace {
 class FirstFit final : public ScoringPolicy {
 public:
     std::string name() const override { return "firstfit"; }
+    // Without candidates to report, stop at the first feasible node instead of scoring them all.
+    PlacementDecision place(const sim::ClusterState& c, const PlacementRequest& req, Rng& rng, int topK) override
+    {
+        if (topK > 0)
+            return ScoringPolicy::place(c, req, rng, topK);
+        PlacementDecision d;
+        for (int n = 0; n < c.nodeCount(); ++n)
+            if (c.fits(n, req.request)) {
+                d.node = n;
+                d.gpuMask = c.bestFitGpus(n, req.request);
+                d.feasible = 1; // at least; the scan stopped here
+                break;
+            }
+        return d;
+    }
 
 protected:
     int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override

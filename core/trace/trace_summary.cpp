@@ -10,30 +10,6 @@
 
 namespace schedlab::trace {
 
-Distribution distributionOf(std::vector<double>& values)
-{
-    Distribution d;
-    d.count = int64_t(values.size());
-    if (values.empty())
-        return d;
-    std::sort(values.begin(), values.end());
-    auto rank = [&](double p) {
-        // nearest rank: the smallest value with at least p % of the sample at or below it
-        std::size_t k = std::size_t(std::ceil(p / 100.0 * double(values.size())));
-        return values[std::clamp<std::size_t>(k, 1, values.size()) - 1];
-    };
-    double sum = 0;
-    for (double v : values)
-        sum += v;
-    d.min = values.front();
-    d.max = values.back();
-    d.mean = sum / double(values.size());
-    d.p50 = rank(50);
-    d.p90 = rank(90);
-    d.p99 = rank(99);
-    return d;
-}
-
 TraceSummary summarize(const LoadedTrace& loaded)
 {
     const Trace& t = loaded.trace;

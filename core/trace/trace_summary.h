@@ -2,6 +2,7 @@
 /// What `schedlab-cli info` reports about a loaded trace, as a value, as text and as JSON.
 /// The JSON layout is documented in docs/cli-json.md and is stable (tests read it).
 
+#include "base/stats.h"
 #include "trace_loader.h"
 
 #include <QJsonObject>
@@ -11,14 +12,8 @@
 
 namespace schedlab::trace {
 
-/// Order statistics of a sample; percentiles by the nearest-rank method. count 0 = all zero.
-struct Distribution {
-    int64_t count = 0;
-    double min = 0, mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
-};
-
-/// Builds a Distribution; sorts `values` in place.
-Distribution distributionOf(std::vector<double>& values);
+using schedlab::Distribution;
+using schedlab::distributionOf;
 
 struct TraceSummary {
     std::string format;

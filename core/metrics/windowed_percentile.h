@@ -1,0 +1,31 @@
+#pragma once
+/// p99 (nearest rank) of the waits of jobs started in a sliding window (DESIGN §3). Starts must be
+/// added in time order, as a replay produces them.
+
+#include <cstdint>
+#include <vector>
+
+namespace schedlab::metrics {
+
+class WindowedPercentile {
+public:
+    explicit WindowedPercentile(double windowS, double percent = 99)
+        : m_window(windowS)
+        , m_percent(percent)
+    {
+    }
+    void add(double startS, double waitS) { m_samples.push_back({ startS, waitS }); }
+    /// Percentile of waits of jobs started in (nowS - window, nowS]; -1 when none started.
+    double at(double nowS);
+
+private:
+    struct Sample {
+        double startS, waitS;
+    };
+    double m_window, m_percent;
+    std::vector<Sample> m_samples;
+    std::size_t m_first = 0; ///< first sample possibly inside the window
+    std::vector<double> m_buffer;
+};
+
+} // namespace schedlab::metrics

@@ -1,0 +1,626 @@
+#include "timed_replay.h"
+
+#include "metrics/fragmentation.h"
+#include "metrics/power_tracker.h"
+#include "metrics/windowed_percentile.h"
+#include "trace/import_context.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <queue>
+
+namespace schedlab::sim {
+
+namespace {
+
+constexpr uint64_t kPolicyStream = 0xD1B54A32D192ED03ull;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Unit {
+    int32_t job = -1, firstTask = -1, count = 0;
+    double submit = 0, run = 0, req = 0, procs = 1, loggedStart = -1;
+    int32_t user = -1, priority = 0;
+    int16_t qos = -1;
+};
+
+// At equal times: finishes free resources before arrivals and logged starts are handled, and ticks
+// sample the state after all of them.
+enum class EventType : uint8_t { Finish = 0, Arrival = 1, LoggedStart = 2, Tick = 3 };
+
+struct Event {
+    double t;
+    EventType type;
+    uint64_t seq;
+    int32_t unit;
+    bool operator>(const Event& o) const
+    {
+        if (t != o.t)
+            return t > o.t;
+        if (type != o.type)
+            return type > o.type;
+        return seq > o.seq;
+    }
+};
+
+class Replay {
+public:
+    Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options)
+        : m_trace(trace)
+        , m_policy(policy)
+        , m_opt(options)
+        , m_cluster(trace)
+        , m_frag(m_cluster, metrics::TypicalWorkload::fromTrace(trace))
+        , m_power(trace, m_cluster, options.powerOffIdle)
+        , m_p99(options.p99WindowS)
+        , m_rng(options.seed ^ kPolicyStream)
+        , m_logged(policy.name() == "logged")
+    {
+    }
+
+    Result<TimedResult> run(ProgressFn progressFn, const CancelToken& cancel);
+
+private:
+    void buildUnits();
+    void push(double t, EventType type, int32_t unit) { m_events.push(Event { t, type, m_seq++, unit }); }
+    void advanceTo(double t);
+    void nodeChanged(int node)
+    {
+        m_frag.nodeChanged(node);
+        m_power.nodeChanged(node);
+    }
+    void allocate(const Placement& p, const trace::TaskRequest& r)
+    {
+        m_cluster.allocate(p);
+        nodeChanged(p.node);
+        m_policy.onAllocated(p, r);
+    }
+    void release(const Placement& p, const trace::TaskRequest& r)
+    {
+        m_cluster.release(p);
+        nodeChanged(p.node);
+        m_policy.onReleased(p, r);
+    }
+    const trace::Task& taskOf(const Unit& u, int k) const { return m_trace.tasks[std::size_t(u.firstTask + k)]; }
+    /// Places every task of the unit with the policy; on failure rolls back and returns false.
+    bool tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    void rollback(int32_t ui, std::vector<Placement>& placed);
+    void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    void finish(int32_t ui);
+    void schedule(double t);
+    double shadowTime(int32_t head, double t, ClusterState& atShadow) const;
+    bool fitsFirstFit(ClusterState& state, const Unit& u) const;
+    double userShare(int32_t user) const;
+    void sample(double t);
+    void recordWait(int32_t ui, double t, const policy::PlacementDecision* d);
+
+    const trace::Trace& m_trace;
+    policy::PlacementPolicy& m_policy;
+    TimedOptions m_opt;
+    ClusterState m_cluster;
+    metrics::FragTracker m_frag;
+    metrics::PowerTracker m_power;
+    metrics::WindowedPercentile m_p99;
+    Rng m_rng;
+    bool m_logged;
+
+    std::vector<Unit> m_units;
+    std::vector<UnitResult> m_results;
+    std::vector<std::vector<Placement>> m_placements;
+    std::vector<char> m_waitRecorded;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    uint64_t m_seq = 0;
+    std::vector<int32_t> m_queue;
+    std::vector<int32_t> m_running;
+    std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user
+    TimedResult m_out;
+    double m_lastT = 0, m_firstT = 0;
+    bool m_started = false;
+    double m_cpuInt = 0, m_memInt = 0, m_gpuInt = 0, m_fragInt = 0;
+    int64_t m_done = 0;
+};
+
+void Replay::buildUnits()
+{
+    const trace::FeasibilityChecker feasible(m_trace);
+    int32_t maxUser = -1;
+    for (std::size_t j = 0; j < m_trace.jobs.size(); ++j) {
+        const trace::Job& job = m_trace.jobs[j];
+        auto add = [&](int32_t first, int32_t count, double submit, double run) {
+            if (submit < 0 || run < 0) {
+                ++m_out.skipped;
+                return;
+            }
+            Unit u;
+            u.job = int32_t(j);
+            u.firstTask = first;
+            u.count = count;
+            u.submit = submit;
+            u.run = run;
+            u.req = job.requestedTimeS > 0 && job.gang ? job.requestedTimeS : run;
+            double cpu = 0;
+            u.loggedStart = kInf;
+            for (int32_t k = 0; k < count; ++k) {
+                const trace::Task& task = m_trace.tasks[std::size_t(first + k)];
+                cpu += double(task.request.cpuMilli);
+                if (task.logged.startTimeS >= 0)
+                    u.loggedStart = std::min(u.loggedStart, task.logged.startTimeS);
+            }
+            if (u.loggedStart == kInf)
+                u.loggedStart = -1;
+            u.procs = std::max(1.0, cpu / 1000.0);
+            u.user = job.user;
+            u.priority = job.priority;
+            u.qos = job.qos;
+            maxUser = std::max(maxUser, job.user);
+            m_units.push_back(u);
+        };
+        if (job.gang) {
+            add(int32_t(job.firstTask), int32_t(job.taskCount), job.submitTimeS, job.runTimeS);
+        } else {
+            for (uint32_t k = 0; k < job.taskCount; ++k) {
+                const trace::Task& task = m_trace.tasks[job.firstTask + k];
+                add(int32_t(job.firstTask + k), 1, job.submitTimeS < 0 ? -1 : job.submitTimeS + task.submitOffsetS,
+                    m_trace.taskRunTimeS(job, task));
+            }
+        }
+    }
+    m_userAlloc.assign(std::size_t(maxUser + 2), { 0, 0, 0 });
+    m_results.resize(m_units.size());
+    m_placements.resize(m_units.size());
+    m_waitRecorded.assign(m_units.size(), 0);
+    ClusterState empty(m_trace);
+    for (std::size_t i = 0; i < m_units.size(); ++i) {
+        const Unit& u = m_units[i];
+        UnitResult& r = m_results[i];
+        r.job = u.job;
+        r.firstTask = u.firstTask;
+        r.taskCount = u.count;
+        r.submitS = u.submit;
+        r.runS = u.run;
+        bool ok = true;
+        for (int32_t k = 0; k < u.count && ok; ++k)
+            ok = feasible.canEverHost(taskOf(u, k).request);
+        if (ok && u.count > 1)
+            ok = fitsFirstFit(empty, u);
+        r.failed = !ok;
+    }
+}
+
+bool Replay::fitsFirstFit(ClusterState& state, const Unit& u) const
+{
+    std::vector<Placement> placed;
+    bool ok = true;
+    for (int32_t k = 0; k < u.count && ok; ++k) {
+        const trace::TaskRequest& r = taskOf(u, k).request;
+        ok = false;
+        for (int n = 0; n < state.nodeCount(); ++n)
+            if (state.fits(n, r)) {
+                placed.push_back(state.makePlacement(n, r, state.bestFitGpus(n, r)));
+                state.allocate(placed.back());
+                ok = true;
+                break;
+            }
+    }
+    for (const Placement& p : placed)
+        state.release(p);
+    return ok;
+}
+
+void Replay::advanceTo(double t)
+{
+    if (m_started && t > m_lastT) {
+        const double dt = t - m_lastT;
+        m_cpuInt += dt * (m_cluster.totalCpu() ? double(m_cluster.allocCpu()) / double(m_cluster.totalCpu()) : 0);
+        m_memInt += dt * (m_cluster.totalMem() ? double(m_cluster.allocMem()) / double(m_cluster.totalMem()) : 0);
+        m_gpuInt += dt
+            * (m_cluster.totalGpuMilli() ? double(m_cluster.allocGpuMilli()) / double(m_cluster.totalGpuMilli()) : 0);
+        m_fragInt += dt * m_frag.gpuFragRate();
+    }
+    if (!m_started) {
+        m_firstT = t;
+        m_started = true;
+    }
+    m_power.advance(t);
+    m_lastT = t;
+}
+
+bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    const trace::Job& job = m_trace.jobs[std::size_t(u.job)];
+    placed.clear();
+    ds.clear();
+    const int topK = m_opt.recordDecisions ? m_opt.topK : 0;
+    for (int32_t k = 0; k < u.count; ++k) {
+        const trace::Task& task = taskOf(u, k);
+        policy::PlacementDecision d
+            = m_policy.place(m_cluster, policy::PlacementRequest { task.request, &job, &task, t }, m_rng, topK);
+        if (d.node < 0) {
+            ds.push_back(std::move(d));
+            rollback(ui, placed);
+            return false;
+        }
+        placed.push_back(m_cluster.makePlacement(d.node, task.request, d.gpuMask));
+        allocate(placed.back(), task.request);
+        ds.push_back(std::move(d));
+    }
+    return true;
+}
+
+void Replay::rollback(int32_t ui, std::vector<Placement>& placed)
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    for (std::size_t k = placed.size(); k-- > 0;)
+        release(placed[k], taskOf(u, int(k)).request);
+    placed.clear();
+}
+
+void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    UnitResult& r = m_results[std::size_t(ui)];
+    r.startS = t;
+    r.finishS = t + u.run;
+    m_p99.add(t, t - u.submit);
+    if (m_opt.recordDecisions)
+        for (std::size_t k = 0; k < placed.size(); ++k) {
+            Decision d;
+            d.timeS = t;
+            d.job = u.job;
+            d.task = u.firstTask + int32_t(k);
+            d.node = placed[k].node;
+            d.feasible = ds[k].feasible;
+            m_out.decisions.add(d, ds[k].top);
+        }
+    if (u.user >= 0) {
+        auto& a = m_userAlloc[std::size_t(u.user)];
+        for (const Placement& p : placed) {
+            a[0] += p.cpuMilli;
+            a[1] += p.memMiB;
+            a[2] += int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
+        }
+    }
+    m_placements[std::size_t(ui)] = std::move(placed);
+    m_running.push_back(ui);
+    push(r.finishS, EventType::Finish, ui);
+}
+
+void Replay::finish(int32_t ui)
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    std::vector<Placement>& placed = m_placements[std::size_t(ui)];
+    if (u.user >= 0) {
+        auto& a = m_userAlloc[std::size_t(u.user)];
+        for (const Placement& p : placed) {
+            a[0] -= p.cpuMilli;
+            a[1] -= p.memMiB;
+            a[2] -= int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
+        }
+    }
+    for (std::size_t k = 0; k < placed.size(); ++k)
+        release(placed[k], taskOf(u, int(k)).request);
+    placed.clear();
+    placed.shrink_to_fit();
+    m_running.erase(std::find(m_running.begin(), m_running.end(), ui));
+    ++m_out.completed;
+    ++m_done;
+}
+
+void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d)
+{
+    if (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])
+        return;
+    m_waitRecorded[std::size_t(ui)] = 1;
+    const Unit& u = m_units[std::size_t(ui)];
+    Decision rec;
+    rec.timeS = t;
+    rec.job = u.job;
+    rec.task = u.firstTask;
+    rec.node = -1;
+    rec.outcome = Outcome::Waited;
+    rec.feasible = d ? d->feasible : 0;
+    m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {});
+}
+
+double Replay::userShare(int32_t user) const
+{
+    if (user < 0 || std::size_t(user) >= m_userAlloc.size())
+        return 0;
+    const auto& a = m_userAlloc[std::size_t(user)];
+    double s = 0;
+    if (m_cluster.totalCpu())
+        s = std::max(s, double(a[0]) / double(m_cluster.totalCpu()));
+    if (m_cluster.totalMem())
+        s = std::max(s, double(a[1]) / double(m_cluster.totalMem()));
+    if (m_cluster.totalGpuMilli())
+        s = std::max(s, double(a[2]) / double(m_cluster.totalGpuMilli()));
+    return s;
+}
+
+double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow) const
+{
+    // Release running units in order of their expected end (start + requested time) on a copy of
+    // the cluster until the head job fits: that end is its reservation (EASY).
+    std::vector<std::pair<double, int32_t>> ends;
+    for (int32_t r : m_running)
+        ends.push_back({ std::max(t, m_results[std::size_t(r)].startS + m_units[std::size_t(r)].req), r });
+    std::sort(ends.begin(), ends.end());
+    const Unit& h = m_units[std::size_t(head)];
+    for (const auto& [end, r] : ends) {
+        const Unit& ru = m_units[std::size_t(r)];
+        const auto& placed = m_placements[std::size_t(r)];
+        for (std::size_t k = 0; k < placed.size(); ++k)
+            atShadow.release(placed[k]);
+        (void)ru;
+        if (fitsFirstFit(atShadow, h))
+            return end;
+    }
+    return kInf;
+}
+
+void Replay::schedule(double t)
+{
+    if (m_queue.empty())
+        return;
+    struct Keyed {
+        double key, submit;
+        int32_t unit;
+    };
+    std::vector<Keyed> order;
+    order.reserve(m_queue.size());
+    for (int32_t ui : m_queue) {
+        const Unit& u = m_units[std::size_t(ui)];
+        policy::QueueItem item { u.submit, u.req, u.procs, u.priority, 0 };
+        if (m_opt.queue == policy::QueueOrder::FairShare)
+            item.userShare = userShare(u.user);
+        order.push_back({ policy::queueKey(m_opt.queue, item, t), u.submit, ui });
+    }
+    std::sort(order.begin(), order.end(), [](const Keyed& a, const Keyed& b) {
+        if (a.key != b.key)
+            return a.key < b.key;
+        if (a.submit != b.submit)
+            return a.submit < b.submit;
+        return a.unit < b.unit;
+    });
+
+    std::vector<Placement> placed;
+    std::vector<policy::PlacementDecision> ds;
+    std::vector<char> started(order.size(), 0);
+    int32_t head = -1;
+    double shadow = kInf;
+    std::unique_ptr<ClusterState> atShadow;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const int32_t ui = order[i].unit;
+        const Unit& u = m_units[std::size_t(ui)];
+        if (head < 0) {
+            if (tryPlace(ui, t, placed, ds)) {
+                commit(ui, t, placed, ds);
+                started[i] = 1;
+                continue;
+            }
+            recordWait(ui, t, ds.empty() ? nullptr : &ds.back());
+            if (m_opt.backfill == Backfill::None)
+                break;
+            head = ui;
+            atShadow = std::make_unique<ClusterState>(m_cluster);
+            shadow = shadowTime(head, t, *atShadow);
+            continue;
+        }
+        // EASY: a later job may start now if it ends (by its requested time) before the head's
+        // reservation, or if the head still fits at the reservation with this job running.
+        if (!tryPlace(ui, t, placed, ds)) {
+            recordWait(ui, t, ds.empty() ? nullptr : &ds.back());
+            continue;
+        }
+        bool allowed = t + u.req <= shadow;
+        if (!allowed && shadow < kInf) {
+            ClusterState trial(*atShadow);
+            bool fitsThere = true;
+            for (const Placement& p : placed) {
+                const trace::TaskRequest probe { p.cpuMilli, p.memMiB, 0, 0, 0 };
+                fitsThere = fitsThere && trial.fits(p.node, probe);
+                bool gpusFree = true;
+                for (uint64_t m = p.gpuMask; m; m &= m - 1)
+                    gpusFree = gpusFree && trial.gpuFree(p.node, std::countr_zero(m)) >= p.gpuMilliPerGpu;
+                fitsThere = fitsThere && gpusFree;
+                if (fitsThere)
+                    trial.allocate(p);
+            }
+            allowed = fitsThere && fitsFirstFit(trial, m_units[std::size_t(head)]);
+            if (allowed)
+                *atShadow = std::move(trial);
+        }
+        if (allowed) {
+            commit(ui, t, placed, ds);
+            started[i] = 1;
+            ++m_out.backfilled;
+        } else {
+            rollback(ui, placed);
+            recordWait(ui, t, nullptr);
+        }
+    }
+    std::vector<int32_t> rest;
+    rest.reserve(m_queue.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        if (!started[i])
+            rest.push_back(order[i].unit);
+    // Keep arrival order for the next pass (the sort is redone anyway).
+    std::sort(rest.begin(), rest.end());
+    m_queue = std::move(rest);
+}
+
+void Replay::sample(double t)
+{
+    SeriesPoint p;
+    p.timeS = t;
+    p.cpuUtil = m_cluster.totalCpu() ? double(m_cluster.allocCpu()) / double(m_cluster.totalCpu()) : 0;
+    p.memUtil = m_cluster.totalMem() ? double(m_cluster.allocMem()) / double(m_cluster.totalMem()) : 0;
+    p.gpuUtil = m_cluster.totalGpuMilli() ? double(m_cluster.allocGpuMilli()) / double(m_cluster.totalGpuMilli()) : 0;
+    p.activeNodes = m_cluster.activeNodes();
+    p.gpuFragRate = m_frag.gpuFragRate();
+    p.cpuFragRate = m_frag.cpuFragRate();
+    p.gpuFragAmount = m_frag.gpuFragAmount();
+    p.p99WaitS = m_p99.at(t);
+    p.queued = int32_t(m_queue.size());
+    p.running = int32_t(m_running.size());
+    p.powerW = m_power.powerW();
+    m_out.series.push_back(p);
+}
+
+Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel)
+{
+    const auto wall0 = std::chrono::steady_clock::now();
+    m_policy.setTieBreak(m_opt.tieBreak);
+    m_policy.reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+    buildUnits();
+    m_out.policy = m_policy.name();
+    m_out.queue = policy::queueOrderName(m_opt.queue);
+    m_out.backfill = m_opt.backfill == Backfill::Easy ? "easy" : "none";
+    m_out.seed = m_opt.seed;
+    m_out.units = int64_t(m_units.size());
+    if (m_units.empty())
+        return makeError(ErrorCode::Empty, "no job has both a submit time and a run time; nothing to replay");
+
+    double first = kInf, last = -kInf;
+    for (std::size_t i = 0; i < m_units.size(); ++i) {
+        const Unit& u = m_units[i];
+        first = std::min(first, u.submit);
+        last = std::max(last, u.submit + u.run);
+        if (m_logged) {
+            if (u.loggedStart >= 0)
+                push(u.loggedStart, EventType::LoggedStart, int32_t(i));
+            else
+                m_results[i].failed = true, push(u.submit, EventType::Arrival, int32_t(i));
+        } else {
+            push(u.submit, EventType::Arrival, int32_t(i));
+        }
+    }
+    const double tick = m_opt.tickS > 0 ? m_opt.tickS : std::max(60.0, (last - first) / 4000.0);
+    push(first, EventType::Tick, -1);
+
+    ThrottledProgress progress(std::move(progressFn));
+    int64_t processed = 0;
+    while (!m_events.empty()) {
+        // Only the next metrics tick is left: the replay is over; do not integrate idle time past
+        // the last finish.
+        if (m_events.size() == 1 && m_events.top().type == EventType::Tick && m_running.empty() && m_queue.empty())
+            break;
+        const double t = m_events.top().t;
+        advanceTo(t);
+        bool onlyTicks = true, tickHere = false;
+        while (!m_events.empty() && m_events.top().t == t) {
+            const Event e = m_events.top();
+            m_events.pop();
+            if ((++processed & 1023) == 0) {
+                if (cancel.isCancelled())
+                    return makeError(ErrorCode::Cancelled, "replay cancelled");
+                progress.report(double(m_done) / double(m_units.size()));
+            }
+            switch (e.type) {
+            case EventType::Finish: finish(e.unit); break;
+            case EventType::Arrival:
+                if (m_results[std::size_t(e.unit)].failed) {
+                    ++m_out.failed;
+                    ++m_done;
+                    if (m_opt.recordDecisions) {
+                        Decision d;
+                        d.timeS = t;
+                        d.job = m_units[std::size_t(e.unit)].job;
+                        d.task = m_units[std::size_t(e.unit)].firstTask;
+                        d.outcome = Outcome::Failed;
+                        m_out.decisions.add(d, {});
+                    }
+                } else {
+                    m_queue.push_back(e.unit);
+                }
+                break;
+            case EventType::LoggedStart: {
+                std::vector<Placement> placed;
+                std::vector<policy::PlacementDecision> ds;
+                if (tryPlace(e.unit, t, placed, ds)) {
+                    commit(e.unit, t, placed, ds);
+                } else {
+                    m_results[std::size_t(e.unit)].failed = true;
+                    ++m_out.failed;
+                    ++m_done;
+                }
+                break;
+            }
+            case EventType::Tick: break;
+            }
+            if (e.type != EventType::Tick)
+                onlyTicks = false;
+            else
+                tickHere = true;
+        }
+        if (!onlyTicks && !m_logged)
+            schedule(t);
+        // Ticks sample the state once everything at this instant, scheduling included, is done.
+        if (tickHere) {
+            sample(t);
+            if (!m_events.empty() || !m_queue.empty())
+                push(t + tick, EventType::Tick, -1);
+        }
+    }
+    if (!m_queue.empty())
+        return makeError(ErrorCode::Internal, std::to_string(m_queue.size()) + " jobs were left in the queue");
+    sample(m_lastT);
+
+    // Summaries over completed units.
+    std::vector<double> waits, jcts, bsld;
+    double lastFinish = first;
+    for (std::size_t i = 0; i < m_units.size(); ++i) {
+        const UnitResult& r = m_results[i];
+        if (r.startS < 0)
+            continue;
+        const double wait = r.startS - r.submitS;
+        waits.push_back(wait);
+        jcts.push_back(r.finishS - r.submitS);
+        bsld.push_back(std::max(1.0, (wait + r.runS) / std::max(r.runS, 10.0)));
+        lastFinish = std::max(lastFinish, r.finishS);
+        const int16_t qos = m_units[i].qos;
+        const std::string cls = qos >= 0 ? m_trace.qosClasses[std::size_t(qos)] : "none";
+        auto sla = m_opt.slaByQos.find(cls);
+        const double limit = sla == m_opt.slaByQos.end() ? m_opt.defaultSlaS : sla->second;
+        auto& count = m_out.slaViolations[cls];
+        if (wait > limit)
+            ++count;
+    }
+    m_out.waitS = distributionOf(waits);
+    m_out.jctS = distributionOf(jcts);
+    m_out.boundedSlowdown = distributionOf(bsld);
+    const double span = m_lastT - m_firstT;
+    if (span > 0) {
+        m_out.meanCpuUtil = m_cpuInt / span;
+        m_out.meanMemUtil = m_memInt / span;
+        m_out.meanGpuUtil = m_gpuInt / span;
+        m_out.meanGpuFragRate = m_fragInt / span;
+    }
+    m_out.energyKWh = m_power.energyKWh();
+    m_out.makespanS = lastFinish - first;
+    m_out.stateHash = m_cluster.stateHash();
+    m_out.units_ = std::move(m_results);
+    m_out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    progress.report(1.0);
+    return std::move(m_out);
+}
+
+} // namespace
+
+Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const TimedOptions& options, ProgressFn progress, CancelToken cancel)
+{
+    for (const trace::Node& n : trace.nodes)
+        if (n.numGpu > kMaxGpusPerNode)
+            return makeError(ErrorCode::Range, "node " + n.name + " has " + std::to_string(n.numGpu)
+                    + " GPUs; the simulator supports at most 64 per node");
+    if (trace.nodes.empty())
+        return makeError(ErrorCode::Invalid, "the trace has no nodes; load a node list or machine events with it");
+    Replay replay(trace, policy, options);
+    return replay.run(std::move(progress), cancel);
+}
+
+} // namespace schedlab::sim

@@ -1,0 +1,292 @@
+// Timed replay on tiny traces with hand-computed starts, waits and metrics.
+
+#include "trace_builder.h"
+
+#include "metrics/power_tracker.h"
+#include "metrics/windowed_percentile.h"
+#include "sim/timed_replay.h"
+#include "trace/trace_generator.h"
+
+#include <QtTest>
+
+using namespace schedlab;
+using schedlab::test::TraceBuilder;
+
+namespace {
+sim::TimedResult mustRun(const trace::Trace& t, sim::TimedOptions o, const std::string& policyName = "firstfit")
+{
+    auto p = policy::makePlacementPolicy(policyName);
+    auto r = sim::runTimedReplay(t, *p, o);
+    if (!r)
+        qFatal("replay failed: %s", r.error().toString().c_str());
+    return std::move(r).value();
+}
+double startOf(const sim::TimedResult& r, int job)
+{
+    for (const auto& u : r.units_)
+        if (u.job == job)
+            return u.startS;
+    return -2;
+}
+
+// One node of 4 cores. A (t0, 2 cores, 10 s), B (t1, 4 cores, 5 s), C (t2, 1 core, 3 s), D (t3, 2 cores, 20 s).
+TraceBuilder backfillScenario()
+{
+    TraceBuilder b;
+    b.node(4000, 1000, 0);
+    b.task(2000, 0, 0, 0, 0, 10).task(4000, 0, 0, 0, 1, 5).task(1000, 0, 0, 0, 2, 3).task(2000, 0, 0, 0, 3, 20);
+    return b;
+}
+} // namespace
+
+class TestTimed : public QObject {
+    Q_OBJECT
+private slots:
+    void fcfsWithoutBackfillBlocksBehindTheHead()
+    {
+        // A 0-10; B (needs all 4) waits for A: 10-15; C and D queue behind B: both start at 15.
+        TraceBuilder b = backfillScenario();
+        sim::TimedResult r = mustRun(b.t, {});
+        QCOMPARE(startOf(r, 0), 0.0);
+        QCOMPARE(startOf(r, 1), 10.0);
+        QCOMPARE(startOf(r, 2), 15.0);
+        QCOMPARE(startOf(r, 3), 15.0);
+        // waits 0, 9, 13, 12
+        QCOMPARE(r.waitS.mean, 8.5);
+        QCOMPARE(r.waitS.p99, 13.0); // nearest rank: ceil(.99 * 4) = 4th of [0, 9, 12, 13]
+        // bounded slowdown: 1, (9+5)/10, (13+3)/10, (12+20)/20 -> mean 1.4
+        QCOMPARE(r.boundedSlowdown.mean, 1.4);
+        QCOMPARE(r.completed, int64_t(4));
+        QCOMPARE(r.backfilled, int64_t(0));
+        QCOMPARE(r.makespanS, 35.0); // D ends at 35
+    }
+
+    void easyBackfillLetsOnlyHarmlessJobsJump()
+    {
+        // Head B is reserved for t=10 (A's requested end). C (t2, 3 s) ends at 5 <= 10: it jumps.
+        // D (t3, 20 s) does not fit at 3; at 5 it fits but would end at 25 and leave too little
+        // for B at 10: it waits. B 10-15, D 15-35.
+        TraceBuilder b = backfillScenario();
+        sim::TimedOptions o;
+        o.backfill = sim::Backfill::Easy;
+        sim::TimedResult r = mustRun(b.t, o);
+        QCOMPARE(startOf(r, 2), 2.0);
+        QCOMPARE(startOf(r, 1), 10.0);
+        QCOMPARE(startOf(r, 3), 15.0);
+        QCOMPARE(r.backfilled, int64_t(1));
+        QCOMPARE(r.waitS.mean, (0.0 + 9 + 0 + 12) / 4);
+    }
+
+    void easyBackfillUsesResourcesTheHeadDoesNotNeed()
+    {
+        // Two nodes of 4 cores. A (t0) takes node 0 fully for 10 s. B (t1) needs 4 cores on one
+        // node... but node 1 is free, so B starts at once. Make the head need both nodes instead:
+        // gang of two 4-core tasks. C (t2, 4 cores, 100 s) would end after the reservation; it may
+        // still not start, since the head needs node 1 at t=10.
+        TraceBuilder b;
+        b.node(4000, 0, 0).node(4000, 0, 0);
+        b.task(4000, 0, 0, 0, 0, 10);
+        b.task(4000, 0, 0, 0, 1, 5); // job 1 becomes a gang of two tasks below
+        b.t.jobs[1].taskCount = 2;
+        b.t.tasks.push_back(b.t.tasks[1]);
+        b.task(4000, 0, 0, 0, 2, 100); // job 2: its single task
+        // job 2's task index must follow job 1's two tasks: rebuild indexes
+        b.t.jobs[2].firstTask = 3;
+        b.t.tasks[3].request = { 4000, 0, 0, 0, 0 };
+        b.t.tasks.resize(4);
+        sim::TimedOptions o;
+        o.backfill = sim::Backfill::Easy;
+        sim::TimedResult r = mustRun(b.t, o);
+        QCOMPARE(startOf(r, 1), 10.0); // both tasks together, when node 0 frees up
+        QCOMPARE(startOf(r, 2), 15.0); // not backfilled onto node 1: it would delay the head
+        QCOMPARE(r.backfilled, int64_t(0));
+    }
+
+    void sjfAndPriorityOrders()
+    {
+        // One node of 4 cores; A (t0, 10 s) holds it; B (t1, 8 s) and C (t2, 2 s) wait.
+        TraceBuilder b;
+        b.node(4000, 0, 0);
+        b.task(4000, 0, 0, 0, 0, 10).task(4000, 0, 0, 0, 1, 8).task(4000, 0, 0, 0, 2, 2);
+        sim::TimedResult fcfs = mustRun(b.t, {});
+        QCOMPARE(startOf(fcfs, 1), 10.0);
+        QCOMPARE(startOf(fcfs, 2), 18.0);
+        sim::TimedOptions sjf;
+        sjf.queue = policy::QueueOrder::Sjf;
+        sim::TimedResult s = mustRun(b.t, sjf);
+        QCOMPARE(startOf(s, 2), 10.0);
+        QCOMPARE(startOf(s, 1), 12.0);
+        b.t.jobs[1].priority = 5;
+        sim::TimedOptions prio;
+        prio.queue = policy::QueueOrder::Priority;
+        sim::TimedResult p = mustRun(b.t, prio);
+        QCOMPARE(startOf(p, 1), 10.0);
+        b.t.jobs[1].priority = 0;
+        b.t.jobs[2].priority = 5;
+        sim::TimedResult p2 = mustRun(b.t, prio);
+        QCOMPARE(startOf(p2, 2), 10.0);
+    }
+
+    void fairShareFavoursTheUserWithLessRunning()
+    {
+        // Two nodes of 2 cores. User 0 runs A on node 0 (t0, 100 s). At t1 user 0 submits B and
+        // user 1 submits C, both for 2 cores; node 1 is busy with X until t=5 (user 2).
+        // At t=5 one slot opens: FCFS gives it to B (earlier arrival order), fair share to C
+        // (user 1 holds nothing, user 0 holds half the cluster).
+        TraceBuilder b;
+        b.node(2000, 0, 0).node(2000, 0, 0);
+        b.task(2000, 0, 0, 0, 0, 100).task(2000, 0, 0, 0, 0, 5).task(2000, 0, 0, 0, 1, 10).task(2000, 0, 0, 0, 1, 10);
+        b.t.jobs[0].user = 0;
+        b.t.jobs[1].user = 2;
+        b.t.jobs[2].user = 0;
+        b.t.jobs[3].user = 1;
+        sim::TimedResult fcfs = mustRun(b.t, {});
+        QCOMPARE(startOf(fcfs, 2), 5.0);
+        sim::TimedOptions fair;
+        fair.queue = policy::QueueOrder::FairShare;
+        sim::TimedResult f = mustRun(b.t, fair);
+        QCOMPARE(startOf(f, 3), 5.0);
+        QCOMPARE(startOf(f, 2), 15.0);
+    }
+
+    void wfp3AndUnicepFavourLongWaitsOfShortJobs()
+    {
+        policy::QueueItem longWait { 0, 10, 4, 0, 0 }, shortWait { 90, 10, 4, 0, 0 };
+        QVERIFY(policy::queueKey(policy::QueueOrder::Wfp3, longWait, 100)
+            < policy::queueKey(policy::QueueOrder::Wfp3, shortWait, 100));
+        // WFP3 = -(wait/req)^3 * procs = -(100/10)^3 * 4
+        QCOMPARE(policy::queueKey(policy::QueueOrder::Wfp3, longWait, 100), -4000.0);
+        // UNICEP = -wait / (log2(procs) * req) = -100 / (2 * 10)
+        QCOMPARE(policy::queueKey(policy::QueueOrder::Unicep, longWait, 100), -5.0);
+        // F1 = log10(req) * procs + 870 * log10(submit) = 1 * 4 + 870 * log10(90) for the second
+        QCOMPARE(policy::queueKey(policy::QueueOrder::F1, shortWait, 100), 4.0 + 870.0 * std::log10(90.0));
+    }
+
+    void gangTasksStartTogether()
+    {
+        // Two nodes of 2 cores; B (t0, 1 core, 5 s) on node 0; A (t1) = gang of two 2-core tasks:
+        // node 1 is free at 1 but node 0 is not, so A starts at 5 with both tasks.
+        TraceBuilder b;
+        b.node(2000, 0, 0).node(2000, 0, 0);
+        b.task(1000, 0, 0, 0, 0, 5).task(2000, 0, 0, 0, 1, 7);
+        b.t.jobs[1].taskCount = 2;
+        b.t.tasks.push_back(b.t.tasks[1]);
+        sim::TimedOptions o;
+        o.recordDecisions = true;
+        sim::TimedResult r = mustRun(b.t, o);
+        QCOMPARE(startOf(r, 1), 5.0);
+        int placedAt5 = 0;
+        for (const sim::Decision& d : r.decisions.decisions())
+            placedAt5 += d.outcome == sim::Outcome::Placed && d.timeS == 5.0 && d.job == 1;
+        QCOMPARE(placedAt5, 2);
+    }
+
+    void jobsThatCanNeverRunFailAtArrival()
+    {
+        TraceBuilder b;
+        b.node(2000, 0, 0);
+        b.task(1000, 0, 0, 0, 0, 5).task(3000, 0, 0, 0, 1, 5).task(1000, 0, 0, 0, 2, 5, "late");
+        b.t.jobs.push_back(b.t.jobs[0]);
+        b.t.jobs.back().submitTimeS = -1; // no submit time: skipped
+        sim::TimedResult r = mustRun(b.t, {});
+        QCOMPARE(r.failed, int64_t(1));
+        QCOMPARE(r.skipped, int64_t(1));
+        QCOMPARE(r.completed, int64_t(2));
+    }
+
+    void energyAndUtilisation()
+    {
+        // One node, 4 cores, idle 100 W, peak 200 W; a 2-core job runs 0-10 s: 150 W for 10 s.
+        TraceBuilder b;
+        b.node(4000, 1000, 0);
+        b.t.nodes[0].power = { 100, 200 };
+        b.task(2000, 500, 0, 0, 0, 10);
+        sim::TimedResult r = mustRun(b.t, {});
+        QCOMPARE(r.energyKWh, 1500.0 / 3.6e6);
+        QCOMPARE(r.meanCpuUtil, 0.5);
+        QCOMPARE(r.meanMemUtil, 0.5);
+        TraceBuilder noModel = b;
+        noModel.t.nodes[0].power = {};
+        QCOMPARE(mustRun(noModel.t, {}).energyKWh, -1.0);
+    }
+
+    void slaViolationsPerClass()
+    {
+        TraceBuilder b = backfillScenario(); // waits 0, 9, 13, 12 under FCFS
+        b.t.qosClasses = { "LS", "BE" };
+        b.t.jobs[1].qos = 0;
+        b.t.jobs[2].qos = 1;
+        b.t.jobs[3].qos = 1;
+        sim::TimedOptions o;
+        o.defaultSlaS = 100;
+        o.slaByQos = { { "LS", 5 }, { "BE", 12.5 } };
+        sim::TimedResult r = mustRun(b.t, o);
+        QCOMPARE(r.slaViolations["LS"], int64_t(1)); // B waited 9 > 5
+        QCOMPARE(r.slaViolations["BE"], int64_t(1)); // C 13 > 12.5, D 12 is fine
+        QCOMPARE(r.slaViolations["none"], int64_t(0));
+    }
+
+    void windowedP99()
+    {
+        metrics::WindowedPercentile w(100);
+        QCOMPARE(w.at(0), -1.0);
+        for (int i = 1; i <= 10; ++i)
+            w.add(i * 10.0, double(i)); // start 10..100, wait 1..10
+        QCOMPARE(w.at(100), 10.0); // window (0, 100]: all ten
+        QCOMPARE(w.at(150), 10.0); // (50, 150]: starts 60..100 -> waits 6..10
+        QCOMPARE(w.at(195), 10.0); // (95, 195]: only start 100
+        QCOMPARE(w.at(205), -1.0);
+        metrics::WindowedPercentile median(1000, 50);
+        for (int i = 1; i <= 10; ++i)
+            median.add(i, double(i));
+        QCOMPARE(median.at(10), 5.0); // nearest rank: 5th of 10
+    }
+
+    void deterministicAndSeedSensitive()
+    {
+        trace::GeneratorOptions g;
+        g.nodes = 16;
+        g.jobs = 600;
+        auto t = trace::generateTrace(g);
+        QVERIFY(t.ok());
+        sim::TimedOptions o;
+        o.backfill = sim::Backfill::Easy;
+        for (const char* name : { "bestfit", "fgd", "random", "k8s-default" }) {
+            sim::TimedResult a = mustRun(t.value(), o, name), b = mustRun(t.value(), o, name);
+            QCOMPARE(a.waitS.mean, b.waitS.mean);
+            QCOMPARE(a.series.size(), b.series.size());
+            QCOMPARE(a.decisions.size(), b.decisions.size());
+            for (std::size_t i = 0; i < a.units_.size(); ++i)
+                QCOMPARE(a.units_[i].startS, b.units_[i].startS);
+        }
+        sim::TimedOptions s2 = o;
+        s2.seed = 7;
+        QVERIFY(mustRun(t.value(), o, "random").waitS.mean != mustRun(t.value(), s2, "random").waitS.mean);
+    }
+
+    void seriesIsSampledAndCancelWorks()
+    {
+        TraceBuilder b = backfillScenario();
+        sim::TimedOptions o;
+        o.tickS = 5;
+        sim::TimedResult r = mustRun(b.t, o);
+        QVERIFY(r.series.size() >= 7); // ticks 0, 5, ..., 35 (+ the final sample)
+        QCOMPARE(r.series.front().timeS, 0.0);
+        QCOMPARE(r.series[1].cpuUtil, 0.5); // t=5: A only (2 of 4)
+        QCOMPARE(r.series[2].cpuUtil, 1.0); // t=10: B
+        QCOMPARE(r.series[2].queued, 2);
+        CancelToken cancel;
+        cancel.cancel();
+        trace::GeneratorOptions g;
+        g.nodes = 8;
+        g.jobs = 5000;
+        auto t = trace::generateTrace(g);
+        auto p = policy::makePlacementPolicy("firstfit");
+        auto c = sim::runTimedReplay(t.value(), *p, {}, {}, cancel);
+        QVERIFY(!c.ok());
+        QVERIFY(c.error().isCancelled());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimed)
+#include "test_timed.moc"
