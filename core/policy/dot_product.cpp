@@ -10,7 +10,7 @@ namespace {
 class DotProduct final : public ScoringPolicy {
 public:
     std::string name() const override { return "dotproduct"; }
-    void reset(const PolicyContext&, const sim::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
+    void resetPolicy(const PolicyContext&, const sim::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
 
 protected:
     bool normalise() const override { return false; }

@@ -5,8 +5,8 @@
 // whole GPUs are taken lowest-numbered first. The hypothetical takes cpu and memory off the node
 // (the authors' code leaves memory out for shares; DESIGN §3 counts memory in "can host").
 //
-// Speed: only one node changes per placement, so scores are cached per (task class, node) and
-// reused while the node's version is unchanged. A fill run then costs O(nodes) per pod plus one
+// Speed: only one node changes per placement; ScoringPolicy caches scores per (task class, node)
+// while the node's version is unchanged, so a fill run costs O(nodes) per pod plus one
 // recomputation per changed node.
 
 #include "policy_factories.h"
@@ -15,69 +15,29 @@
 
 #include <array>
 #include <cmath>
-#include <unordered_map>
 
 namespace schedlab::policy {
 namespace {
-
-struct ClassKey {
-    int64_t cpu, mem;
-    int32_t numGpu, gpuMilli;
-    uint32_t mask;
-    bool operator==(const ClassKey&) const = default;
-};
-struct ClassKeyHash {
-    std::size_t operator()(const ClassKey& k) const
-    {
-        uint64_t h = uint64_t(k.cpu) * 0x9E3779B97F4A7C15ull;
-        h ^= uint64_t(k.mem) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
-        h ^= (uint64_t(uint32_t(k.numGpu)) << 32 | uint32_t(k.gpuMilli)) + (h << 6) + (h >> 2);
-        h ^= uint64_t(k.mask) + (h << 6) + (h >> 2);
-        return std::size_t(h);
-    }
-};
-
-struct CacheEntry {
-    uint64_t version = UINT64_MAX;
-    int64_t score = 0;
-    uint64_t mask = 0;
-};
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 class Fgd final : public ScoringPolicy {
 public:
     std::string name() const override { return "fgd"; }
-    void reset(const PolicyContext& ctx, const sim::ClusterState& cluster) override
+    void resetPolicy(const PolicyContext& ctx, const sim::ClusterState&) override
     {
         m_workload = ctx.frag ? ctx.frag->workload() : metrics::TypicalWorkload::fromTrace(ctx.trace);
-        m_cache.clear();
-        m_nodeCount = cluster.nodeCount();
     }
 
 protected:
     bool normalise() const override { return false; }
+    // ScoringPolicy caches this per (task class, node) until the node changes.
     int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
-        std::vector<CacheEntry>& entries = cacheFor(r);
-        CacheEntry& e = entries[std::size_t(n)];
-        if (e.version != c.version(n)) {
-            e.version = c.version(n);
-            e.score = score(c, n, r, e.mask);
-        }
-        mask = e.mask;
-        return e.score;
+        return score(c, n, r, mask);
     }
 
 private:
-    std::vector<CacheEntry>& cacheFor(const trace::TaskRequest& r)
-    {
-        auto [it, inserted] = m_cache.try_emplace(ClassKey { r.cpuMilli, r.memMiB, r.numGpu, r.gpuMilli, r.gpuModelMask });
-        if (inserted)
-            it->second.resize(std::size_t(m_nodeCount));
-        return it->second;
-    }
-
     int64_t score(const sim::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t& mask) const
     {
         metrics::NodeView view = metrics::viewOf(c, n);
@@ -113,8 +73,6 @@ private:
     }
 
     metrics::TypicalWorkload m_workload;
-    std::unordered_map<ClassKey, std::vector<CacheEntry>, ClassKeyHash> m_cache;
-    int m_nodeCount = 0;
 };
 } // namespace
 std::unique_ptr<PlacementPolicy> makeFgd() { return std::make_unique<Fgd>(); }

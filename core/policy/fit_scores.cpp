@@ -20,7 +20,7 @@ public:
     {
     }
     std::string name() const override { return m_worst ? "worstfit" : "bestfit"; }
-    void reset(const PolicyContext&, const sim::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
+    void resetPolicy(const PolicyContext&, const sim::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
 
 protected:
     int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override

@@ -13,7 +13,7 @@ namespace {
 class GpuClustering final : public ScoringPolicy {
 public:
     std::string name() const override { return "gpuclustering"; }
-    void reset(const PolicyContext&, const sim::ClusterState& cluster) override
+    void resetPolicy(const PolicyContext&, const sim::ClusterState& cluster) override
     {
         m_spec = MaxSpec::of(cluster);
         m_classes.assign(std::size_t(cluster.nodeCount()), {});

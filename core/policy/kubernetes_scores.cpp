@@ -39,7 +39,7 @@ public:
     {
         return m_kind == Kind::MostAllocated ? "mostallocated" : m_kind == Kind::Sampling ? "k8s-sampling" : "k8s-default";
     }
-    void reset(const PolicyContext&, const sim::ClusterState&) override { m_nextStart = 0; }
+    void resetPolicy(const PolicyContext&, const sim::ClusterState&) override { m_nextStart = 0; }
 
 protected:
     bool normalise() const override { return false; }

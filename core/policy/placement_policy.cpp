@@ -11,17 +11,63 @@ void ScoringPolicy::candidateNodes(const sim::ClusterState& cluster, const trace
         out[std::size_t(i)] = i;
 }
 
+std::size_t ScoringPolicy::ClassKeyHash::operator()(const ClassKey& k) const
+{
+    uint64_t h = uint64_t(k.cpu) * 0x9E3779B97F4A7C15ull;
+    h ^= uint64_t(k.mem) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+    h ^= (uint64_t(uint32_t(k.numGpu)) << 32 | uint32_t(k.gpuMilli)) + (h << 6) + (h >> 2);
+    h ^= uint64_t(k.mask) + (h << 6) + (h >> 2);
+    return std::size_t(h);
+}
+
+void ScoringPolicy::reset(const PolicyContext& ctx, const sim::ClusterState& cluster)
+{
+    m_cache.clear();
+    m_cached = 0;
+    resetPolicy(ctx, cluster);
+}
+
+std::vector<ScoringPolicy::CacheEntry>* ScoringPolicy::cacheFor(const trace::TaskRequest& r, int nodes)
+{
+    const ClassKey key { r.cpuMilli, r.memMiB, r.numGpu, r.gpuMilli, r.gpuModelMask };
+    auto it = m_cache.find(key);
+    if (it != m_cache.end())
+        return &it->second;
+    if (m_cached + std::size_t(nodes) > kCacheBudget) {
+        m_cache.clear(); // simple and bounded: many request classes on a big cluster start over
+        m_cached = 0;
+    }
+    m_cached += std::size_t(nodes);
+    return &m_cache.emplace(key, std::vector<CacheEntry>(std::size_t(nodes))).first->second;
+}
+
 PlacementDecision ScoringPolicy::place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
 {
     PlacementDecision d;
     candidateNodes(cluster, req.request, m_nodes);
     m_scored.clear();
     int64_t lo = INT64_MAX, hi = INT64_MIN;
+    std::vector<CacheEntry>* cache = cacheable() ? cacheFor(req.request, cluster.nodeCount()) : nullptr;
     for (int n : m_nodes) {
-        if (!cluster.fits(n, req.request))
-            continue;
         uint64_t mask = 0;
-        const int64_t raw = rawScore(cluster, n, req.request, rng, mask);
+        int64_t raw = 0;
+        if (cache) {
+            CacheEntry& e = (*cache)[std::size_t(n)];
+            if (e.version != cluster.version(n)) {
+                e.version = cluster.version(n);
+                e.feasible = cluster.fits(n, req.request);
+                if (e.feasible)
+                    e.raw = rawScore(cluster, n, req.request, rng, e.mask);
+            }
+            if (!e.feasible)
+                continue;
+            raw = e.raw;
+            mask = e.mask;
+        } else {
+            if (!cluster.fits(n, req.request))
+                continue;
+            raw = rawScore(cluster, n, req.request, rng, mask);
+        }
         m_scored.push_back(Candidate { n, double(raw), double(raw), mask });
         lo = std::min(lo, raw);
         hi = std::max(hi, raw);

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace schedlab::metrics {
@@ -94,17 +95,51 @@ class ScoringPolicy : public PlacementPolicy {
 public:
     PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK) override;
 
+    void reset(const PolicyContext& ctx, const sim::ClusterState& cluster) override;
+
+    /// Largest number of cached (task class, node) scores; past it the cache starts over.
+    static constexpr std::size_t kCacheBudget = std::size_t(4) << 20;
+
 protected:
     /// Raw score of a feasible node and the GPUs the policy would use there.
     virtual int64_t rawScore(const sim::ClusterState& cluster, int node, const trace::TaskRequest& r, Rng& rng,
         uint64_t& gpuMask)
         = 0;
     virtual bool normalise() const { return true; }
+    /// True when rawScore depends only on the node's own state (its version) and the request, so
+    /// scores may be cached until the node changes. Policies drawing random numbers say false.
+    virtual bool cacheable() const { return true; }
+    /// Extra reset work of a derived policy (reset() clears the cache, then calls this).
+    virtual void resetPolicy(const PolicyContext& ctx, const sim::ClusterState& cluster)
+    {
+        (void)ctx;
+        (void)cluster;
+    }
     /// Nodes to consider, in order; default all. (Kubernetes sampling overrides.)
     virtual void candidateNodes(const sim::ClusterState& cluster, const trace::TaskRequest& r, std::vector<int>& out);
 
     std::vector<int> m_nodes;
     std::vector<Candidate> m_scored;
+
+private:
+    struct ClassKey {
+        int64_t cpu, mem;
+        int32_t numGpu, gpuMilli;
+        uint32_t mask;
+        bool operator==(const ClassKey&) const = default;
+    };
+    struct ClassKeyHash {
+        std::size_t operator()(const ClassKey& k) const;
+    };
+    struct CacheEntry {
+        uint64_t version = UINT64_MAX;
+        int64_t raw = 0;
+        uint64_t mask = 0;
+        bool feasible = false;
+    };
+    std::vector<CacheEntry>* cacheFor(const trace::TaskRequest& r, int nodes);
+    std::unordered_map<ClassKey, std::vector<CacheEntry>, ClassKeyHash> m_cache;
+    std::size_t m_cached = 0;
 };
 
 /// Name, description and parameters of a policy, for `schedlab-cli policies` and the GUI.
