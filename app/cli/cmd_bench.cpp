@@ -4,6 +4,9 @@
 #include "cli_args.h"
 #include "commands.h"
 
+#include "policy/placement_policy.h"
+#include "sim/fill_experiment.h"
+#include "sim/timed_replay.h"
 #include "trace/trace_loader.h"
 
 #include <chrono>
@@ -106,19 +109,97 @@ std::string writeBigFile(const fs::path& dir, const std::string& kind, int64_t m
 
 } // namespace
 
+// Replay figures of the replay-engine issue: fill runs on openb, the paper grid, NASA and Google.
+int benchReplay(const fs::path& traces, int repeat)
+{
+    auto timeIt = [&](auto&& fn) {
+        double best = 1e300;
+        for (int r = 0; r < repeat; ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            if (!fn())
+                return -1.0;
+            best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        return best;
+    };
+    const fs::path ob = traces / "alibaba-gpu-v2023";
+    bool ok = true;
+    if (fs::exists(ob)) {
+        auto t = trace::loadTrace({ (ob / "openb_node_list_gpu_node.csv").string(), (ob / "openb_pod_list_default.csv").string() });
+        if (!t)
+            return fail(t.error().toString());
+        std::printf("fill experiment, openb gpu_node x pod_list_default, ratio 1.3, seed 42 (best of %d):\n", repeat);
+        for (const char* name : { "bestfit", "fgd", "random", "firstfit", "k8s-default", "dotproduct", "gpupacking", "gpuclustering" }) {
+            double alloc = 0;
+            const double s = timeIt([&] {
+                auto p = policy::makePlacementPolicy(name);
+                sim::FillOptions o;
+                o.recordDecisions = false;
+                auto r = sim::runFillExperiment(t->trace, *p, o);
+                alloc = r ? r->finalGpuAllocPct : -1;
+                return r.ok();
+            });
+            std::printf("  %-14s %8.3f s   final GPU allocation %.2f %%\n", name, s, alloc);
+        }
+        const auto g0 = std::chrono::steady_clock::now();
+        for (const char* name : { "random", "dotproduct", "gpupacking", "gpuclustering", "bestfit", "fgd" })
+            for (uint64_t seed = 42; seed <= 51; ++seed) {
+                auto p = policy::makePlacementPolicy(name);
+                sim::FillOptions o;
+                o.seed = seed;
+                o.recordDecisions = false;
+                ok = sim::runFillExperiment(t->trace, *p, o).ok() && ok;
+            }
+        std::printf("  paper grid (6 policies x 10 seeds): %.2f s\n",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count());
+    }
+    const fs::path nasa = traces / "pwa-swf" / "NASA-iPSC-1993-3.1-cln.swf";
+    if (fs::exists(nasa)) {
+        auto t = trace::loadTrace({ nasa.string() });
+        if (!t)
+            return fail(t.error().toString());
+        sim::TimedOptions o;
+        o.backfill = sim::Backfill::Easy;
+        o.recordDecisions = false;
+        const double s = timeIt([&] {
+            auto p = policy::makePlacementPolicy("firstfit");
+            return sim::runTimedReplay(t->trace, *p, o).ok();
+        });
+        std::printf("timed replay NASA-iPSC (18066 jobs), FCFS + EASY, FirstFit: %.1f ms of simulation\n", s * 1000);
+    }
+    const fs::path g = traces / "google-2011";
+    if (fs::exists(g)) {
+        const double s = timeIt([&] {
+            auto t = trace::loadTrace({ (g / "machine_events/part-00000-of-00001.csv.gz").string(),
+                (g / "task_events/part-00000-of-00500.csv.gz").string() });
+            if (!t)
+                return false;
+            auto p = policy::makePlacementPolicy("firstfit");
+            sim::TimedOptions o;
+            o.recordDecisions = false;
+            return sim::runTimedReplay(t->trace, *p, o).ok();
+        });
+        std::printf("timed replay Google task_events part 0 (190926 tasks), import + FCFS FirstFit: %.2f s\n", s);
+    }
+    std::printf("peak RSS: %.0f MiB\n", peakRssMiB());
+    return ok ? 0 : 1;
+}
+
 int runBench(const std::vector<std::string>& argv)
 {
     Args args;
     if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat" }, {}); !e.empty())
         return fail("bench: " + e, 2);
-    if (args.positional().empty() || args.positional()[0] != "import")
-        return fail("bench: usage: bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
+    if (args.positional().empty() || (args.positional()[0] != "import" && args.positional()[0] != "replay"))
+        return fail("bench: usage: bench import|replay [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
     std::string error;
     const int64_t bigMb = args.integer("big-mb", 1024, error);
     const int repeat = int(args.integer("repeat", 3, error));
     if (!error.empty() || bigMb < 0 || repeat < 1)
         return fail("bench: " + (error.empty() ? std::string("bad --big-mb or --repeat") : error), 2);
     const fs::path traces = args.value("traces").value_or("../shared/traces");
+    if (args.positional()[0] == "replay")
+        return benchReplay(traces, repeat);
 
     std::printf("importer throughput, best of %d (MB = 1e6 bytes of text)\n", repeat);
     std::vector<BenchCase> cases;

@@ -23,6 +23,8 @@ commands:
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
   policies [--json]
         list the policies
+  bench replay [--traces DIR] [--repeat R]
+        time fill experiments on openb, the paper grid, NASA and Google timed replays
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
 
