@@ -9,6 +9,7 @@
 #include "policy/placement_policy.h"
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
+#include "store/project.h"
 #include "trace/trace_loader.h"
 
 #include <QJsonArray>
@@ -95,12 +96,12 @@ int runPolicies(const std::vector<std::string>& argv)
 
 namespace {
 int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std::string>& policies,
-    const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK)
+    const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK, store::Project* project, int64_t traceId)
 {
     sim::TimedOptions o;
     o.tieBreak = tie;
     o.topK = topK;
-    o.recordDecisions = false;
+    o.recordDecisions = project != nullptr; // the decision log goes to the project database
     o.powerOffIdle = args.flag("power-off-idle");
     if (!policy::parseQueueOrder(args.value("queue").value_or("fcfs"), o.queue))
         return fail("replay: --queue is one of fcfs, sjf, priority, wfp3, unicep, f1, fair", 2);
@@ -141,9 +142,24 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
         for (uint64_t seed : seeds) {
             auto policy = policy::makePlacementPolicy(name);
             o.seed = seed;
+            int64_t runId = -1;
+            if (project) {
+                auto id = project->beginRun({ traceId, "timed", name, policy::queueOrderName(o.queue), backfill,
+                    "{\"window\":" + std::to_string(o.p99WindowS) + ",\"tick\":" + std::to_string(o.tickS) + "}", seed });
+                if (!id)
+                    return fail(id.error().toString());
+                runId = id.value();
+            }
             auto r = sim::runTimedReplay(trace, *policy, o);
-            if (!r)
+            if (!r) {
+                if (project)
+                    (void)project->endRun(runId, r.error().isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed,
+                        r.error().toString());
                 return fail(r.error().toString());
+            }
+            if (project)
+                if (Status st = project->finishTimedRun(runId, r.value()); !st)
+                    return fail(st.error().toString());
             if (args.flag("json")) {
                 runs.append(timedResultToJson(r.value()));
                 continue;
@@ -163,11 +179,55 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
 }
 } // namespace
 
+int runRuns(const std::vector<std::string>& argv)
+{
+    Args args;
+    if (std::string e = args.parse(argv, { "project" }, { "json" }); !e.empty())
+        return fail("runs: " + e, 2);
+    auto path = args.value("project");
+    if (!path)
+        return fail("runs: --project FILE is required", 2);
+    auto opened = store::Project::open(*path, store::Project::OpenMode::ExistingOnly);
+    if (!opened)
+        return fail(opened.error().toString());
+    store::Project& project = *opened.value();
+    auto rows = project.runs();
+    if (!rows)
+        return fail(rows.error().toString());
+    if (args.flag("json")) {
+        QJsonArray arr;
+        for (const store::RunRow& r : rows.value()) {
+            QJsonObject sum;
+            if (auto s = project.summary(r.id))
+                for (const auto& [k, v] : s.value())
+                    sum.insert(QString::fromStdString(k), v);
+            arr.append(QJsonObject { { "id", double(r.id) }, { "traceId", double(r.traceId) },
+                { "mode", QString::fromStdString(r.mode) }, { "policy", QString::fromStdString(r.policy) },
+                { "queue", QString::fromStdString(r.queue) }, { "backfill", QString::fromStdString(r.backfill) },
+                { "seed", double(r.seed) }, { "status", QString::fromStdString(r.status) },
+                { "error", QString::fromStdString(r.error) }, { "startedAt", QString::fromStdString(r.startedAt) },
+                { "wallSeconds", r.wallSeconds }, { "summary", sum } });
+        }
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.runs/1" }, { "runs", arr } })
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+            stdout);
+        return 0;
+    }
+    std::printf("%-5s %-6s %-14s %-6s %-6s %6s %-10s %s\n", "id", "mode", "policy", "queue", "bf", "seed", "status",
+        "started");
+    for (const store::RunRow& r : rows.value())
+        std::printf("%-5lld %-6s %-14s %-6s %-6s %6llu %-10s %s %s\n", static_cast<long long>(r.id), r.mode.c_str(),
+            r.policy.c_str(), r.queue.c_str(), r.backfill.c_str(), static_cast<unsigned long long>(r.seed),
+            r.status.c_str(), r.startedAt.c_str(), r.error.c_str());
+    return 0;
+}
+
 int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
     if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "top-k", "tie-break", "queue", "backfill", "sla",
-               "window", "tick" },
+               "window", "tick", "project" },
             { "json", "strict", "power-off-idle" });
         !e.empty())
         return fail("replay: " + e, 2);
@@ -201,8 +261,25 @@ int runReplay(const std::vector<std::string>& argv)
     if (!loaded)
         return fail(loaded.error().toString());
     const trace::Trace& trace = loaded->trace;
+    std::unique_ptr<store::Project> project;
+    int64_t traceId = -1;
+    if (auto path = args.value("project")) {
+        auto opened = store::Project::open(*path);
+        if (!opened)
+            return fail(opened.error().toString());
+        project = std::move(opened).value();
+        if (project->readOnly())
+            return fail(*path + ": project is read-only; runs cannot be stored");
+        if (project->recoveredRuns() > 0)
+            std::fprintf(stderr, "schedlab-cli: %d interrupted run(s) in %s marked failed\n", project->recoveredRuns(),
+                path->c_str());
+        auto id = project->addTrace(trace, args.positional());
+        if (!id)
+            return fail(id.error().toString());
+        traceId = id.value();
+    }
     if (mode == "timed")
-        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK);
+        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK, project.get(), traceId);
 
     QJsonArray runs;
     struct Row {
@@ -215,10 +292,25 @@ int runReplay(const std::vector<std::string>& argv)
         for (uint64_t seed : seeds) {
             auto policy = policy::makePlacementPolicy(name);
             fill.seed = seed;
-            fill.recordDecisions = false; // kept by the project database once it lands
+            fill.recordDecisions = project != nullptr;
+            int64_t runId = -1;
+            if (project) {
+                auto id = project->beginRun({ traceId, "fill", name, "", "",
+                    "{\"ratio\":" + std::to_string(fill.ratio) + ",\"tieBreak\":\"" + tie + "\"}", seed });
+                if (!id)
+                    return fail(id.error().toString());
+                runId = id.value();
+            }
             auto r = sim::runFillExperiment(trace, *policy, fill);
-            if (!r)
+            if (!r) {
+                if (project)
+                    (void)project->endRun(runId, r.error().isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed,
+                        r.error().toString());
                 return fail(r.error().toString());
+            }
+            if (project)
+                if (Status st = project->finishFillRun(runId, r.value()); !st)
+                    return fail(st.error().toString());
             row.alloc.add(r->finalGpuAllocPct);
             row.frag.add(r->finalFragRatePct);
             row.failed.add(double(r->failed));

@@ -13,6 +13,7 @@ int runGenerate(const std::vector<std::string>& args);
 int runBench(const std::vector<std::string>& args);
 int runReplay(const std::vector<std::string>& args);
 int runPolicies(const std::vector<std::string>& args);
+int runRuns(const std::vector<std::string>& args);
 
 /// Prints "schedlab-cli: <message>" to stderr and returns `code`.
 int fail(const std::string& message, int code = 1);

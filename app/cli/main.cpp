@@ -19,8 +19,12 @@ commands:
         import any supported trace and write it in schedlab's own format
   generate --nodes N --jobs M --seed S --out FILE.sltrace [--load L]
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
-  replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break random|first] [--json]
+  replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break random|first] [--project P] [--json]
+  replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
+        [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--project P] [--json]
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
+  runs --project FILE [--json]
+        list the runs stored in a project database (status, policy, seed, summary with --json)
   policies [--json]
         list the policies
   bench replay [--traces DIR] [--repeat R]
@@ -52,6 +56,8 @@ int main(int argc, char** argv)
         return schedlab::cli::runGenerate(args);
     if (command == "replay")
         return schedlab::cli::runReplay(args);
+    if (command == "runs")
+        return schedlab::cli::runRuns(args);
     if (command == "policies")
         return schedlab::cli::runPolicies(args);
     if (command == "bench")

@@ -1,0 +1,488 @@
+#include "project.h"
+
+#include "sqlite_db.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace schedlab::store {
+
+const char* runStatusName(RunStatus s)
+{
+    switch (s) {
+    case RunStatus::Running: return "running";
+    case RunStatus::Finished: return "finished";
+    case RunStatus::Failed: return "failed";
+    case RunStatus::Cancelled: return "cancelled";
+    }
+    return "failed";
+}
+
+namespace {
+
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE traces (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, format TEXT NOT NULL, files TEXT NOT NULL,
+    content_hash TEXT NOT NULL UNIQUE, nodes INTEGER NOT NULL, jobs INTEGER NOT NULL,
+    tasks INTEGER NOT NULL, imported_at TEXT NOT NULL);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY, trace_id INTEGER REFERENCES traces(id) ON DELETE CASCADE,
+    mode TEXT NOT NULL, policy TEXT NOT NULL, queue TEXT NOT NULL DEFAULT '', backfill TEXT NOT NULL DEFAULT '',
+    options TEXT NOT NULL DEFAULT '{}', seed INTEGER NOT NULL, version TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'failed', 'cancelled')),
+    pid INTEGER, host TEXT, started_at TEXT NOT NULL, finished_at TEXT, wall_seconds REAL, error TEXT);
+CREATE TABLE run_summary (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL, value REAL NOT NULL,
+    PRIMARY KEY (run_id, key));
+CREATE TABLE fill_curve (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, arrived_pct INTEGER NOT NULL,
+    arrived_exact_pct REAL, gpu_alloc_pct REAL, frag_amount REAL, frag_rate_pct REAL,
+    pods_arrived INTEGER, pods_failed INTEGER, PRIMARY KEY (run_id, arrived_pct));
+CREATE TABLE series (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, idx INTEGER NOT NULL, t REAL NOT NULL,
+    cpu_util REAL, mem_util REAL, gpu_util REAL, active_nodes INTEGER, gpu_frag_rate REAL, cpu_frag_rate REAL,
+    gpu_frag_amount REAL, p99_wait REAL, queued INTEGER, running INTEGER, power_w REAL,
+    PRIMARY KEY (run_id, idx));
+CREATE TABLE job_results (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, unit INTEGER NOT NULL, job INTEGER NOT NULL,
+    first_task INTEGER NOT NULL, task_count INTEGER NOT NULL, submit REAL, start REAL, finish REAL,
+    failed INTEGER NOT NULL, PRIMARY KEY (run_id, unit));
+CREATE TABLE decisions (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, idx INTEGER NOT NULL, t REAL NOT NULL,
+    job INTEGER, task INTEGER, node INTEGER, outcome INTEGER NOT NULL, feasible INTEGER,
+    candidates BLOB, PRIMARY KEY (run_id, idx));
+)sql";
+
+std::string nowUtc()
+{
+    std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+bool processAlive(int64_t pid)
+{
+    if (pid <= 0)
+        return false;
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+std::string hostName()
+{
+    char buf[256] = {};
+    ::gethostname(buf, sizeof buf - 1);
+    return buf;
+}
+
+} // namespace
+
+Project::~Project() = default;
+
+bool Project::readOnly() const { return m_db->readOnly(); }
+
+Result<std::unique_ptr<Project>> Project::open(const std::string& path, OpenMode mode)
+{
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (!exists && mode != OpenMode::CreateIfMissing)
+        return makeError(ErrorCode::Io, "project file does not exist", path);
+    if (exists && S_ISDIR(st.st_mode))
+        return makeError(ErrorCode::Io, "is a directory, not a project file", path);
+    if (exists && st.st_size > 0) {
+        // Check the SQLite header ourselves: SQLite would only complain at the first query.
+        std::ifstream in(path, std::ios::binary);
+        char header[16] = {};
+        in.read(header, 16);
+        if (in.gcount() < 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+            return makeError(ErrorCode::Format,
+                "not a schedlab project (not an SQLite database); the file was left untouched", path);
+    }
+    std::unique_ptr<Project> p(new Project());
+    p->m_path = path;
+    const Database::Mode dbMode = mode == OpenMode::ReadOnly ? Database::Mode::ReadOnly
+        : exists                                             ? Database::Mode::ReadWrite
+                                                             : Database::Mode::Create;
+    auto db = Database::open(path, dbMode);
+    if (!db) {
+        // A read-only file opened for writing: fall back to read-only and say so via readOnly().
+        if (exists && mode != OpenMode::ReadOnly)
+            db = Database::open(path, Database::Mode::ReadOnly);
+        if (!db)
+            return db.error();
+    }
+    p->m_db = std::move(db).value();
+    Database& d = *p->m_db;
+
+    // Integrity first: a corrupted file gets a message, not a half-read project.
+    {
+        auto q = d.prepare("PRAGMA quick_check");
+        if (!q)
+            return Error { ErrorCode::Format, "project file is corrupted or not a database: " + q.error().message, path, -1, -1 };
+        std::string result;
+        if (q->step())
+            result = q->columnText(0);
+        if (q->error())
+            return Error { ErrorCode::Format, "project file is corrupted: " + q->error()->message, path, -1, -1 };
+        if (result != "ok")
+            return Error { ErrorCode::Format, "project file is corrupted (integrity check: " + result + ")", path, -1, -1 };
+    }
+    if (!d.readOnly()) {
+        if (Status s = d.exec("PRAGMA journal_mode=WAL"); !s)
+            return s.error();
+    }
+    if (Status s = d.exec("PRAGMA foreign_keys=ON"); !s)
+        return s.error();
+
+    bool hasMeta = false;
+    {
+        auto q = d.prepare("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'");
+        if (!q)
+            return q.error();
+        if (q->step())
+            hasMeta = q->columnInt(0) > 0;
+    }
+    if (!hasMeta) {
+        auto q = d.prepare("SELECT count(*) FROM sqlite_master");
+        if (!q)
+            return q.error();
+        const int64_t objects = q->step() ? q->columnInt(0) : 0;
+        if (objects > 0)
+            return makeError(ErrorCode::Format,
+                "an SQLite database but not a schedlab project (no meta table); the file was left untouched", path);
+        if (d.readOnly())
+            return makeError(ErrorCode::Io, "empty project file is read-only; cannot initialise it", path);
+        if (Status s = p->createSchema(); !s)
+            return s.error();
+    }
+    {
+        auto q = d.prepare("SELECT value FROM meta WHERE key='schema_version'");
+        if (!q)
+            return q.error();
+        if (!q->step())
+            return makeError(ErrorCode::Format, "project has no schema version; not a schedlab project", path);
+        p->m_schema = std::atoi(q->columnText(0).c_str());
+    }
+    if (p->m_schema > kSchemaVersion)
+        return makeError(ErrorCode::Format,
+            "project was written by a newer schedlab (schema " + std::to_string(p->m_schema) + ", this build reads up to "
+                + std::to_string(kSchemaVersion) + "); not opened, nothing changed",
+            path);
+    if (p->m_schema < 1)
+        return makeError(ErrorCode::Format, "project schema version " + std::to_string(p->m_schema) + " is invalid", path);
+    if (p->m_schema < kSchemaVersion && !d.readOnly())
+        if (Status s = p->migrate(p->m_schema); !s)
+            return s.error();
+    if (!d.readOnly())
+        if (Status s = p->recoverInterrupted(); !s)
+            return s.error();
+    return p;
+}
+
+Status Project::createSchema()
+{
+    Transaction tx(*m_db);
+    if (Status s = tx.begin(); !s)
+        return s;
+    if (Status s = m_db->exec(kSchemaV1); !s)
+        return s;
+    auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
+    if (!ins)
+        return ins.error();
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>> {
+             { "schema_version", std::to_string(kSchemaVersion) }, { "application", "schedlab" }, { "created_at", nowUtc() } })
+        if (Status s = ins->bind(1, k).bind(2, v).exec(); !s)
+            return s;
+    return tx.commit();
+}
+
+Status Project::migrate(int from)
+{
+    // Schema 1 is the first; later versions add their steps here, each in its own transaction.
+    (void)from;
+    return {};
+}
+
+Status Project::recoverInterrupted()
+{
+    auto q = m_db->prepare("SELECT id, pid, host FROM runs WHERE status='running'");
+    if (!q)
+        return q.error();
+    std::vector<int64_t> dead;
+    const std::string host = hostName();
+    while (q->step()) {
+        const int64_t pid = q->columnInt(1);
+        const bool sameHost = q->columnText(2) == host;
+        if (!sameHost || !processAlive(pid))
+            dead.push_back(q->columnInt(0));
+    }
+    for (int64_t id : dead)
+        if (Status s = endRun(id, RunStatus::Failed, "interrupted (the process running it stopped)"); !s)
+            return s;
+    m_recovered = int(dead.size());
+    return {};
+}
+
+Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::string>& files)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    std::string fileList;
+    for (const std::string& f : files) {
+        QFile file(QString::fromStdString(f));
+        if (!file.open(QIODevice::ReadOnly))
+            return makeError(ErrorCode::Io, "cannot read for hashing", f);
+        hash.addData(&file);
+        fileList += (fileList.empty() ? "" : "\n") + f;
+    }
+    const std::string digest = hash.result().toHex().toStdString();
+    auto find = m_db->prepare("SELECT id FROM traces WHERE content_hash = ?");
+    if (!find)
+        return find.error();
+    find->bind(1, digest);
+    if (find->step())
+        return find->columnInt(0);
+    auto ins = m_db->prepare("INSERT INTO traces(name, format, files, content_hash, nodes, jobs, tasks, imported_at) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    const std::string name = t.sourceFiles.empty() ? std::string("trace") : t.sourceFiles.back();
+    ins->bind(1, name).bind(2, t.sourceFormat).bind(3, fileList).bind(4, digest);
+    ins->bind(5, int64_t(t.nodes.size())).bind(6, int64_t(t.jobs.size())).bind(7, int64_t(t.tasks.size()));
+    ins->bind(8, nowUtc());
+    if (Status s = ins->exec(); !s)
+        return s.error();
+    return m_db->lastInsertId();
+}
+
+Result<int64_t> Project::beginRun(const RunInfo& info)
+{
+    if (m_db->readOnly())
+        return makeError(ErrorCode::Io, "project is read-only; runs cannot be stored", m_path);
+    auto ins = m_db->prepare(
+        "INSERT INTO runs(trace_id, mode, policy, queue, backfill, options, seed, version, status, pid, host, started_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    if (info.traceId >= 0)
+        ins->bind(1, info.traceId);
+    else
+        ins->bindNull(1);
+    ins->bind(2, info.mode).bind(3, info.policy).bind(4, info.queue).bind(5, info.backfill);
+    ins->bind(6, info.optionsJson.empty() ? std::string("{}") : info.optionsJson);
+    ins->bind(7, int64_t(info.seed)).bind(8, std::string("schedlab 0.1.0"));
+    ins->bind(9, int64_t(::getpid())).bind(10, hostName()).bind(11, nowUtc());
+    if (Status s = ins->exec(); !s)
+        return s.error();
+    return m_db->lastInsertId();
+}
+
+Status Project::endRun(int64_t runId, RunStatus status, const std::string& error)
+{
+    auto up = m_db->prepare("UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?");
+    if (!up)
+        return up.error();
+    up->bind(1, std::string(runStatusName(status)));
+    if (error.empty())
+        up->bindNull(2);
+    else
+        up->bind(2, error);
+    up->bind(3, nowUtc()).bind(4, runId);
+    return up->exec();
+}
+
+Status Project::writeSummary(int64_t runId, const std::vector<std::pair<std::string, double>>& values)
+{
+    auto ins = m_db->prepare("INSERT INTO run_summary(run_id, key, value) VALUES (?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    for (const auto& [k, v] : values)
+        if (Status s = ins->bind(1, runId).bind(2, k).bind(3, v).exec(); !s)
+            return s;
+    return {};
+}
+
+Status Project::writeDecisions(int64_t runId, const sim::DecisionLog& log)
+{
+    auto ins = m_db->prepare("INSERT INTO decisions(run_id, idx, t, job, task, node, outcome, feasible, candidates) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    // Candidates packed little-endian: per candidate int32 node, float64 score, float64 raw, uint64 gpu mask.
+    std::vector<unsigned char> blob;
+    int64_t idx = 0;
+    for (const sim::Decision& d : log.decisions()) {
+        blob.clear();
+        const policy::Candidate* c = log.candidatesOf(d);
+        for (uint16_t k = 0; k < d.candidateCount; ++k) {
+            auto put = [&](const void* p, std::size_t n) {
+                const auto* b = static_cast<const unsigned char*>(p);
+                blob.insert(blob.end(), b, b + n);
+            };
+            put(&c[k].node, 4);
+            put(&c[k].score, 8);
+            put(&c[k].raw, 8);
+            put(&c[k].gpuMask, 8);
+        }
+        ins->bind(1, runId).bind(2, idx++).bind(3, d.timeS).bind(4, int64_t(d.job)).bind(5, int64_t(d.task));
+        ins->bind(6, int64_t(d.node)).bind(7, int64_t(d.outcome)).bind(8, int64_t(d.feasible));
+        if (blob.empty())
+            ins->bindNull(9);
+        else
+            ins->bindBlob(9, blob.data(), int(blob.size()));
+        if (Status s = ins->exec(); !s)
+            return s;
+    }
+    return {};
+}
+
+Status Project::markFinished(int64_t runId, double wallSeconds)
+{
+    auto up = m_db->prepare("UPDATE runs SET status='finished', finished_at=?, wall_seconds=?, error=NULL WHERE id=?");
+    if (!up)
+        return up.error();
+    return up->bind(1, nowUtc()).bind(2, wallSeconds).bind(3, runId).exec();
+}
+
+Status Project::finishFillRun(int64_t runId, const sim::FillResult& r)
+{
+    Transaction tx(*m_db);
+    if (Status s = tx.begin(); !s)
+        return s;
+    if (Status s = writeSummary(runId,
+            { { "pods", double(r.pods) }, { "placed", double(r.placed) }, { "failed", double(r.failed) },
+                { "failedGpuMilli", double(r.failedGpuMilli) }, { "finalGpuAllocPct", r.finalGpuAllocPct },
+                { "finalFragRatePct", r.finalFragRatePct }, { "finalFragAmount", r.finalFragAmount } });
+        !s)
+        return s;
+    auto ins = m_db->prepare("INSERT INTO fill_curve VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    for (const sim::FillPoint& p : r.curve) {
+        ins->bind(1, runId).bind(2, int64_t(p.arrivedPct)).bind(3, p.arrivedExactPct).bind(4, p.gpuAllocPct);
+        ins->bind(5, p.fragAmount).bind(6, p.fragRatePct).bind(7, p.podsArrived).bind(8, p.podsFailed);
+        if (Status s = ins->exec(); !s)
+            return s;
+    }
+    if (Status s = writeDecisions(runId, r.decisions); !s)
+        return s;
+    if (Status s = markFinished(runId, r.seconds); !s)
+        return s;
+    return tx.commit();
+}
+
+Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
+{
+    Transaction tx(*m_db);
+    if (Status s = tx.begin(); !s)
+        return s;
+    std::vector<std::pair<std::string, double>> sum = {
+        { "units", double(r.units) }, { "completed", double(r.completed) }, { "failed", double(r.failed) },
+        { "skipped", double(r.skipped) }, { "backfilled", double(r.backfilled) },
+        { "meanCpuUtil", r.meanCpuUtil }, { "meanMemUtil", r.meanMemUtil }, { "meanGpuUtil", r.meanGpuUtil },
+        { "meanGpuFragRate", r.meanGpuFragRate }, { "energyKWh", r.energyKWh }, { "makespanS", r.makespanS },
+    };
+    for (const auto& [name, d] : { std::pair<const char*, const Distribution*> { "wait", &r.waitS },
+             { "jct", &r.jctS }, { "bsld", &r.boundedSlowdown } }) {
+        const std::string n(name);
+        sum.insert(sum.end(), { { n + ".mean", d->mean }, { n + ".p50", d->p50 }, { n + ".p95", d->p95 },
+                                  { n + ".p99", d->p99 }, { n + ".max", d->max } });
+    }
+    for (const auto& [cls, n] : r.slaViolations)
+        sum.push_back({ "slaViolations." + cls, double(n) });
+    if (Status s = writeSummary(runId, sum); !s)
+        return s;
+    auto ser = m_db->prepare("INSERT INTO series VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!ser)
+        return ser.error();
+    int64_t idx = 0;
+    for (const sim::SeriesPoint& p : r.series) {
+        ser->bind(1, runId).bind(2, idx++).bind(3, p.timeS).bind(4, p.cpuUtil).bind(5, p.memUtil).bind(6, p.gpuUtil);
+        ser->bind(7, int64_t(p.activeNodes)).bind(8, p.gpuFragRate).bind(9, p.cpuFragRate).bind(10, p.gpuFragAmount);
+        ser->bind(11, p.p99WaitS).bind(12, int64_t(p.queued)).bind(13, int64_t(p.running)).bind(14, p.powerW);
+        if (Status s = ser->exec(); !s)
+            return s;
+    }
+    auto jobs = m_db->prepare("INSERT INTO job_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!jobs)
+        return jobs.error();
+    idx = 0;
+    for (const sim::UnitResult& u : r.units_) {
+        jobs->bind(1, runId).bind(2, idx++).bind(3, int64_t(u.job)).bind(4, int64_t(u.firstTask));
+        jobs->bind(5, int64_t(u.taskCount)).bind(6, u.submitS).bind(7, u.startS).bind(8, u.finishS);
+        jobs->bind(9, int64_t(u.failed ? 1 : 0));
+        if (Status s = jobs->exec(); !s)
+            return s;
+    }
+    if (Status s = writeDecisions(runId, r.decisions); !s)
+        return s;
+    if (Status s = markFinished(runId, r.simSeconds); !s)
+        return s;
+    return tx.commit();
+}
+
+Result<std::vector<RunRow>> Project::runs()
+{
+    auto q = m_db->prepare("SELECT id, coalesce(trace_id, -1), mode, policy, queue, backfill, status, coalesce(error, ''), "
+                           "started_at, coalesce(finished_at, ''), seed, coalesce(wall_seconds, 0) FROM runs ORDER BY id");
+    if (!q)
+        return q.error();
+    std::vector<RunRow> out;
+    while (q->step()) {
+        RunRow r;
+        r.id = q->columnInt(0);
+        r.traceId = q->columnInt(1);
+        r.mode = q->columnText(2);
+        r.policy = q->columnText(3);
+        r.queue = q->columnText(4);
+        r.backfill = q->columnText(5);
+        r.status = q->columnText(6);
+        r.error = q->columnText(7);
+        r.startedAt = q->columnText(8);
+        r.finishedAt = q->columnText(9);
+        r.seed = uint64_t(q->columnInt(10));
+        r.wallSeconds = q->columnDouble(11);
+        out.push_back(std::move(r));
+    }
+    if (q->error())
+        return *q->error();
+    return out;
+}
+
+Result<std::vector<std::pair<std::string, double>>> Project::summary(int64_t runId)
+{
+    auto q = m_db->prepare("SELECT key, value FROM run_summary WHERE run_id = ? ORDER BY key");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    std::vector<std::pair<std::string, double>> out;
+    while (q->step())
+        out.push_back({ q->columnText(0), q->columnDouble(1) });
+    if (q->error())
+        return *q->error();
+    return out;
+}
+
+Result<int64_t> Project::countRows(const std::string& table, int64_t runId)
+{
+    if (table != "decisions" && table != "job_results" && table != "series" && table != "fill_curve"
+        && table != "run_summary")
+        return makeError(ErrorCode::Invalid, "unknown table " + table);
+    auto q = m_db->prepare("SELECT count(*) FROM " + table + " WHERE run_id = ?");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    if (!q->step())
+        return q->error() ? *q->error() : makeError(ErrorCode::Internal, "count failed");
+    return q->columnInt(0);
+}
+
+} // namespace schedlab::store

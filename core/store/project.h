@@ -1,0 +1,96 @@
+#pragma once
+/// The project database (one SQLite file, `.schedlab`): imported traces with a content hash, runs
+/// with their options, status and timing, summary metrics, time series / fill curves, per-job
+/// results and the decision log.
+///
+/// Crash safety: WAL journal, foreign keys on. A run is inserted as 'running' (with the writer's
+/// pid) before it starts and all its results are written in ONE transaction when it finishes, so a
+/// crash never leaves half a run; on the next open, runs still 'running' whose process is gone are
+/// marked 'failed' ("interrupted"). A cancelled run is stored as 'cancelled' with no results.
+/// Files that are not SQLite, come from a newer schema, or are corrupted are refused with a clear
+/// message and never written to.
+
+#include "base/result.h"
+#include "sim/fill_experiment.h"
+#include "sim/timed_replay.h"
+#include "trace/trace.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace schedlab::store {
+
+class Database;
+
+/// Schema version this build writes; files with a higher version are refused.
+inline constexpr int kSchemaVersion = 1;
+
+enum class RunStatus { Running, Finished, Failed, Cancelled };
+const char* runStatusName(RunStatus s);
+
+/// What a run is, before it starts.
+struct RunInfo {
+    int64_t traceId = -1;
+    std::string mode; ///< "fill" or "timed"
+    std::string policy;
+    std::string queue; ///< timed only
+    std::string backfill; ///< timed only
+    std::string optionsJson; ///< every option, for reproduction
+    uint64_t seed = 0;
+};
+
+/// A stored run as listed.
+struct RunRow {
+    int64_t id = -1;
+    int64_t traceId = -1;
+    std::string mode, policy, queue, backfill, status, error, startedAt, finishedAt;
+    uint64_t seed = 0;
+    double wallSeconds = 0;
+};
+
+class Project {
+public:
+    enum class OpenMode { CreateIfMissing, ExistingOnly, ReadOnly };
+    /// Opens or creates a project; migrates older schemas; recovers interrupted runs.
+    static Result<std::unique_ptr<Project>> open(const std::string& path, OpenMode mode = OpenMode::CreateIfMissing);
+    ~Project();
+
+    int schemaVersion() const { return m_schema; }
+    bool readOnly() const;
+    const std::string& path() const { return m_path; }
+    /// Runs found 'running' from a dead process and marked failed when this project was opened.
+    int recoveredRuns() const { return m_recovered; }
+
+    /// Records an imported trace; the same content (SHA-256 of the files) returns the existing id.
+    Result<int64_t> addTrace(const trace::Trace& trace, const std::vector<std::string>& files);
+    /// Inserts a run as 'running'; returns its id.
+    Result<int64_t> beginRun(const RunInfo& info);
+    /// Writes everything of a finished run in one transaction and marks it 'finished'.
+    Status finishFillRun(int64_t runId, const sim::FillResult& result);
+    Status finishTimedRun(int64_t runId, const sim::TimedResult& result);
+    /// Marks a run cancelled or failed (no results are kept).
+    Status endRun(int64_t runId, RunStatus status, const std::string& error = {});
+
+    Result<std::vector<RunRow>> runs();
+    /// Summary metrics of a run, by key ("finalGpuAllocPct", "wait.p99", ...).
+    Result<std::vector<std::pair<std::string, double>>> summary(int64_t runId);
+    /// Number of stored rows of a run in a table ("decisions", "job_results", "series", "fill_curve").
+    Result<int64_t> countRows(const std::string& table, int64_t runId);
+
+private:
+    Project() = default;
+    Status createSchema();
+    Status migrate(int from);
+    Status recoverInterrupted();
+    Status writeSummary(int64_t runId, const std::vector<std::pair<std::string, double>>& values);
+    Status writeDecisions(int64_t runId, const sim::DecisionLog& log);
+    Status markFinished(int64_t runId, double wallSeconds);
+
+    std::unique_ptr<Database> m_db;
+    std::string m_path;
+    int m_schema = 0;
+    int m_recovered = 0;
+};
+
+} // namespace schedlab::store

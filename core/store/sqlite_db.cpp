@@ -1,0 +1,152 @@
+#include "sqlite_db.h"
+
+#include <sqlite3.h>
+
+namespace schedlab::store {
+
+Statement::Statement(sqlite3_stmt* stmt, std::string file)
+    : m_stmt(stmt)
+    , m_file(std::move(file))
+{
+}
+
+Statement::~Statement()
+{
+    if (m_stmt)
+        sqlite3_finalize(m_stmt);
+}
+
+Statement::Statement(Statement&& o) noexcept
+    : m_stmt(o.m_stmt)
+    , m_file(std::move(o.m_file))
+    , m_error(std::move(o.m_error))
+{
+    o.m_stmt = nullptr;
+}
+
+Statement& Statement::operator=(Statement&& o) noexcept
+{
+    if (this != &o) {
+        if (m_stmt)
+            sqlite3_finalize(m_stmt);
+        m_stmt = o.m_stmt;
+        m_file = std::move(o.m_file);
+        m_error = std::move(o.m_error);
+        o.m_stmt = nullptr;
+    }
+    return *this;
+}
+
+Statement& Statement::bind(int i, int64_t v)
+{
+    sqlite3_bind_int64(m_stmt, i, v);
+    return *this;
+}
+Statement& Statement::bind(int i, double v)
+{
+    sqlite3_bind_double(m_stmt, i, v);
+    return *this;
+}
+Statement& Statement::bind(int i, std::string_view v)
+{
+    sqlite3_bind_text(m_stmt, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+Statement& Statement::bindBlob(int i, const void* data, int bytes)
+{
+    sqlite3_bind_blob(m_stmt, i, data, bytes, SQLITE_TRANSIENT);
+    return *this;
+}
+Statement& Statement::bindNull(int i)
+{
+    sqlite3_bind_null(m_stmt, i);
+    return *this;
+}
+
+bool Statement::step()
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc != SQLITE_DONE)
+        m_error = Error { ErrorCode::Io, std::string("database: ") + sqlite3_errmsg(sqlite3_db_handle(m_stmt)), m_file, -1, -1 };
+    return false;
+}
+
+Status Statement::exec()
+{
+    m_error.reset();
+    while (step()) {
+    }
+    reset();
+    if (m_error)
+        return *m_error;
+    return {};
+}
+
+void Statement::reset()
+{
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+int64_t Statement::columnInt(int i) const { return sqlite3_column_int64(m_stmt, i); }
+double Statement::columnDouble(int i) const { return sqlite3_column_double(m_stmt, i); }
+std::string Statement::columnText(int i) const
+{
+    const auto* p = sqlite3_column_text(m_stmt, i);
+    return p ? std::string(reinterpret_cast<const char*>(p), std::size_t(sqlite3_column_bytes(m_stmt, i))) : std::string();
+}
+bool Statement::columnIsNull(int i) const { return sqlite3_column_type(m_stmt, i) == SQLITE_NULL; }
+
+Result<std::unique_ptr<Database>> Database::open(const std::string& path, Mode mode)
+{
+    std::unique_ptr<Database> db(new Database());
+    db->m_path = path;
+    int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
+        : mode == Mode::Create         ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                       : SQLITE_OPEN_READWRITE;
+    const int rc = sqlite3_open_v2(path.c_str(), &db->m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        Error e { ErrorCode::Io, std::string("cannot open project: ") + (db->m_db ? sqlite3_errmsg(db->m_db) : "out of memory"),
+            path, -1, -1 };
+        return e;
+    }
+    db->m_readOnly = mode == Mode::ReadOnly || sqlite3_db_readonly(db->m_db, "main") == 1;
+    sqlite3_busy_timeout(db->m_db, 5000);
+    return db;
+}
+
+Database::~Database()
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+Error Database::error(const std::string& what) const
+{
+    return Error { ErrorCode::Io, what + ": " + sqlite3_errmsg(m_db), m_path, -1, -1 };
+}
+
+Status Database::exec(const std::string& sql)
+{
+    char* msg = nullptr;
+    if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+        std::string text = msg ? msg : "unknown error";
+        sqlite3_free(msg);
+        return Error { ErrorCode::Io, "database: " + text, m_path, -1, -1 };
+    }
+    return {};
+}
+
+Result<Statement> Database::prepare(const std::string& sql)
+{
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql.c_str(), int(sql.size()), &stmt, nullptr) != SQLITE_OK)
+        return error("database");
+    return Statement(stmt, m_path);
+}
+
+int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
+
+} // namespace schedlab::store

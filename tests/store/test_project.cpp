@@ -1,0 +1,292 @@
+// The project database: schema, runs, crash safety (kill -9 of a writer), and hostile files.
+
+#include "test_util.h"
+#include "trace_builder.h"
+
+#include "sim/fill_experiment.h"
+#include "store/project.h"
+
+#include <QCryptographicHash>
+#include <QProcess>
+#include <QtTest>
+
+#include <csignal>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace schedlab;
+using schedlab::test::TraceBuilder;
+
+namespace {
+trace::Trace smallTrace()
+{
+    TraceBuilder b;
+    for (int i = 0; i < 8; ++i)
+        b.node(32000, 65536, 4);
+    for (int i = 0; i < 60; ++i)
+        b.task(1000 + 100 * (i % 7), 1024, 1, 100 + 100 * (i % 9));
+    return b.t;
+}
+sim::FillResult fill(const trace::Trace& t)
+{
+    auto p = policy::makePlacementPolicy("bestfit");
+    auto r = sim::runFillExperiment(t, *p, {});
+    if (!r)
+        qFatal("%s", r.error().toString().c_str());
+    return std::move(r).value();
+}
+QByteArray sha(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    f.open(QIODevice::ReadOnly);
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+std::unique_ptr<store::Project> mustOpen(const std::string& path, store::Project::OpenMode mode = store::Project::OpenMode::CreateIfMissing)
+{
+    auto p = store::Project::open(path, mode);
+    if (!p)
+        qFatal("open failed: %s", p.error().toString().c_str());
+    return std::move(p).value();
+}
+} // namespace
+
+class TestProject : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::string path(const char* name) const { return m_dir.filePath(name).toStdString(); }
+
+private slots:
+    void createStoreAndReopen()
+    {
+        const std::string file = path("a.schedlab");
+        const trace::Trace t = smallTrace();
+        const sim::FillResult r = fill(t);
+        int64_t runId = -1;
+        {
+            auto p = mustOpen(file);
+            QCOMPARE(p->schemaVersion(), store::kSchemaVersion);
+            auto traceId = p->addTrace(t, { test::dataPath("tiny/jobs.swf") });
+            QVERIFY(traceId.ok());
+            auto again = p->addTrace(t, { test::dataPath("tiny/jobs.swf") });
+            QCOMPARE(again.value(), traceId.value()); // same content, same trace row
+            auto id = p->beginRun({ traceId.value(), "fill", "bestfit", "", "", "{}", 42 });
+            QVERIFY(id.ok());
+            runId = id.value();
+            QVERIFY(p->finishFillRun(runId, r).ok());
+        }
+        auto p = mustOpen(file, store::Project::OpenMode::ExistingOnly);
+        auto runs = p->runs();
+        QVERIFY(runs.ok());
+        QCOMPARE(runs->size(), std::size_t(1));
+        QCOMPARE(runs->front().status, std::string("finished"));
+        QCOMPARE(runs->front().policy, std::string("bestfit"));
+        QCOMPARE(p->countRows("fill_curve", runId).value(), int64_t(r.curve.size()));
+        QCOMPARE(p->countRows("decisions", runId).value(), int64_t(r.decisions.size()));
+        double alloc = -1;
+        const auto summary = p->summary(runId); // keep the Result alive across the loop
+        for (const auto& [k, v] : summary.value())
+            if (k == "finalGpuAllocPct")
+                alloc = v;
+        QCOMPARE(alloc, r.finalGpuAllocPct);
+        QCOMPARE(p->recoveredRuns(), 0);
+    }
+
+    void cancelledRunKeepsNoResults()
+    {
+        auto p = mustOpen(path("c.schedlab"));
+        auto id = p->beginRun({ -1, "fill", "fgd", "", "", "{}", 1 });
+        QVERIFY(p->endRun(id.value(), store::RunStatus::Cancelled).ok());
+        QCOMPARE(p->runs()->front().status, std::string("cancelled"));
+        QCOMPARE(p->countRows("run_summary", id.value()).value(), int64_t(0));
+    }
+
+    // A writer killed with SIGKILL in the middle of a run: the earlier run stays intact and the
+    // interrupted one is marked failed on the next open.
+    void killedWriterMidRun()
+    {
+        const std::string file = path("k.schedlab");
+        const trace::Trace t = smallTrace();
+        const sim::FillResult r = fill(t);
+        {
+            auto p = mustOpen(file);
+            auto id = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 42 });
+            QVERIFY(p->finishFillRun(id.value(), r).ok());
+        }
+        int fds[2];
+        QVERIFY(::pipe(fds) == 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            ::close(fds[0]);
+            auto p = store::Project::open(file);
+            if (!p)
+                ::_exit(2);
+            auto id = (*p)->beginRun({ -1, "fill", "fgd", "", "", "{}", 43 });
+            (void)!::write(fds[1], "R", 1);
+            for (;;)
+                ::pause(); // "running" until killed
+        }
+        ::close(fds[1]);
+        char c = 0;
+        QCOMPARE(::read(fds[0], &c, 1), ssize_t(1));
+        ::kill(child, SIGKILL);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        QVERIFY(WIFSIGNALED(status));
+        auto p = mustOpen(file);
+        QCOMPARE(p->recoveredRuns(), 1);
+        auto runs = p->runs().value();
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].status, std::string("finished"));
+        QCOMPARE(p->countRows("fill_curve", runs[0].id).value(), int64_t(r.curve.size()));
+        QCOMPARE(runs[1].status, std::string("failed"));
+        QVERIFY(runs[1].error.find("interrupted") != std::string::npos);
+    }
+
+    // Killed while writing results, at varying moments: every run is either finished with all its
+    // rows or failed with none; never half.
+    void killedWriterWhileCommitting()
+    {
+        const trace::Trace t = smallTrace();
+        const sim::FillResult r = fill(t);
+        for (int attempt = 0; attempt < 6; ++attempt) {
+            const std::string file = path(std::string("w").append(std::to_string(attempt)).append(".schedlab").c_str());
+            { mustOpen(file); }
+            int fds[2];
+            QVERIFY(::pipe(fds) == 0);
+            const pid_t child = ::fork();
+            if (child == 0) {
+                ::close(fds[0]);
+                auto p = store::Project::open(file);
+                if (!p)
+                    ::_exit(2);
+                for (;;) {
+                    auto id = (*p)->beginRun({ -1, "fill", "bestfit", "", "", "{}", 42 });
+                    if (!id || !(*p)->finishFillRun(id.value(), r))
+                        ::_exit(3);
+                    (void)!::write(fds[1], "F", 1);
+                }
+            }
+            ::close(fds[1]);
+            char c = 0;
+            QCOMPARE(::read(fds[0], &c, 1), ssize_t(1));
+            ::usleep(useconds_t(1000 + attempt * 3700));
+            ::kill(child, SIGKILL);
+            ::waitpid(child, nullptr, 0);
+            ::close(fds[0]);
+            auto p = mustOpen(file);
+            auto runs = p->runs().value();
+            QVERIFY(runs.size() >= 1);
+            int finished = 0;
+            for (const store::RunRow& run : runs) {
+                const int64_t curve = p->countRows("fill_curve", run.id).value();
+                const int64_t decisions = p->countRows("decisions", run.id).value();
+                if (run.status == "finished") {
+                    ++finished;
+                    QCOMPARE(curve, int64_t(r.curve.size()));
+                    QCOMPARE(decisions, int64_t(r.decisions.size()));
+                } else {
+                    QCOMPARE(run.status, std::string("failed"));
+                    QCOMPARE(curve, int64_t(0));
+                    QCOMPARE(decisions, int64_t(0));
+                }
+            }
+            QVERIFY(finished >= 1);
+        }
+    }
+
+    void notSqliteIsRefusedAndUntouched()
+    {
+        const std::string file = schedlab::test::writeFile(m_dir, "notes.schedlab", "these are my notes, not a database\n");
+        const QByteArray before = sha(file);
+        auto p = store::Project::open(file);
+        QVERIFY(!p.ok());
+        QCOMPARE(p.error().code, ErrorCode::Format);
+        QVERIFY2(p.error().toString().find("notes.schedlab: not a schedlab project (not an SQLite database)")
+                != std::string::npos,
+            p.error().toString().c_str());
+        QCOMPARE(sha(file), before);
+    }
+
+    void newerSchemaIsRefusedAndUntouched()
+    {
+        const std::string file = path("new.schedlab");
+        { mustOpen(file); }
+        {
+            // Simulate a future schedlab: bump the version with SQLite directly.
+            auto p = mustOpen(file);
+            (void)p;
+        }
+        QVERIFY(QProcess::execute("python3", { "-c",
+                    QString("import sqlite3; c=sqlite3.connect('%1'); c.execute(\"update meta set value='99' where "
+                            "key='schema_version'\"); c.commit()")
+                        .arg(QString::fromStdString(file)) })
+            == 0);
+        const QByteArray before = sha(file);
+        auto p = store::Project::open(file);
+        QVERIFY(!p.ok());
+        QVERIFY2(p.error().message.find("newer schedlab (schema 99") != std::string::npos, p.error().message.c_str());
+        QCOMPARE(sha(file), before);
+    }
+
+    void foreignSqliteIsRefused()
+    {
+        const std::string file = path("other.db");
+        QVERIFY(QProcess::execute("python3", { "-c",
+                    QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('create table t(x)'); c.commit()")
+                        .arg(QString::fromStdString(file)) })
+            == 0);
+        auto p = store::Project::open(file);
+        QVERIFY(!p.ok());
+        QVERIFY(p.error().message.find("not a schedlab project (no meta table)") != std::string::npos);
+    }
+
+    void corruptedFileGivesAClearError()
+    {
+        const std::string file = path("bad.schedlab");
+        {
+            auto p = mustOpen(file);
+            const sim::FillResult r = fill(smallTrace());
+            for (int i = 0; i < 5; ++i) {
+                auto id = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", uint64_t(i) });
+                QVERIFY(p->finishFillRun(id.value(), r).ok());
+            }
+        }
+        {
+            // Smash the headers of b-tree pages 2..5 (SQLite's default page size is 4096).
+            std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+            const std::string junk(12, '\xA5');
+            for (int page = 1; page <= 4; ++page) {
+                f.seekp(4096 * page);
+                f.write(junk.data(), std::streamsize(junk.size()));
+            }
+        }
+        auto p = store::Project::open(file);
+        QVERIFY(!p.ok());
+        QCOMPARE(p.error().code, ErrorCode::Format);
+        QVERIFY2(p.error().message.find("corrupted") != std::string::npos, p.error().message.c_str());
+    }
+
+    void readOnlyProjectRefusesWrites()
+    {
+        const std::string file = path("ro.schedlab");
+        { mustOpen(file); }
+        auto p = mustOpen(file, store::Project::OpenMode::ReadOnly);
+        QVERIFY(p->readOnly());
+        auto id = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 1 });
+        QVERIFY(!id.ok());
+        QVERIFY(id.error().message.find("read-only") != std::string::npos);
+        QVERIFY(p->runs().ok());
+    }
+
+    void missingFileWithExistingOnly()
+    {
+        auto p = store::Project::open(path("nope.schedlab"), store::Project::OpenMode::ExistingOnly);
+        QVERIFY(!p.ok());
+        QVERIFY(p.error().message.find("does not exist") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProject)
+#include "test_project.moc"
