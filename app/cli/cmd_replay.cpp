@@ -82,15 +82,30 @@ int runPolicies(const std::vector<std::string>& argv)
         for (const auto& p : list)
             arr.append(QJsonObject { { "name", QString::fromStdString(p.name) }, { "kind", QString::fromStdString(p.kind) },
                 { "description", QString::fromStdString(p.description) } });
-        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.policies/1" }, { "placement", arr } })
+        QJsonArray queues;
+        for (const std::string& n : policy::queueOrderNames())
+            queues.append(QString::fromStdString(n));
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.policies/1" }, { "placement", arr },
+                                     { "queue", queues }, { "backfill", QJsonArray { "none", "easy" } },
+                                     { "tieBreak", QJsonArray { "random", "first" } } })
                        .toJson()
                        .constData(),
             stdout);
         return 0;
     }
-    std::printf("placement policies (--policy):\n");
+    std::printf("placement policies (--policy a,b,...):\n");
     for (const auto& p : list)
         std::printf("  %-14s %s\n", p.name.c_str(), p.description.c_str());
+    std::printf("\nqueue orders (--queue, timed mode): %s\n", [] {
+        std::string s;
+        for (const std::string& n : policy::queueOrderNames())
+            s += (s.empty() ? "" : ", ") + n;
+        return s;
+    }().c_str());
+    std::printf("backfilling (--backfill, timed mode): none, easy\n");
+    std::printf("\nparameters: --seeds (RNG of tie-breaks, Random, inflation and shuffle), --tie-break random|first,\n"
+                "  fill: --ratio (default 1.3); timed: --sla CLASS=SECONDS,..., --window (p99 window, 3600 s),\n"
+                "  --tick (series period, default max(60 s, span/4000)), --power-off-idle\n");
     return 0;
 }
 
@@ -131,14 +146,12 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             o.slaByQos[item.substr(0, eq)] = v;
     }
     QJsonArray runs;
-    if (!args.flag("json")) {
-        std::printf("timed replay: %zu nodes, %zu jobs, queue %s, backfill %s; waits in s, percentiles by nearest rank\n",
-            trace.nodes.size(), trace.jobs.size(), policy::queueOrderName(o.queue).c_str(), backfill.c_str());
-        std::printf("%-14s %5s %10s %10s %10s %10s %8s %7s %7s %7s %8s %9s %9s\n", "policy", "seed", "wait mean",
-            "wait p50", "wait p99", "bsld mean", "failed", "cpu %", "gpu %", "frag %", "backfill", "energyKWh",
-            "sim s");
-    }
-    for (const std::string& name : policies)
+    struct Row {
+        Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim;
+    };
+    std::vector<std::pair<std::string, Row>> rows;
+    for (const std::string& name : policies) {
+        Row row;
         for (uint64_t seed : seeds) {
             auto policy = policy::makePlacementPolicy(name);
             o.seed = seed;
@@ -160,16 +173,35 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             if (project)
                 if (Status st = project->finishTimedRun(runId, r.value()); !st)
                     return fail(st.error().toString());
-            if (args.flag("json")) {
+            if (args.flag("json"))
                 runs.append(timedResultToJson(r.value()));
-                continue;
-            }
-            std::printf("%-14s %5llu %10.1f %10.1f %10.1f %10.2f %8lld %7.1f %7.1f %7.1f %8lld %9.1f %9.3f\n",
-                name.c_str(), static_cast<unsigned long long>(seed), r->waitS.mean, r->waitS.p50, r->waitS.p99,
-                r->boundedSlowdown.mean, static_cast<long long>(r->failed), r->meanCpuUtil * 100, r->meanGpuUtil * 100,
-                r->meanGpuFragRate * 100, static_cast<long long>(r->backfilled), r->energyKWh, r->simSeconds);
+            row.waitMean.add(r->waitS.mean);
+            row.waitP99.add(r->waitS.p99);
+            row.bsld.add(r->boundedSlowdown.mean);
+            row.failed.add(double(r->failed));
+            row.cpu.add(r->meanCpuUtil * 100);
+            row.gpu.add(r->meanGpuUtil * 100);
+            row.frag.add(r->meanGpuFragRate * 100);
+            row.energy.add(r->energyKWh);
+            row.sim.add(r->simSeconds);
         }
-    if (args.flag("json")) {
+        rows.push_back({ name, row });
+    }
+    if (!args.flag("json")) {
+        std::printf("timed replay: %zu nodes, %zu jobs, queue %s, backfill %s, %zu seed(s); mean over seeds "
+                    "[min, max]; waits in s, p99 by nearest rank\n",
+            trace.nodes.size(), trace.jobs.size(), policy::queueOrderName(o.queue).c_str(), backfill.c_str(),
+            seeds.size());
+        std::printf("%-14s %26s %26s %9s %7s %7s %7s %7s %10s %8s\n", "policy", "wait mean [min,max]",
+            "wait p99 [min,max]", "bsld", "failed", "cpu %", "gpu %", "frag %", "energy kWh", "sim s");
+        for (const auto& [name, r] : rows)
+            std::printf("%-14s %9.1f [%7.1f,%7.1f] %9.1f [%7.1f,%7.1f] %9.2f %7.0f %7.1f %7.1f %7.1f %10.1f %8.3f\n",
+                name.c_str(), r.waitMean.mean(), r.waitMean.min, r.waitMean.max, r.waitP99.mean(), r.waitP99.min,
+                r.waitP99.max, r.bsld.mean(), r.failed.mean(), r.cpu.mean(), r.gpu.mean(), r.frag.mean(),
+                r.energy.mean(), r.sim.mean());
+        return 0;
+    }
+    {
         QJsonObject out { { "schema", "schedlab.replay/1" }, { "mode", "timed" },
             { "queue", QString::fromStdString(policy::queueOrderName(o.queue)) },
             { "backfill", QString::fromStdString(backfill) }, { "runs", runs } };

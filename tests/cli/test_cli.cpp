@@ -120,6 +120,98 @@ private slots:
         QCOMPARE(cli({ "generate", "--nodes", "0", "--jobs", "5", "--out", a }).code, 2);
     }
 
+    void replayFillJson()
+    {
+        Run r = cli({ "replay", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--mode", "fill", "--policy",
+            "bestfit,fgd", "--seeds", "1-2", "--ratio", "1.0", "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["schema"].toString(), QString("schedlab.replay/1"));
+        QCOMPARE(o["mode"].toString(), QString("fill"));
+        const QJsonArray runs = o["runs"].toArray();
+        QCOMPARE(runs.size(), 4); // 2 policies x 2 seeds
+        QCOMPARE(runs[0].toObject()["policy"].toString(), QString("bestfit"));
+        QCOMPARE(runs[1].toObject()["seed"].toInt(), 2);
+        for (const QJsonValue& v : runs) {
+            const QJsonObject run = v.toObject();
+            const QJsonArray curve = run["curve"].toArray();
+            QVERIFY(!curve.isEmpty());
+            QCOMPARE(curve.first().toObject()["arrivedPct"].toInt(), 1);
+            QCOMPARE(run["placed"].toInt() + run["failed"].toInt(), run["pods"].toInt());
+        }
+    }
+
+    void replayTimedIsByteIdentical()
+    {
+        // Same trace, policy and seed: identical output once the wall-clock fields are removed.
+        auto strip = [](QByteArray json) {
+            QJsonObject o = QJsonDocument::fromJson(json).object();
+            QJsonArray runs = o["runs"].toArray();
+            for (int i = 0; i < runs.size(); ++i) {
+                QJsonObject run = runs[i].toObject();
+                run.remove("simSeconds");
+                run.remove("seconds");
+                runs[i] = run;
+            }
+            o["runs"] = runs;
+            return QJsonDocument(o).toJson(QJsonDocument::Compact);
+        };
+        const QStringList args { "replay", data("tiny/jobs.swf"), "--mode", "timed", "--policy", "random,bestfit",
+            "--seeds", "3", "--backfill", "easy", "--json" };
+        Run a = cli(args), b = cli(args);
+        QCOMPARE(a.code, 0);
+        QCOMPARE(strip(a.out), strip(b.out));
+        const QJsonObject run = QJsonDocument::fromJson(a.out).object()["runs"].toArray()[0].toObject();
+        // tiny/jobs.swf on 8 processors: 4 jobs run, job 4 (16 procs) can never run
+        QCOMPARE(run["units"].toInt(), 4);
+        QCOMPARE(run["failed"].toInt(), 1);
+        QCOMPARE(run["completed"].toInt(), 3);
+        QVERIFY(!run["series"].toArray().isEmpty());
+    }
+
+    void replayIntoProjectAndListRuns()
+    {
+        const QString project = m_dir.filePath("p.schedlab");
+        QCOMPARE(cli({ "replay", data("tiny/jobs.swf"), "--mode", "timed", "--policy", "firstfit", "--project", project })
+                     .code,
+            0);
+        QCOMPARE(cli({ "replay", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--mode", "fill", "--policy", "fgd",
+                         "--project", project })
+                     .code,
+            0);
+        Run r = cli({ "runs", "--project", project, "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonArray runs = QJsonDocument::fromJson(r.out).object()["runs"].toArray();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0].toObject()["mode"].toString(), QString("timed"));
+        QCOMPARE(runs[0].toObject()["status"].toString(), QString("finished"));
+        QCOMPARE(runs[0].toObject()["summary"].toObject()["completed"].toInt(), 3);
+        QCOMPARE(runs[1].toObject()["policy"].toString(), QString("fgd"));
+        QVERIFY(runs[1].toObject()["summary"].toObject().contains("finalGpuAllocPct"));
+        // a text file is not a project: clear error, file untouched
+        const std::string notes = schedlab::test::writeFile(m_dir, "notes.schedlab", "my notes\n");
+        Run bad = cli({ "runs", "--project", QString::fromStdString(notes) });
+        QCOMPARE(bad.code, 1);
+        QVERIFY(bad.err.contains("not a schedlab project"));
+        QCOMPARE(schedlab::test::readFile(notes), std::string("my notes\n"));
+    }
+
+    void replayUsageErrors()
+    {
+        QCOMPARE(cli({ "replay", data("tiny/jobs.swf"), "--policy", "nope" }).code, 2);
+        QCOMPARE(cli({ "replay", data("tiny/jobs.swf"), "--mode", "sideways" }).code, 2);
+        QCOMPARE(cli({ "replay", data("tiny/jobs.swf"), "--queue", "lifo" }).code, 2);
+        QCOMPARE(cli({ "replay", data("tiny/jobs.swf"), "--seeds", "9-1" }).code, 2);
+        Run noGpu = cli({ "replay", data("tiny/jobs.swf"), "--mode", "fill" });
+        QCOMPARE(noGpu.code, 1);
+        QVERIFY(noGpu.err.contains("needs a cluster with GPUs"));
+        Run policies = cli({ "policies", "--json" });
+        QCOMPARE(policies.code, 0);
+        const QJsonObject p = QJsonDocument::fromJson(policies.out).object();
+        QCOMPARE(p["placement"].toArray().size(), 12);
+        QCOMPARE(p["queue"].toArray().size(), 7);
+    }
+
     // The bundled sample is this project's own generator output, and must stay loadable.
     void bundledSampleLoads()
     {
