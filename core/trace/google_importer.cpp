@@ -162,8 +162,8 @@ Status GoogleImporter::addJobEvents(LineReader& reader, ImportContext& ctx)
 Status GoogleImporter::addTaskEvents(LineReader& reader, ImportContext& ctx)
 {
     State& s = *m_state;
-    if (s.tasks.empty())
-        s.tasks.reserve(1 << 18);
+    if (s.tasks.empty()) // ~100 bytes of text per event; gzip ~10x
+        s.tasks.reserve(std::size_t(std::min<int64_t>(1 << 18, reader.fileSize() / (reader.isGzip() ? 10 : 100) + 16)));
     return forEachRow(reader, ctx, 13, "task_events", [&](RowReader& row, const std::vector<std::string_view>& f) {
         const int64_t time = row.integer(0, "time", true, 0, 0, INT64_MAX);
         const int64_t job = row.integer(2, "job_id", true, 0, 0, INT64_MAX);

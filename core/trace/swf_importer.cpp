@@ -14,7 +14,10 @@ namespace schedlab::trace {
 namespace {
 
 constexpr int kSwfFields = 18;
-constexpr int64_t kMaxProcs = int64_t(1) << 40;
+/// Largest processor count of one job or cluster (16.7M): beyond it the input is hostile or broken.
+constexpr int64_t kMaxProcs = int64_t(1) << 24;
+/// Largest gang (tasks of one job) with --procs-per-node; bounds memory on hostile input.
+constexpr int64_t kMaxGangTasks = int64_t(1) << 16;
 const char* const kFieldNames[kSwfFields] = { "job_number", "submit_time", "wait_time", "run_time", "allocated_procs",
     "avg_cpu_time", "used_memory", "requested_procs", "requested_time", "requested_memory", "status", "user_id",
     "group_id", "executable", "queue", "partition", "preceding_job", "think_time" };
@@ -108,7 +111,7 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
         if (!(procsD >= 1) || procsD > double(kMaxProcs)) {
             row.fail("no-processors", "requested_procs",
                 "neither requested (" + formatDouble(v[7]) + ") nor allocated (" + formatDouble(v[4])
-                    + ") processors is a valid count; job skipped");
+                    + ") processors is a valid count (1.." + std::to_string(kMaxProcs) + "); job skipped");
             continue;
         }
         if (v[1] < 0) {
@@ -116,6 +119,12 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
             continue;
         }
         const int64_t procs = int64_t(std::ceil(procsD));
+        if (!pool && (procs + k - 1) / k > kMaxGangTasks) {
+            row.fail("out-of-range", "requested_procs",
+                std::to_string(procs) + " processors in nodes of " + std::to_string(k) + " is a gang of more than "
+                    + std::to_string(kMaxGangTasks) + " tasks; job skipped");
+            continue;
+        }
         const double waitS = v[2];
         Job job;
         job.id = JobId { int64_t(v[0]) };

@@ -257,6 +257,24 @@ private slots:
         QCOMPARE(d.kept()[1].toString(), std::string("m.swf:4: column allocated_procs: 'x' is not a number"));
     }
 
+    // Regression (found by fuzz_swf): a job asking for 1e11 processors split into nodes of 4 made a
+    // gang of 2.5e10 tasks and ran out of memory. Now it is skipped with a warning.
+    void swfHugeProcessorCountIsBounded()
+    {
+        const std::string swf = "; MaxProcs: 8\n"
+                                "1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                "2 0 5 100 99999999999 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                "3 0 5 100 4000000 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n";
+        ImportOptions o;
+        o.procsPerNode = 4;
+        auto r = loadTrace({ writeFile(m_dir, "huge.swf", swf) }, o);
+        QVERIFY(r.ok());
+        QCOMPARE(r->trace.jobs.size(), std::size_t(1));
+        QCOMPARE(r->diagnostics.countOf("no-processors"), int64_t(1)); // 1e11 > 2^24
+        QCOMPARE(r->diagnostics.countOf("out-of-range"), int64_t(1)); // 4M / 4 = 1M tasks > 65536
+        QVERIFY(r->trace.tasks.size() < 10);
+    }
+
     void nodeListProblems()
     {
         const std::string nodes = "sn,cpu_milli,memory_mib,gpu,model\n"

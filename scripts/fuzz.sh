@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS (default 60).
+# Fails on any crash, leak, UB report or timeout; prints executions and corpus size per target.
+# Seeds: tests/fuzz/seeds/<target>/ plus a freshly written project file (needs build/release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET="${1:-60}"
+CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDLAB_FUZZ=ON \
+    -DCMAKE_CXX_COMPILER=clang++ > build-fuzz-configure.log 2>&1 || { cat build-fuzz-configure.log; exit 1; }
+rm -f build-fuzz-configure.log
+cmake --build build/fuzz -j2
+mkdir -p build/fuzz/corpus build/fuzz/artifacts
+if [ -x build/release/app/cli/schedlab-cli ]; then
+    mkdir -p build/fuzz/corpus/project
+    rm -f build/fuzz/corpus/project/seed.schedlab*
+    build/release/app/cli/schedlab-cli replay tests/data/tiny/jobs.swf --mode timed --policy firstfit \
+        --project build/fuzz/corpus/project/seed.schedlab > /dev/null
+    rm -f build/fuzz/corpus/project/seed.schedlab-wal build/fuzz/corpus/project/seed.schedlab-shm
+fi
+summary=""
+for target in openb_nodes openb_pods swf google_tasks native loader project; do
+    corpus="build/fuzz/corpus/$target"
+    mkdir -p "$corpus"
+    cp -n tests/fuzz/seeds/$target/* "$corpus"/ 2>/dev/null || true
+    # Inputs that once crashed a target stay in its corpus (and have a unit test each).
+    for r in tests/fuzz/regressions/"${target%%_*}"-*; do [ -e "$r" ] && cp -n "$r" "$corpus"/; done
+    log="build/fuzz/$target.log"
+    echo "fuzz_$target: ${SECONDS_PER_TARGET}s"
+    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        "build/fuzz/tests/fuzz/fuzz_$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
+        -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$target-" \
+        > "$log" 2>&1; then
+        tail -60 "$log"
+        echo "fuzz_$target FAILED (artifacts in build/fuzz/artifacts/)"
+        exit 1
+    fi
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    files=$(ls "$corpus" | wc -l)
+    summary+=$(printf '%-22s %10s executions %6s corpus files' "fuzz_$target" "$execs" "$files")$'\n'
+done
+echo "fuzz summary:"
+printf '%s' "$summary"

@@ -1,0 +1,83 @@
+// libFuzzer target for one importer, chosen at compile time by SCHEDLAB_FUZZ_KIND:
+// 0 openb node list, 1 openb pod list (with a fixed node list), 2 SWF, 3 Google task_events,
+// 4 schedlab format, 5 format detection + whole loader. Any crash, leak, UB or hang is a finding;
+// errors and warnings are expected outcomes.
+
+#include "fuzz_common.h"
+
+#include "trace/format_detector.h"
+#include "trace/google_importer.h"
+#include "trace/import_context.h"
+#include "trace/line_reader.h"
+#include "trace/native_format.h"
+#include "trace/openb_importer.h"
+#include "trace/swf_importer.h"
+#include "trace/trace.h"
+#include "trace/trace_loader.h"
+
+using namespace schedlab;
+using namespace schedlab::trace;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
+{
+    static const std::string path = fuzz::inputPath(".in");
+    if (!fuzz::writeInput(path, data, size))
+        return 0;
+    ImportOptions options;
+    options.reader.maxLineBytes = 1u << 20; // keep memory bounded under fuzzing
+    Diagnostics diag;
+    ThrottledProgress progress({});
+    CancelToken cancel;
+    ImportContext ctx { options, diag, progress, cancel, 0, 1 };
+    Trace trace;
+#if SCHEDLAB_FUZZ_KIND == 5
+    auto loaded = loadTrace({ path }, options);
+    (void)loaded;
+    return 0;
+#else
+    auto reader = LineReader::open(path, options.reader);
+    if (!reader)
+        return 0;
+    Status st;
+#if SCHEDLAB_FUZZ_KIND == 0
+    st = importOpenbNodes(*reader.value(), trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 1
+    for (int i = 0; i < 3; ++i) {
+        Node n;
+        n.name = "n" + std::to_string(i);
+        n.cpuMilli = 32000;
+        n.memMiB = 65536;
+        n.numGpu = 2 * i;
+        n.gpuModel = i > 0 ? int16_t(trace.internGpuModel(i == 1 ? "T4" : "V100M32")) : int16_t(-1);
+        trace.nodes.push_back(n);
+    }
+    st = importOpenbPods(*reader.value(), trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 2
+    options.procsPerNode = size % 2 ? 0 : 4;
+    st = importSwf(*reader.value(), trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 3
+    GoogleImporter google;
+    st = google.addTaskEvents(*reader.value(), ctx);
+    if (st)
+        st = google.finish(trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 4
+    st = importNative(*reader.value(), trace, ctx);
+#endif
+    // Whatever was imported must be internally consistent.
+    if (st) {
+        std::size_t tasks = 0;
+        for (const Job& j : trace.jobs) {
+            if (j.firstTask != tasks || j.taskCount == 0)
+                __builtin_trap();
+            tasks += j.taskCount;
+            (void)trace.jobNameView(j);
+        }
+        if (tasks != trace.tasks.size())
+            __builtin_trap();
+        for (const Task& t : trace.tasks)
+            if (t.logged.node.value >= int32_t(trace.nodes.size()))
+                __builtin_trap();
+    }
+    return 0;
+#endif
+}
