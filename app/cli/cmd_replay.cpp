@@ -258,7 +258,7 @@ int runRuns(const std::vector<std::string>& argv)
 int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "top-k", "tie-break", "queue", "backfill", "sla",
+    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "max-tasks", "top-k", "tie-break", "queue", "backfill", "sla",
                "window", "tick", "project" },
             { "json", "strict", "power-off-idle" });
         !e.empty())

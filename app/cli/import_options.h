@@ -9,7 +9,7 @@
 
 namespace schedlab::cli {
 
-inline const std::set<std::string> kImportValueOptions = { "procs-per-node" };
+inline const std::set<std::string> kImportValueOptions = { "procs-per-node", "max-tasks" };
 inline const std::set<std::string> kImportFlags = { "strict" };
 
 /// Fills ImportOptions from parsed args; returns an error text, empty on success.
@@ -22,6 +22,12 @@ inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out
     if (k < 0 || k > (1 << 30))
         return "--procs-per-node must be a positive processor count";
     out.procsPerNode = int(k);
+    const long long maxTasks = args.integer("max-tasks", out.maxTasks, error);
+    if (!error.empty())
+        return error;
+    if (maxTasks < 1)
+        return "--max-tasks must be positive";
+    out.maxTasks = maxTasks;
     out.strict = args.flag("strict");
     return {};
 }

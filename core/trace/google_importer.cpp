@@ -185,6 +185,11 @@ Status GoogleImporter::addTaskEvents(LineReader& reader, ImportContext& ctx)
                 ++s.eventsWithoutSubmit; // task submitted before this part; not foldable
                 return;
             }
+            if (int64_t(s.taskOrder.size()) >= ctx.options.maxTasks) {
+                row.fail("too-many-tasks", "", "more than " + std::to_string(ctx.options.maxTasks)
+                        + " tasks; raise --max-tasks if the machine has the memory; task ignored");
+                return;
+            }
             it = s.tasks.emplace(key, TaskRecord {}).first;
             s.taskOrder.push_back(key);
         }

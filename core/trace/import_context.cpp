@@ -19,6 +19,16 @@ Error ImportContext::cancelledError(const LineReader& reader) const
     return Error { ErrorCode::Cancelled, "import cancelled", reader.displayName(), reader.lineNumber(), -1 };
 }
 
+std::optional<Error> ImportContext::tooManyTasks(const LineReader& reader, std::size_t tasks) const
+{
+    if (int64_t(tasks) <= options.maxTasks)
+        return std::nullopt;
+    return Error { ErrorCode::Range,
+        "more than " + std::to_string(options.maxTasks) + " tasks; schedlab keeps traces in memory "
+            "(about 150 bytes per task). Raise --max-tasks if the machine has the memory",
+        reader.displayName(), reader.lineNumber(), -1 };
+}
+
 ColumnMap::ColumnMap(const std::vector<std::string_view>& header)
 {
     for (std::string_view h : header)

@@ -6,6 +6,7 @@
 #include "base/result.h"
 #include "line_reader.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,8 @@ struct Trace;
 struct ImportOptions {
     int procsPerNode = 0; ///< SWF: 0 = one processor pool, K > 0 = nodes of K processors
     bool strict = false; ///< turn the first warning into an error
+    /// Most tasks a trace may have (memory bound: ~150 bytes each, so 50M ~ 7.5 GB).
+    int64_t maxTasks = 50'000'000;
     LineReader::Options reader;
 };
 
@@ -36,6 +39,8 @@ struct ImportContext {
     bool tick(const LineReader& reader);
     /// The Error to return after tick() said cancelled.
     Error cancelledError(const LineReader& reader) const;
+    /// Error when `tasks` passes options.maxTasks (checked by importers as they grow the trace).
+    std::optional<Error> tooManyTasks(const LineReader& reader, std::size_t tasks) const;
 };
 
 /// Column positions found by header name.

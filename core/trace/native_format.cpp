@@ -228,6 +228,8 @@ Status importNative(LineReader& reader, Trace& trace, ImportContext& ctx)
             t.request.gpuModelMask = uint32_t(mask);
             t.logged.node = NodeId { int32_t(node) };
             trace.tasks.push_back(t);
+            if (auto e = ctx.tooManyTasks(reader, trace.tasks.size()))
+                return *e;
             --expectTasks;
             continue;
         }

@@ -238,6 +238,8 @@ Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
         job.taskCount = 1;
         trace.tasks.push_back(task);
         trace.jobs.push_back(std::move(job));
+        if (auto e = ctx.tooManyTasks(reader, trace.tasks.size()))
+            return *e;
     }
     return finish(reader, rows, "openb pod list");
 }

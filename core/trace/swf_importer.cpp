@@ -170,6 +170,8 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
         }
         job.taskCount = uint32_t(taskCount);
         trace.jobs.push_back(std::move(job));
+        if (auto e = ctx.tooManyTasks(reader, trace.tasks.size()))
+            return *e;
     }
     if (reader.error())
         return *reader.error();

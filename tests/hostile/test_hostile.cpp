@@ -1,0 +1,142 @@
+// Hostile input and interruptions (reliability issue): huge traces, gzip bombs, task limits, and
+// kill -9 of the CLI in the middle of a replay that writes into a project.
+
+#include "test_util.h"
+
+#include "store/project.h"
+#include "trace/trace_loader.h"
+
+#include <QProcess>
+#include <QThread>
+#include <QtTest>
+
+#include <sys/resource.h>
+#include <zlib.h>
+
+using namespace schedlab;
+
+namespace {
+double peakRssMiB()
+{
+    rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_maxrss) / 1024.0;
+}
+} // namespace
+
+class TestHostile : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    // 10^7 jobs, generated on the fly: imports, and memory stays near 150 bytes per job.
+    void tenMillionJobs()
+    {
+        const std::string path = m_dir.filePath("ten-million.swf").toStdString();
+        {
+            std::FILE* f = std::fopen(path.c_str(), "wb");
+            QVERIFY(f);
+            std::fputs("; MaxProcs: 1024\n", f);
+            char line[128];
+            for (int i = 1; i <= 10'000'000; ++i) {
+                const int n = std::snprintf(line, sizeof line, "%d %d 0 %d %d -1 -1 -1 -1 -1 1 %d 1 -1 -1 -1 -1 -1\n", i,
+                    i / 3, 60 + i % 900, 1 + i % 64, i % 50);
+                std::fwrite(line, 1, std::size_t(n), f);
+            }
+            std::fclose(f);
+        }
+        const double before = peakRssMiB();
+        auto r = trace::loadTrace({ path });
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        QCOMPARE(r->trace.jobs.size(), std::size_t(10'000'000));
+        const double grew = peakRssMiB() - before;
+        qInfo("10^7 jobs: peak RSS grew by %.0f MiB (%.0f bytes per job)", grew, grew * 1048576.0 / 1e7);
+        QVERIFY(grew < 2500); // ~150 B/job plus the buffers
+        std::remove(path.c_str());
+    }
+
+    // A gzip bomb: 512 MB of '0' with no line break compresses to ~0.5 MB. The reader refuses
+    // the over-long line instead of buffering it.
+    void gzipBombWithoutNewlines()
+    {
+        const std::string path = m_dir.filePath("bomb.csv.gz").toStdString();
+        gzFile f = gzopen(path.c_str(), "wb9");
+        const std::string header = "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n";
+        gzwrite(f, header.data(), unsigned(header.size()));
+        const std::string zeros(1 << 20, '0');
+        for (int i = 0; i < 512; ++i)
+            gzwrite(f, zeros.data(), unsigned(zeros.size()));
+        gzclose(f);
+        const double before = peakRssMiB();
+        auto r = trace::loadTrace({ path });
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code, ErrorCode::Range);
+        QVERIFY2(r.error().toString().find("bomb.csv.gz:2: line is longer than 64 MiB") == 0, r.error().toString().c_str());
+        QVERIFY(peakRssMiB() - before < 200); // the 64 MiB line buffer, not the 512 MB
+    }
+
+    // Endless valid rows (another bomb shape) stop at the task limit with a clear error.
+    void taskLimit()
+    {
+        std::string content = "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n";
+        for (int i = 0; i < 2000; ++i)
+            content += "p" + std::to_string(100000 + i) + ",1000,1,0,0\n";
+        trace::ImportOptions o;
+        o.maxTasks = 1000;
+        auto r = trace::loadTrace({ test::writeFile(m_dir, "rows.csv", content) }, o);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code, ErrorCode::Range);
+        QVERIFY(r.error().message.find("more than 1000 tasks") != std::string::npos);
+        QCOMPARE(r.error().line, int64_t(1002));
+    }
+
+    // kill -9 of schedlab-cli while it replays into a project: earlier runs stay intact, the
+    // interrupted run is marked failed on the next open, and the project still opens.
+    void killCliMidReplay()
+    {
+        const QString project = m_dir.filePath("kill.schedlab");
+        const QString traceFile = m_dir.filePath("big.sltrace");
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "generate", "--nodes", "64", "--jobs", "60000", "--seed", "9",
+                                                     "--out", traceFile }),
+            0);
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "replay", QString::fromStdString(test::dataPath("tiny/jobs.swf")),
+                                                     "--mode", "timed", "--policy", "firstfit", "--project", project }),
+            0);
+        QProcess p;
+        p.start(SCHEDLAB_CLI, { "replay", traceFile, "--mode", "timed", "--policy", "fgd,fgd,fgd", "--backfill", "easy",
+                                  "--project", project });
+        QVERIFY(p.waitForStarted());
+        // wait until the long run is registered as running
+        bool running = false;
+        for (int i = 0; i < 600 && !running; ++i) {
+            QThread::msleep(50);
+            auto opened = store::Project::open(project.toStdString(), store::Project::OpenMode::ReadOnly);
+            if (opened)
+                if (auto runs = opened.value()->runs())
+                    for (const auto& r : runs.value())
+                        running = running || r.status == "running";
+        }
+        QVERIFY(running);
+        p.kill(); // SIGKILL
+        QVERIFY(p.waitForFinished());
+        auto opened = store::Project::open(project.toStdString());
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().toString().c_str());
+        auto runs = opened.value()->runs().value();
+        QVERIFY(runs.size() >= 2);
+        QCOMPARE(runs[0].status, std::string("finished"));
+        QCOMPARE(opened.value()->countRows("job_results", runs[0].id).value(), int64_t(4));
+        int failed = 0;
+        for (const auto& r : runs) {
+            QVERIFY(r.status == "finished" || r.status == "failed");
+            if (r.status == "failed") {
+                ++failed;
+                QCOMPARE(opened.value()->countRows("job_results", r.id).value(), int64_t(0));
+            }
+        }
+        QCOMPARE(failed, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostile)
+#include "test_hostile.moc"
