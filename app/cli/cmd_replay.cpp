@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <sstream>
 
@@ -110,6 +111,32 @@ int runPolicies(const std::vector<std::string>& argv)
 }
 
 namespace {
+// Runs one replay and, with a project, records it: inserted as running first, results and status
+// written in one transaction after, failures and cancellation marked. Returns the replay result.
+template <class T>
+Result<T> recordedRun(store::Project* project, const store::RunInfo& info, const std::function<Result<T>()>& run,
+    Status (store::Project::*finish)(int64_t, const T&))
+{
+    int64_t runId = -1;
+    if (project) {
+        auto id = project->beginRun(info);
+        if (!id)
+            return id.error();
+        runId = id.value();
+    }
+    Result<T> r = run();
+    if (!project)
+        return r;
+    if (!r) {
+        (void)project->endRun(runId, r.error().isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed,
+            r.error().toString());
+        return r;
+    }
+    if (Status st = (project->*finish)(runId, r.value()); !st)
+        return st.error();
+    return r;
+}
+
 int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std::string>& policies,
     const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK, store::Project* project, int64_t traceId)
 {
@@ -155,24 +182,12 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
         for (uint64_t seed : seeds) {
             auto policy = policy::makePlacementPolicy(name);
             o.seed = seed;
-            int64_t runId = -1;
-            if (project) {
-                auto id = project->beginRun({ traceId, "timed", name, policy::queueOrderName(o.queue), backfill,
-                    "{\"window\":" + std::to_string(o.p99WindowS) + ",\"tick\":" + std::to_string(o.tickS) + "}", seed });
-                if (!id)
-                    return fail(id.error().toString());
-                runId = id.value();
-            }
-            auto r = sim::runTimedReplay(trace, *policy, o);
-            if (!r) {
-                if (project)
-                    (void)project->endRun(runId, r.error().isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed,
-                        r.error().toString());
+            const store::RunInfo info { traceId, "timed", name, policy::queueOrderName(o.queue), backfill,
+                "{\"window\":" + std::to_string(o.p99WindowS) + ",\"tick\":" + std::to_string(o.tickS) + "}", seed };
+            auto r = recordedRun<sim::TimedResult>(
+                project, info, [&] { return sim::runTimedReplay(trace, *policy, o); }, &store::Project::finishTimedRun);
+            if (!r)
                 return fail(r.error().toString());
-            }
-            if (project)
-                if (Status st = project->finishTimedRun(runId, r.value()); !st)
-                    return fail(st.error().toString());
             if (args.flag("json"))
                 runs.append(timedResultToJson(r.value()));
             row.waitMean.add(r->waitS.mean);
@@ -325,24 +340,12 @@ int runReplay(const std::vector<std::string>& argv)
             auto policy = policy::makePlacementPolicy(name);
             fill.seed = seed;
             fill.recordDecisions = project != nullptr;
-            int64_t runId = -1;
-            if (project) {
-                auto id = project->beginRun({ traceId, "fill", name, "", "",
-                    "{\"ratio\":" + std::to_string(fill.ratio) + ",\"tieBreak\":\"" + tie + "\"}", seed });
-                if (!id)
-                    return fail(id.error().toString());
-                runId = id.value();
-            }
-            auto r = sim::runFillExperiment(trace, *policy, fill);
-            if (!r) {
-                if (project)
-                    (void)project->endRun(runId, r.error().isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed,
-                        r.error().toString());
+            const store::RunInfo info { traceId, "fill", name, "", "",
+                "{\"ratio\":" + std::to_string(fill.ratio) + ",\"tieBreak\":\"" + tie + "\"}", seed };
+            auto r = recordedRun<sim::FillResult>(
+                project.get(), info, [&] { return sim::runFillExperiment(trace, *policy, fill); }, &store::Project::finishFillRun);
+            if (!r)
                 return fail(r.error().toString());
-            }
-            if (project)
-                if (Status st = project->finishFillRun(runId, r.value()); !st)
-                    return fail(st.error().toString());
             row.alloc.add(r->finalGpuAllocPct);
             row.frag.add(r->finalFragRatePct);
             row.failed.add(double(r->failed));
