@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 ./scripts/build.sh
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-    exec build/release/app/gui/schedlab samples/sample.sltrace "$@"
+    exec build/release/app/gui/schedlab "$@"
 fi
 echo "(no display: showing the headless summary; run build/release/app/gui/schedlab on a desktop)"
 exec build/release/app/cli/schedlab-cli info samples/sample.sltrace "$@"

@@ -389,6 +389,22 @@ void Replay::schedule(double t)
     std::vector<Placement> placed;
     std::vector<policy::PlacementDecision> ds;
     std::vector<char> started(order.size(), 0);
+    // Within one pass resources are only taken, never freed: a request that did not fit once
+    // will not fit later in the pass, so units with the same requests are not tried again.
+    std::vector<uint64_t> failedSignatures;
+    auto signature = [&](const Unit& u) {
+        uint64_t h = 1469598103934665603ull ^ uint64_t(u.count);
+        for (int32_t k = 0; k < u.count; ++k) {
+            const trace::TaskRequest& r = taskOf(u, k).request;
+            for (uint64_t v : { uint64_t(r.cpuMilli), uint64_t(r.memMiB), uint64_t(r.numGpu), uint64_t(r.gpuMilli),
+                     uint64_t(r.gpuModelMask) })
+                h = (h ^ v) * 1099511628211ull;
+        }
+        return h;
+    };
+    auto knownToFail = [&](const Unit& u) {
+        return std::find(failedSignatures.begin(), failedSignatures.end(), signature(u)) != failedSignatures.end();
+    };
     int32_t head = -1;
     double shadow = kInf;
     std::unique_ptr<ClusterState> atShadow;
@@ -396,11 +412,12 @@ void Replay::schedule(double t)
         const int32_t ui = order[i].unit;
         const Unit& u = m_units[std::size_t(ui)];
         if (head < 0) {
-            if (tryPlace(ui, t, placed, ds)) {
+            if (!knownToFail(u) && tryPlace(ui, t, placed, ds)) {
                 commit(ui, t, placed, ds);
                 started[i] = 1;
                 continue;
             }
+            failedSignatures.push_back(signature(u));
             recordWait(ui, t, ds.empty() ? nullptr : &ds.back());
             if (m_opt.backfill == Backfill::None)
                 break;
@@ -411,7 +428,9 @@ void Replay::schedule(double t)
         }
         // EASY: a later job may start now if it ends (by its requested time) before the head's
         // reservation, or if the head still fits at the reservation with this job running.
-        if (!tryPlace(ui, t, placed, ds)) {
+        if (knownToFail(u) || !tryPlace(ui, t, placed, ds)) {
+            if (!knownToFail(u))
+                failedSignatures.push_back(signature(u));
             recordWait(ui, t, ds.empty() ? nullptr : &ds.back());
             continue;
         }

@@ -1,0 +1,314 @@
+#include "dashboard_widget.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTextStream>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace schedlab::views {
+
+namespace {
+// Okabe-Ito palette (colour-blind safe), then a few more.
+const QColor kPalette[] = { QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+    QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0), QColor(240, 228, 66), QColor(120, 120, 120) };
+
+struct Series {
+    QVector<double> x, y;
+};
+
+// Series of plot `which` for a run, with x in hours (timed) or arrived % (fill).
+Series seriesOf(const RunResult& r, int which, DashboardWidget::Utilization util, DashboardWidget::Fragmentation frag)
+{
+    Series s;
+    if (r.fill) {
+        for (const sim::FillPoint& p : r.fill->curve) {
+            s.x.push_back(p.arrivedExactPct);
+            s.y.push_back(which == 0 ? p.gpuAllocPct : which == 1 ? p.fragAmount / 1000.0 : p.fragRatePct);
+        }
+        return s;
+    }
+    if (!r.timed)
+        return s;
+    const double t0 = r.timed->series.empty() ? 0 : r.timed->series.front().timeS;
+    for (const sim::SeriesPoint& p : r.timed->series) {
+        double v = 0;
+        if (which == 0) {
+            if (p.p99WaitS < 0)
+                continue; // nothing started in the window
+            v = p.p99WaitS;
+        } else if (which == 1) {
+            v = 100.0 * (frag == DashboardWidget::Fragmentation::Gpu ? p.gpuFragRate : p.cpuFragRate);
+        } else {
+            v = 100.0
+                * (util == DashboardWidget::Utilization::Cpu ? p.cpuUtil
+                        : util == DashboardWidget::Utilization::Memory ? p.memUtil
+                                                                       : p.gpuUtil);
+        }
+        s.x.push_back((p.timeS - t0) / 3600.0);
+        s.y.push_back(v);
+    }
+    return s;
+}
+} // namespace
+
+DashboardWidget::DashboardWidget(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout();
+    m_fragBox = new QComboBox(this);
+    m_fragBox->addItems({ tr("GPU fragmentation (FGD)"), tr("CPU fragmentation") });
+    m_utilBox = new QComboBox(this);
+    m_utilBox->addItems({ tr("CPU utilization"), tr("Memory utilization"), tr("GPU utilization") });
+    m_utilBox->setCurrentIndex(2);
+    controls->addWidget(new QLabel(tr("Fragmentation:"), this));
+    controls->addWidget(m_fragBox);
+    controls->addWidget(new QLabel(tr("Utilization:"), this));
+    controls->addWidget(m_utilBox);
+    controls->addStretch();
+    m_readout = new QLabel(this);
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    controls->addWidget(m_readout);
+    layout->addLayout(controls);
+    auto* row = new QHBoxLayout();
+    for (int i = 0; i < 3; ++i) {
+        auto* p = new QCustomPlot(this);
+        p->setMinimumSize(280, 240);
+        p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+        p->axisRect()->setRangeDrag(Qt::Horizontal);
+        p->axisRect()->setRangeZoom(Qt::Horizontal);
+        p->legend->setVisible(true);
+        p->legend->setFont(QFont(font().family(), 8));
+        auto* cursor = new QCPItemStraightLine(p);
+        cursor->setPen(QPen(QColor(80, 80, 80), 1, Qt::DashLine));
+        cursor->point1->setCoords(0, 0);
+        cursor->point2->setCoords(0, 1);
+        m_plots.push_back(p);
+        m_cursors.push_back(cursor);
+        row->addWidget(p, 1);
+        connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, i] { linkRange(i); });
+        connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
+        connect(p, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
+        // Legend click toggles the run's visibility in every plot.
+        connect(p, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+            auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
+            if (!pli)
+                return;
+            const QString name = pli->plottable()->name();
+            for (QCustomPlot* plot : m_plots)
+                for (int g = 0; g < plot->graphCount(); ++g)
+                    if (plot->graph(g)->name() == name)
+                        plot->graph(g)->setVisible(!plot->graph(g)->visible());
+            for (QCustomPlot* plot : m_plots)
+                plot->replot(QCustomPlot::rpQueuedReplot);
+        });
+    }
+    layout->addLayout(row, 1);
+    connect(m_utilBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+        [this](int i) { setUtilization(Utilization(i)); });
+    connect(m_fragBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+        [this](int i) { setFragmentation(Fragmentation(i)); });
+    rebuild();
+}
+
+QColor DashboardWidget::colourOf(const std::string& policy)
+{
+    auto it = std::find(m_policyOrder.begin(), m_policyOrder.end(), policy);
+    if (it == m_policyOrder.end()) {
+        m_policyOrder.push_back(policy);
+        it = m_policyOrder.end() - 1;
+    }
+    return kPalette[std::size_t(it - m_policyOrder.begin()) % std::size(kPalette)];
+}
+
+void DashboardWidget::setRuns(const std::vector<RunResult>& runs)
+{
+    const bool anyFill = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return r.isFill(); });
+    m_runs.clear();
+    for (const RunResult& r : runs)
+        if (r.isFill() == anyFill)
+            m_runs.push_back(r);
+    rebuild();
+    resetZoom();
+}
+
+void DashboardWidget::setUtilization(Utilization u)
+{
+    m_util = u;
+    if (m_utilBox->currentIndex() != int(u))
+        m_utilBox->setCurrentIndex(int(u));
+    rebuild();
+}
+
+void DashboardWidget::setFragmentation(Fragmentation f)
+{
+    m_frag = f;
+    if (m_fragBox->currentIndex() != int(f))
+        m_fragBox->setCurrentIndex(int(f));
+    rebuild();
+}
+
+void DashboardWidget::rebuild()
+{
+    const bool fill = !m_runs.empty() && m_runs.front().isFill();
+    const QString xLabel = fill ? tr("arrived GPU workload (%)") : tr("time since first submit (h)");
+    const QString titles[3] = { fill ? tr("GPU allocation (%)") : tr("p99 wait (s), %1 h window").arg(1),
+        fill ? tr("fragmentation amount (GPUs)") : m_frag == Fragmentation::Gpu ? tr("GPU fragmentation rate (%)")
+                                                                              : tr("CPU fragmentation rate (%)"),
+        fill ? tr("fragmentation rate (%)")
+             : m_util == Utilization::Cpu ? tr("CPU utilization (%)")
+             : m_util == Utilization::Memory ? tr("memory utilization (%)")
+                                             : tr("GPU utilization (%)") };
+    m_fragBox->setEnabled(!fill);
+    m_utilBox->setEnabled(!fill);
+    for (int i = 0; i < 3; ++i) {
+        QCustomPlot* p = m_plots[std::size_t(i)];
+        const QCPRange keep = p->xAxis->range();
+        p->clearGraphs();
+        p->xAxis->setLabel(xLabel);
+        p->yAxis->setLabel(titles[i]);
+        for (const RunResult& r : m_runs) {
+            Series s = seriesOf(r, i, m_util, m_frag);
+            QCPGraph* g = p->addGraph();
+            g->setName(QString::fromStdString(r.label));
+            g->setPen(QPen(colourOf(r.policy), 1.5));
+            g->setAdaptiveSampling(true);
+            g->setData(s.x, s.y, true);
+        }
+        p->yAxis->rescale();
+        p->yAxis->scaleRange(1.1, p->yAxis->range().center());
+        if (p->yAxis->range().lower < 0 && i != 0)
+            p->yAxis->setRangeLower(0);
+        p->xAxis->setRange(keep);
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+    setCursorX(m_cursorX);
+}
+
+void DashboardWidget::linkRange(int source)
+{
+    if (m_linking)
+        return;
+    m_linking = true;
+    const QCPRange r = m_plots[std::size_t(source)]->xAxis->range();
+    for (int i = 0; i < int(m_plots.size()); ++i)
+        if (i != source) {
+            m_plots[std::size_t(i)]->xAxis->setRange(r);
+            m_plots[std::size_t(i)]->replot(QCustomPlot::rpQueuedReplot);
+        }
+    m_linking = false;
+}
+
+void DashboardWidget::resetZoom()
+{
+    if (m_plots.empty())
+        return;
+    m_plots[0]->xAxis->rescale();
+    bool found = false;
+    QCPRange all;
+    for (QCustomPlot* p : m_plots)
+        for (int g = 0; g < p->graphCount(); ++g) {
+            bool ok = false;
+            const QCPRange r = p->graph(g)->getKeyRange(ok);
+            if (ok) {
+                all = found ? QCPRange(std::min(all.lower, r.lower), std::max(all.upper, r.upper)) : r;
+                found = true;
+            }
+        }
+    if (found)
+        m_plots[0]->xAxis->setRange(all); // linkRange spreads it
+    m_plots[0]->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void DashboardWidget::onMouseMove(int plotIndex, QMouseEvent* event)
+{
+    setCursorX(m_plots[std::size_t(plotIndex)]->xAxis->pixelToCoord(event->position().x()));
+}
+
+void DashboardWidget::setCursorX(double x)
+{
+    m_cursorX = x;
+    for (std::size_t i = 0; i < m_plots.size(); ++i) {
+        m_cursors[i]->point1->setCoords(x, 0);
+        m_cursors[i]->point2->setCoords(x, 1);
+        m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
+    }
+    m_readout->setText(readout());
+    emit cursorMoved(x);
+}
+
+QString DashboardWidget::readout() const
+{
+    if (m_runs.empty())
+        return tr("no runs");
+    const bool fill = m_runs.front().isFill();
+    QStringList parts;
+    parts << (fill ? tr("arrived %1 %").arg(m_cursorX, 0, 'f', 1) : tr("t = %1 h").arg(m_cursorX, 0, 'f', 2));
+    for (int g = 0; g < m_plots[0]->graphCount(); ++g) {
+        QStringList values;
+        for (QCustomPlot* p : m_plots) {
+            const QCPGraph* graph = p->graph(g);
+            auto it = graph->data()->findBegin(m_cursorX, false); // last point at or before x
+            if (it == graph->data()->constEnd() || graph->data()->isEmpty()) {
+                values << QStringLiteral("—");
+                continue;
+            }
+            if (it != graph->data()->constBegin() && it->key > m_cursorX)
+                --it;
+            values << QString::number(it->value, 'g', 4);
+        }
+        parts << QStringLiteral("%1: %2").arg(m_plots[0]->graph(g)->name(), values.join(QStringLiteral(" / ")));
+    }
+    return parts.join(QStringLiteral("   "));
+}
+
+bool DashboardWidget::exportPng(const QString& path) { return grab().save(path, "PNG"); }
+
+bool DashboardWidget::exportPdf(const QString& path)
+{
+    // One page with the three plots side by side, each at its on-screen size.
+    QPdfWriter writer(path);
+    writer.setPageSize(QPageSize(QSizeF(width(), height()), QPageSize::Point));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    writer.setResolution(72);
+    QCPPainter painter(&writer);
+    if (!painter.isActive())
+        return false;
+    for (QCustomPlot* p : m_plots) {
+        const QPoint at = p->mapTo(this, QPoint(0, 0));
+        painter.save();
+        painter.translate(at);
+        p->toPainter(&painter, p->width(), p->height());
+        painter.restore();
+    }
+    return painter.end();
+}
+
+bool DashboardWidget::exportVisibleCsv(const QString& path) const
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return false;
+    QTextStream out(&f);
+    const QCPRange visible = m_plots[0]->xAxis->range();
+    out << "plot,series,x,y\n";
+    for (std::size_t i = 0; i < m_plots.size(); ++i) {
+        const QString plotName = m_plots[i]->yAxis->label();
+        for (int g = 0; g < m_plots[i]->graphCount(); ++g) {
+            const QCPGraph* graph = m_plots[i]->graph(g);
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+                if (it->key >= visible.lower && it->key <= visible.upper)
+                    out << '"' << plotName << "\",\"" << graph->name() << "\"," << QString::number(it->key, 'g', 10)
+                        << ',' << QString::number(it->value, 'g', 10) << '\n';
+        }
+    }
+    return out.status() == QTextStream::Ok;
+}
+
+} // namespace schedlab::views

@@ -1,0 +1,67 @@
+#pragma once
+// Three plots side by side, linked in x: timed runs show p99 wait, fragmentation and utilization
+// over time; fill runs show GPU allocation, fragmentation amount and rate over arrived workload.
+// One graph per run, one colour per policy in every plot, a shared tracker cursor with a readout.
+
+#include "run_result.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QCPItemStraightLine;
+class QComboBox;
+class QLabel;
+class QMouseEvent;
+
+namespace schedlab::views {
+
+class DashboardWidget : public QWidget {
+    Q_OBJECT
+public:
+    enum class Utilization { Cpu, Memory, Gpu };
+    enum class Fragmentation { Gpu, Cpu };
+
+    explicit DashboardWidget(QWidget* parent = nullptr);
+    /// Replaces the shown runs (all timed or all fill; a mix shows the fill runs only).
+    void setRuns(const std::vector<RunResult>& runs);
+    const std::vector<RunResult>& runs() const { return m_runs; }
+    QCustomPlot* plot(int i) const { return m_plots[std::size_t(i)]; }
+    int plotCount() const { return int(m_plots.size()); }
+    void setUtilization(Utilization u);
+    void setFragmentation(Fragmentation f);
+    /// Moves the tracker cursor on every plot and updates the readout.
+    void setCursorX(double x);
+    double cursorX() const { return m_cursorX; }
+    QString readout() const;
+    /// Colour of a policy (stable for the session, the same in every plot).
+    QColor colourOf(const std::string& policy);
+    bool exportPng(const QString& path);
+    bool exportPdf(const QString& path);
+    /// Values of every graph within the visible x range of the first plot.
+    bool exportVisibleCsv(const QString& path) const;
+
+signals:
+    void cursorMoved(double x);
+
+private:
+    void rebuild();
+    void linkRange(int source);
+    void onMouseMove(int plotIndex, QMouseEvent* event);
+    void resetZoom();
+
+    std::vector<QCustomPlot*> m_plots;
+    std::vector<QCPItemStraightLine*> m_cursors;
+    QComboBox* m_utilBox = nullptr;
+    QComboBox* m_fragBox = nullptr;
+    QLabel* m_readout = nullptr;
+    std::vector<RunResult> m_runs;
+    std::vector<std::string> m_policyOrder;
+    Utilization m_util = Utilization::Gpu;
+    Fragmentation m_frag = Fragmentation::Gpu;
+    double m_cursorX = 0;
+    bool m_linking = false;
+};
+
+} // namespace schedlab::views
