@@ -71,15 +71,16 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     controls->addWidget(m_fragBox);
     controls->addWidget(new QLabel(tr("Utilization:"), this));
     controls->addWidget(m_utilBox);
-    controls->addStretch();
     m_readout = new QLabel(this);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    controls->addWidget(m_readout);
+    // Long readouts must not widen the window: the label shrinks, the tooltip keeps it all.
+    m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    controls->addWidget(m_readout, 1);
     layout->addLayout(controls);
     auto* row = new QHBoxLayout();
     for (int i = 0; i < 3; ++i) {
         auto* p = new QCustomPlot(this);
-        p->setMinimumSize(280, 240);
+        p->setMinimumSize(200, 240);
         p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
         p->axisRect()->setRangeDrag(Qt::Horizontal);
         p->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -240,6 +241,7 @@ void DashboardWidget::setCursorX(double x)
         m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }
     m_readout->setText(readout());
+    m_readout->setToolTip(m_readout->text());
     emit cursorMoved(x);
 }
 

@@ -60,7 +60,8 @@ int main(int argc, char** argv)
     auto saveAndQuit = [&window, &parser, &screenshot] {
         const QString out = parser.value(screenshot);
         const bool ok = window.grab().save(out, "PNG");
-        std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write", qPrintable(out));
+        std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out),
+            window.width(), window.height());
         QApplication::exit(ok ? 0 : 1);
     };
     const bool willRun = loaded && !parser.isSet(noRun);

@@ -113,7 +113,7 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     if (!restoreState(settings.value("window/state").toByteArray())) {
         // First start: room for the trace summary and the job table.
-        resizeDocks({ findChild<QDockWidget*>("traceDock") }, { 360 }, Qt::Horizontal);
+        resizeDocks({ findChild<QDockWidget*>("traceDock") }, { 300 }, Qt::Horizontal);
         resizeDocks({ findChild<QDockWidget*>("policyDock") }, { 190 }, Qt::Horizontal);
     }
     restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -143,6 +143,7 @@ void MainWindow::buildDocks()
     auto* table = new QTableView(traceWidget);
     table->setModel(m_jobsProxy);
     table->setSortingEnabled(true);
+    table->sortByColumn(views::JobTableModel::Submit, Qt::AscendingOrder);
     table->verticalHeader()->setVisible(false);
     table->verticalHeader()->setDefaultSectionSize(20);
     tl->addWidget(m_summary);
