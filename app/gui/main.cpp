@@ -5,7 +5,14 @@
 //                                        the same offscreen-able: when the runs finish, save the
 //                                        window to OUT.png and exit
 
+#include "dashboard_widget.h"
 #include "main_window.h"
+
+#include <qcustomplot.h>
+
+#include <QElapsedTimer>
+#include <algorithm>
+#include <cmath>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -23,6 +30,47 @@ QString bundledSample()
             return candidate;
     return {};
 }
+// Three runs with 1,000,000 series points each in all three plots; times full replots.
+int benchmarkReplot()
+{
+    using namespace schedlab;
+    views::DashboardWidget dash;
+    dash.resize(1400, 500);
+    dash.show();
+    std::vector<views::RunResult> runs;
+    for (int r = 0; r < 3; ++r) {
+        auto timed = std::make_shared<sim::TimedResult>();
+        timed->series.resize(1'000'000);
+        for (int i = 0; i < 1'000'000; ++i) {
+            sim::SeriesPoint& p = timed->series[std::size_t(i)];
+            p.timeS = i * 60.0;
+            p.p99WaitS = 100 + 50 * std::sin(i * 0.001 + r) + (i % 97);
+            p.gpuFragRate = 0.3 + 0.1 * std::sin(i * 0.0007 + r);
+            p.gpuUtil = 0.5 + 0.4 * std::sin(i * 0.0003 + r);
+        }
+        runs.push_back(views::RunResult { r + 1, "policy" + std::to_string(r), 42, "run " + std::to_string(r), timed, {} });
+    }
+    QElapsedTimer load;
+    load.start();
+    dash.setRuns(runs);
+    const double loadMs = double(load.nsecsElapsed()) / 1e6;
+    std::vector<double> ms;
+    for (int k = 0; k < 10; ++k) {
+        // alternate between full range and a zoom so each replot really redraws
+        dash.plot(0)->xAxis->setRange(k % 2 ? QCPRange(0, 60e6 / 3600) : QCPRange(1000, 1000 + 10000));
+        QElapsedTimer t;
+        t.start();
+        for (int i = 0; i < dash.plotCount(); ++i)
+            dash.plot(i)->replot(QCustomPlot::rpImmediateRefresh);
+        ms.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("dashboard with 3 runs x 1,000,000 points in each of 3 plots (9 graphs):\n");
+    std::printf("  setRuns (build graphs): %.0f ms\n", loadMs);
+    std::printf("  replot of the three plots: median %.1f ms, max %.1f ms (10 replots, adaptive sampling)\n", ms[ms.size() / 2],
+        ms.back());
+    return 0;
+}
 } // namespace
 
 int main(int argc, char** argv)
@@ -37,11 +85,16 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window to <png> once the runs finish, then exit.", "png");
     QCommandLineOption policies("policies", "Comma-separated placement policies to run at start.", "list");
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
+    QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
     parser.addOption(screenshot);
     parser.addOption(policies);
     parser.addOption(noRun);
+    parser.addOption(benchReplot);
     parser.addPositionalArgument("files", "Trace files to open as one trace (default: the bundled sample).");
     parser.process(app);
+
+    if (parser.isSet(benchReplot))
+        return benchmarkReplot();
 
     schedlab::app::MainWindow window;
     if (parser.isSet(screenshot))
