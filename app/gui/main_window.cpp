@@ -83,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_runner = new RunController(this);
     connect(m_runner, &RunController::progress, this, [this](double f, const QString& what) {
         m_progress->setValue(int(f * 1000));
-        m_status->setText(tr("Running %1").arg(what));
+        m_status->setText(what);
     });
     connect(m_runner, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runner, &RunController::batchFinished, this, [this](bool cancelled, const QString& error) {
@@ -278,6 +278,9 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     batch.fill = m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && withTimes * 2 < int(m_trace->jobs.size()));
     policy::parseQueueOrder(m_queue->currentText().toStdString(), batch.queue);
     batch.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+    // Colours follow the batch's policy order, not the order in which runs happen to finish.
+    for (const std::string& p : policies)
+        m_dashboard->colourOf(p);
     m_banner->setVisible(false);
     m_progress->setValue(0);
     m_progress->setVisible(true);

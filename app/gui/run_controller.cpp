@@ -4,6 +4,9 @@
 #include "sim/fill_experiment.h"
 
 #include <QPointer>
+#include <QThread>
+
+#include <algorithm>
 #include <QtConcurrent>
 
 namespace schedlab::app {
@@ -31,8 +34,12 @@ void RunController::start(const RunBatch& batch)
     ++m_generation;
     m_batch = batch;
     m_next = 0;
+    m_active = 0;
+    m_error.reset();
+    m_fractions.assign(batch.policies.size() * batch.seeds.size(), 0.0);
+    m_parallel = std::clamp(QThread::idealThreadCount(), 1, 2);
     m_running = true;
-    runNext();
+    launchMore();
 }
 
 void RunController::cancel()
@@ -42,32 +49,48 @@ void RunController::cancel()
     m_cancel.cancel();
 }
 
-void RunController::runNext()
+void RunController::reportProgress()
 {
-    const std::size_t total = m_batch.policies.size() * m_batch.seeds.size();
-    if (m_next >= total) {
+    double sum = 0;
+    for (double f : m_fractions)
+        sum += f;
+    const std::size_t total = m_fractions.size();
+    emit progress(total ? sum / double(total) : 1.0,
+        tr("%1 of %2 runs, %3 running").arg(std::count(m_fractions.begin(), m_fractions.end(), 1.0)).arg(total).arg(m_active));
+}
+
+void RunController::launchMore()
+{
+    const std::size_t total = m_fractions.size();
+    while (m_active < m_parallel && m_next < total && !m_error && !m_cancel.isCancelled())
+        launch(m_next++);
+    if (m_active == 0) {
         m_running = false;
-        emit batchFinished(false, {});
-        return;
+        emit batchFinished(m_cancel.isCancelled() && !m_error, m_error.value_or(QString()));
     }
-    const std::size_t index = m_next++;
+}
+
+void RunController::launch(std::size_t index)
+{
+    ++m_active;
     const std::string policyName = m_batch.policies[index / m_batch.seeds.size()];
     const uint64_t seed = m_batch.seeds[index % m_batch.seeds.size()];
     const uint64_t generation = m_generation;
     const RunBatch batch = m_batch; // copied before launch: the worker never touches members
     const CancelToken cancel = m_cancel;
     const int id = m_nextId++;
-    emit progress(double(index) / double(total), QString::fromStdString(policyName + " seed " + std::to_string(seed)));
+    reportProgress();
 
     QPointer<RunController> self(this);
     // Throttled progress from the worker, delivered on the GUI thread.
-    ProgressFn onProgress = [self, generation, index, total, policyName, seed](double f) {
+    ProgressFn onProgress = [self, generation, index](double f) {
         QMetaObject::invokeMethod(
             self,
-            [self, generation, index, total, policyName, seed, f] {
-                if (self && self->m_generation == generation)
-                    emit self->progress((double(index) + f) / double(total),
-                        QString::fromStdString(policyName + " seed " + std::to_string(seed)));
+            [self, generation, index, f] {
+                if (self && self->m_generation == generation && index < self->m_fractions.size()) {
+                    self->m_fractions[index] = std::min(f, 0.999);
+                    self->reportProgress();
+                }
             },
             Qt::QueuedConnection);
     };
@@ -86,6 +109,7 @@ void RunController::runNext()
             sim::FillOptions o;
             o.seed = seed;
             o.ratio = batch.ratio;
+            o.recordDecisions = false; // no view shows decisions yet
             auto r = sim::runFillExperiment(*batch.trace, *policy, o, onProgress, cancel);
             if (!r)
                 out.error = r.error();
@@ -96,6 +120,7 @@ void RunController::runNext()
             o.seed = seed;
             o.queue = batch.queue;
             o.backfill = batch.backfill;
+            o.recordDecisions = false;
             auto r = sim::runTimedReplay(*batch.trace, *policy, o, onProgress, cancel);
             if (!r)
                 out.error = r.error();
@@ -105,19 +130,22 @@ void RunController::runNext()
         return out;
     });
     auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, index] {
         const Outcome out = watcher->result();
         watcher->deleteLater();
         if (generation != m_generation)
             return; // a newer batch replaced this one
+        --m_active;
         if (out.error) {
-            m_running = false;
-            emit batchFinished(out.error->isCancelled(), out.error->isCancelled() ? QString()
-                                                                                  : QString::fromStdString(out.error->toString()));
-            return;
+            if (!out.error->isCancelled() && !m_error) {
+                m_error = QString::fromStdString(out.error->toString());
+                m_cancel.cancel(); // stop the sibling run: the batch failed
+            }
+        } else {
+            m_fractions[index] = 1.0;
+            emit runFinished(out.result);
         }
-        emit runFinished(out.result);
-        runNext();
+        launchMore();
     });
     watcher->setFuture(future);
 }

@@ -13,6 +13,7 @@
 #include <QObject>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct RunBatch {
     double ratio = 1.3;
 };
 
+/// Runs are independent (each has its own cluster state, RNG and trackers), so a batch runs up to
+/// two at once; results arrive in completion order.
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -47,9 +50,16 @@ signals:
     void batchFinished(bool cancelled, const QString& error);
 
 private:
-    void runNext();
+    void launchMore();
+    void launch(std::size_t index);
+    void reportProgress();
     RunBatch m_batch;
     std::size_t m_next = 0;
+    int m_active = 0;
+    std::vector<double> m_fractions; ///< progress of each run of the batch
+    std::optional<QString> m_error; ///< first failure of the batch
+    /// Replays at once (the machine's cores, at most 2: each replay is single-threaded).
+    int m_parallel = 2;
     uint64_t m_generation = 0;
     CancelToken m_cancel;
     bool m_running = false;
