@@ -85,11 +85,13 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window to <png> once the runs finish, then exit.", "png");
     QCommandLineOption policies("policies", "Comma-separated placement policies to run at start.", "list");
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
+    QCommandLineOption tab("tab", "Tab to show at start: dashboard or comparison.", "name", "dashboard");
     QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
     parser.addOption(screenshot);
     parser.addOption(policies);
     parser.addOption(noRun);
     parser.addOption(benchReplot);
+    parser.addOption(tab);
     parser.addPositionalArgument("files", "Trace files to open as one trace (default: the bundled sample).");
     parser.process(app);
 
@@ -107,6 +109,8 @@ int main(int argc, char** argv)
         if (!sample.isEmpty())
             files.push_back(sample.toStdString());
     }
+    if (parser.value(tab) == "comparison")
+        window.showTab(1);
     window.show();
     const bool loaded = !files.empty() && window.openTrace(files);
 

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "comparison_widget.h"
 #include "dashboard_widget.h"
 #include "job_table_model.h"
 
@@ -29,6 +30,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -75,9 +77,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_banner->setVisible(false);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_banner->setStyleSheet("QLabel { background: #fde2e1; color: #611; padding: 6px; border: 1px solid #e99; }");
-    m_dashboard = new views::DashboardWidget(central);
+    auto* tabs = m_tabs = new QTabWidget(central);
+    m_dashboard = new views::DashboardWidget(tabs);
+    m_comparison = new views::ComparisonWidget([this](const std::string& p) { return m_dashboard->colourOf(p); }, tabs);
+    tabs->addTab(m_dashboard, tr("Dashboard"));
+    tabs->addTab(m_comparison, tr("Comparison"));
     layout->addWidget(m_banner);
-    layout->addWidget(m_dashboard, 1);
+    layout->addWidget(tabs, 1);
     setCentralWidget(central);
 
     m_runner = new RunController(this);
@@ -203,6 +209,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("Export Dashboard as &PNG..."), this, [this] { exportDashboard("png"); });
     file->addAction(tr("Export Dashboard as P&DF..."), this, [this] { exportDashboard("pdf"); });
     file->addAction(tr("Export Visible Range as &CSV..."), this, [this] { exportDashboard("csv"); });
+    file->addAction(tr("Export &Summary Table as CSV..."), this, [this] { exportDashboard("summary"); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
@@ -314,6 +321,7 @@ void MainWindow::refreshDashboard()
             if (m_runList->item(i)->data(Qt::UserRole).toInt() == r.id && m_runList->item(i)->checkState() == Qt::Checked)
                 shown.push_back(r);
     m_dashboard->setRuns(shown);
+    m_comparison->setRuns(m_dashboard->runs());
 }
 
 void MainWindow::showError(const QString& text)
@@ -322,11 +330,19 @@ void MainWindow::showError(const QString& text)
     m_banner->setVisible(true);
 }
 
+void MainWindow::showTab(int index) { m_tabs->setCurrentIndex(index); }
+
 QString MainWindow::bannerText() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
 
 void MainWindow::exportDashboard(const QString& kind)
 {
     const QString filter = kind == "png" ? tr("PNG (*.png)") : kind == "pdf" ? tr("PDF (*.pdf)") : tr("CSV (*.csv)");
+    if (kind == "summary") {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export summary"), QString(), filter);
+        if (!path.isEmpty() && !m_comparison->exportSummaryCsv(path))
+            showError(tr("Could not write %1").arg(path));
+        return;
+    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString(), filter);
     if (path.isEmpty())
         return;

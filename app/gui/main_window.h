@@ -19,12 +19,14 @@ class QPushButton;
 class QComboBox;
 class QLineEdit;
 class QTableView;
+class QTabWidget;
 class QSortFilterProxyModel;
 
 namespace schedlab::trace {
 struct Trace;
 }
 namespace schedlab::views {
+class ComparisonWidget;
 class DashboardWidget;
 class JobTableModel;
 } // namespace schedlab::views
@@ -41,8 +43,11 @@ public:
     /// Runs the checked policies (or `policies` when given) on the open trace.
     void runPolicies(const std::vector<std::string>& policies = {});
     views::DashboardWidget* dashboard() const { return m_dashboard; }
+    views::ComparisonWidget* comparison() const { return m_comparison; }
     const std::vector<views::RunResult>& results() const { return m_results; }
     QString bannerText() const;
+    /// 0 dashboard, 1 comparison.
+    void showTab(int index);
 
 signals:
     /// All runs of the last batch are done (or it was cancelled / failed).
@@ -63,6 +68,8 @@ private:
     void exportDashboard(const QString& kind);
 
     views::DashboardWidget* m_dashboard = nullptr;
+    views::ComparisonWidget* m_comparison = nullptr;
+    QTabWidget* m_tabs = nullptr;
     views::JobTableModel* m_jobs = nullptr;
     QSortFilterProxyModel* m_jobsProxy = nullptr;
     QPlainTextEdit* m_summary = nullptr;

@@ -3,6 +3,7 @@
 
 #include "test_util.h"
 
+#include "comparison_widget.h"
 #include "dashboard_widget.h"
 #include "main_window.h"
 
@@ -10,6 +11,7 @@
 
 #include <QImage>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -65,6 +67,20 @@ private slots:
         const QCPGraph* util = d->plot(2)->graph(0);
         auto it = util->data()->findBegin(4.0, false);
         QVERIFY(readout.contains(QString::number(it->value, 'g', 4)));
+
+        // comparison tab: a bar chart per metric plus the CDF, and the summary table
+        views::ComparisonWidget* cmp = w.comparison();
+        QCOMPARE(cmp->metricNames().size(), 6);
+        QCOMPARE(cmp->chartCount(), 7);
+        QCOMPARE(cmp->table()->rowCount(), 3);
+        QCOMPARE(cmp->table()->item(2, 0)->text(), QString("fgd #42"));
+        const double p99 = w.results()[0].timed->waitS.p99;
+        QCOMPARE(cmp->table()->item(0, 2)->text().toDouble(), p99); // "wait p99 (s)" column
+        const QString summary = m_dir.filePath("summary.csv");
+        QVERIFY(cmp->exportSummaryCsv(summary));
+        QFile s(summary);
+        QVERIFY(s.open(QIODevice::ReadOnly | QIODevice::Text));
+        QCOMPARE(QString::fromUtf8(s.readAll()).count('\n'), 4); // header + 3 runs
 
         // exports
         const QString png = m_dir.filePath("dash.png"), pdf = m_dir.filePath("dash.pdf"), csv = m_dir.filePath("v.csv");
