@@ -84,8 +84,15 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
         p->axisRect()->setRangeDrag(Qt::Horizontal);
         p->axisRect()->setRangeZoom(Qt::Horizontal);
+        // Legend below the axis rect: inside it would hide the peaks an SRE is looking for.
         p->legend->setVisible(true);
         p->legend->setFont(QFont(font().family(), 8));
+        p->axisRect()->insetLayout()->take(p->legend);
+        p->plotLayout()->addElement(1, 0, p->legend);
+        p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        p->legend->setWrap(2);
+        p->legend->setBorderPen(Qt::NoPen);
+        p->plotLayout()->setRowStretchFactor(1, 0.001);
         auto* cursor = new QCPItemStraightLine(p);
         cursor->setPen(QPen(QColor(80, 80, 80), 1, Qt::DashLine));
         cursor->point1->setCoords(0, 0);

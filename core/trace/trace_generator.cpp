@@ -79,7 +79,7 @@ Result<Trace> generateTrace(const GeneratorOptions& o)
     int64_t totalGpuMilli = t.totalGpus() * 1000;
 
     // Jobs: requests and run times first, then the arrival span from the offered load.
-    static constexpr int kShareMilli[] = { 100, 200, 250, 300, 400, 500, 600, 700, 750 };
+    static constexpr int kShareMilli[] = { 500, 250, 300, 200, 700, 400, 100, 600, 750 };
     static constexpr int kMultiGpu[] = { 2, 4, 8 };
     double gpuWork = 0; // gpu-milli x seconds
     t.jobs.reserve(std::size_t(o.jobs));
@@ -97,21 +97,29 @@ Result<Trace> generateTrace(const GeneratorOptions& o)
         const double kind = rng.uniform();
         int tasks = 1;
         TaskRequest r;
+        // Requests come from a few standard sizes with skewed popularity, as in real traces (openb
+        // needs 53 request classes to cover 95 % of its tasks); skewedPick favours the first sizes.
+        auto skewedPick = [&rng](std::size_t n) { return std::size_t(std::floor(double(n) * std::pow(rng.uniform(), 2.0))); };
+        static constexpr int kCpuOnlyCores[] = { 1, 2, 4, 8, 16 };
+        static constexpr int kShareCores[] = { 4, 2, 8, 6 };
+        static constexpr int kShareMemGiB[] = { 16, 8, 32, 24 };
+        static constexpr int kWholeCores[] = { 8, 4, 12 };
+        static constexpr int kWholeMemGiB[] = { 32, 64, 16, 48 };
         if (kind < 0.18) { // CPU-only
-            r.cpuMilli = int64_t(1 + rng.below(16)) * 1000;
+            r.cpuMilli = int64_t(kCpuOnlyCores[skewedPick(std::size(kCpuOnlyCores))]) * 1000;
             r.memMiB = r.cpuMilli / 1000 * 4096;
             if (rng.uniform() < 0.1)
                 tasks = int(2 + rng.below(3));
         } else if (kind < 0.55) { // GPU share
             r.numGpu = 1;
-            r.gpuMilli = kShareMilli[rng.below(std::size(kShareMilli))];
-            r.cpuMilli = int64_t(2 + rng.below(7)) * 1000;
-            r.memMiB = int64_t(8 + rng.below(25)) * 1024;
+            r.gpuMilli = kShareMilli[skewedPick(std::size(kShareMilli))];
+            r.cpuMilli = int64_t(kShareCores[skewedPick(std::size(kShareCores))]) * 1000;
+            r.memMiB = int64_t(kShareMemGiB[skewedPick(std::size(kShareMemGiB))]) * 1024;
         } else if (kind < 0.93) { // one whole GPU
             r.numGpu = 1;
             r.gpuMilli = 1000;
-            r.cpuMilli = int64_t(4 + rng.below(9)) * 1000;
-            r.memMiB = int64_t(16 + rng.below(49)) * 1024;
+            r.cpuMilli = int64_t(kWholeCores[skewedPick(std::size(kWholeCores))]) * 1000;
+            r.memMiB = int64_t(kWholeMemGiB[skewedPick(std::size(kWholeMemGiB))]) * 1024;
         } else { // multi-GPU, sometimes a gang of several such tasks
             r.numGpu = kMultiGpu[rng.below(std::size(kMultiGpu))];
             r.gpuMilli = 1000;
