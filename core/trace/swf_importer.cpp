@@ -118,6 +118,11 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
             row.fail("out-of-range", "submit_time", "submit time " + formatDouble(v[1]) + " is negative; job skipped");
             continue;
         }
+        // Found by fuzz_swf under UBSan: a job number of 4.8e67 was cast to int64 (undefined).
+        if (!(std::fabs(v[0]) <= 9.0e15)) {
+            row.fail("out-of-range", "job_number", "job number " + formatDouble(v[0]) + " is out of range; job skipped");
+            continue;
+        }
         const int64_t procs = int64_t(std::ceil(procsD));
         if (!pool && (procs + k - 1) / k > kMaxGangTasks) {
             row.fail("out-of-range", "requested_procs",

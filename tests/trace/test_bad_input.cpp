@@ -275,6 +275,21 @@ private slots:
         QVERIFY(r->trace.tasks.size() < 10);
     }
 
+    // Regression (found by fuzz_swf under UBSan): a job number of 4.8e67 was converted to int64,
+    // which is undefined behaviour. Now the row is skipped with a warning.
+    void swfHugeJobNumberIsRejected()
+    {
+        const std::string swf = "; MaxProcs: 8\n"
+                                "4.77778e+67 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                "2 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n";
+        auto r = loadTrace({ writeFile(m_dir, "id.swf", swf) });
+        QVERIFY(r.ok());
+        QCOMPARE(r->trace.jobs.size(), std::size_t(1));
+        QCOMPARE(r->trace.jobs[0].id.value, int64_t(2));
+        QCOMPARE(r->diagnostics.kept().front().toString(),
+            std::string("id.swf:2: column job_number: job number 4.77778e+67 is out of range; job skipped"));
+    }
+
     void nodeListProblems()
     {
         const std::string nodes = "sn,cpu_milli,memory_mib,gpu,model\n"
