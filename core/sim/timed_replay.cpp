@@ -350,11 +350,8 @@ double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow) const
     std::sort(ends.begin(), ends.end());
     const Unit& h = m_units[std::size_t(head)];
     for (const auto& [end, r] : ends) {
-        const Unit& ru = m_units[std::size_t(r)];
-        const auto& placed = m_placements[std::size_t(r)];
-        for (std::size_t k = 0; k < placed.size(); ++k)
-            atShadow.release(placed[k]);
-        (void)ru;
+        for (const Placement& p : m_placements[std::size_t(r)])
+            atShadow.release(p);
         if (fitsFirstFit(atShadow, h))
             return end;
     }
@@ -411,6 +408,7 @@ void Replay::schedule(double t)
     for (std::size_t i = 0; i < order.size(); ++i) {
         const int32_t ui = order[i].unit;
         const Unit& u = m_units[std::size_t(ui)];
+        ds.clear(); // a skipped unit must not log the previous unit's candidates
         if (head < 0) {
             if (!knownToFail(u) && tryPlace(ui, t, placed, ds)) {
                 commit(ui, t, placed, ds);

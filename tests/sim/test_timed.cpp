@@ -181,6 +181,29 @@ private slots:
         QCOMPARE(placedAt5, 2);
     }
 
+    void waitedDecisionsCarryTheirOwnCandidates()
+    {
+        // One node of 4 cores; A (3 cores) runs. At t=1: H (4 cores) becomes the EASY head, Y1
+        // (2 cores) does not fit, X (1 core, 10 s) is backfilled, Y2 (2 cores, like Y1) is skipped
+        // as known not to fit. Y2's Waited record must not carry X's candidates.
+        TraceBuilder b;
+        b.node(4000, 0, 0);
+        b.task(3000, 0, 0, 0, 0, 100).task(4000, 0, 0, 0, 1, 5).task(2000, 0, 0, 0, 1, 5);
+        b.task(1000, 0, 0, 0, 1, 10).task(2000, 0, 0, 0, 1, 5);
+        sim::TimedOptions o;
+        o.backfill = sim::Backfill::Easy;
+        sim::TimedResult r = mustRun(b.t, o);
+        QCOMPARE(startOf(r, 3), 1.0); // X backfilled
+        int waited = 0;
+        for (const sim::Decision& d : r.decisions.decisions())
+            if (d.outcome == sim::Outcome::Waited) {
+                ++waited;
+                QCOMPARE(d.feasible, 0);
+                QCOMPARE(int(d.candidateCount), 0);
+            }
+        QCOMPARE(waited, 3); // H, Y1, Y2
+    }
+
     void jobsThatCanNeverRunFailAtArrival()
     {
         TraceBuilder b;
