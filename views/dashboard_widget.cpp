@@ -1,11 +1,14 @@
 #include "dashboard_widget.h"
 
+#include "heatmap_widget.h"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSplitter>
 #include <QTextStream>
 #include <QVBoxLayout>
 
@@ -77,9 +80,13 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     controls->addWidget(m_readout, 1);
     layout->addLayout(controls);
-    auto* row = new QHBoxLayout();
+    // The three plots on top, the cluster heatmap below; the splitter lets the user trade space.
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* rowWidget = new QWidget(split);
+    auto* row = new QHBoxLayout(rowWidget);
+    row->setContentsMargins(0, 0, 0, 0);
     for (int i = 0; i < 3; ++i) {
-        auto* p = new QCustomPlot(this);
+        auto* p = new QCustomPlot(rowWidget);
         p->setMinimumSize(200, 240);
         p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
         p->axisRect()->setRangeDrag(Qt::Horizontal);
@@ -102,6 +109,7 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         row->addWidget(p, 1);
         connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, i] { linkRange(i); });
         connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
+        connect(p, &QCustomPlot::mousePress, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
         connect(p, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
         // Legend click toggles the run's visibility in every plot.
         connect(p, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
@@ -117,7 +125,19 @@ DashboardWidget::DashboardWidget(QWidget* parent)
                 plot->replot(QCustomPlot::rpQueuedReplot);
         });
     }
-    layout->addLayout(row, 1);
+    m_heatmap = new HeatmapWidget(split);
+    split->addWidget(rowWidget);
+    split->addWidget(m_heatmap);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    connect(m_heatmap, &HeatmapWidget::clicked, this, &DashboardWidget::setCursorX);
+    connect(m_heatmap, &HeatmapWidget::xRangeChanged, this, [this](double lower, double upper) {
+        if (m_linking)
+            return;
+        m_plots[0]->xAxis->setRange(lower, upper); // linkRange spreads it to the other plots
+        m_plots[0]->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(m_utilBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
         [this](int i) { setUtilization(Utilization(i)); });
     connect(m_fragBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
@@ -142,6 +162,7 @@ void DashboardWidget::setRuns(const std::vector<RunResult>& runs)
     for (const RunResult& r : runs)
         if (r.isFill() == anyFill)
             m_runs.push_back(r);
+    m_heatmap->setRuns(m_runs);
     rebuild();
     resetZoom();
 }
@@ -215,6 +236,7 @@ void DashboardWidget::linkRange(int source)
             m_plots[std::size_t(i)]->xAxis->setRange(r);
             m_plots[std::size_t(i)]->replot(QCustomPlot::rpQueuedReplot);
         }
+    m_heatmap->setXRange(r.lower, r.upper);
     m_linking = false;
 }
 
@@ -252,6 +274,7 @@ void DashboardWidget::setCursorX(double x)
         m_cursors[i]->point2->setCoords(x, 1);
         m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }
+    m_heatmap->setCursorX(x);
     m_readout->setText(readout());
     m_readout->setToolTip(m_readout->text());
     emit cursorMoved(x);
@@ -286,7 +309,7 @@ bool DashboardWidget::exportPng(const QString& path) { return grab().save(path, 
 
 bool DashboardWidget::exportPdf(const QString& path)
 {
-    // One page with the three plots side by side, each at its on-screen size.
+    // One page with the three plots side by side and the heatmap below, each at its on-screen size.
     QPdfWriter writer(path);
     writer.setPageSize(QPageSize(QSizeF(width(), height()), QPageSize::Point));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -294,7 +317,10 @@ bool DashboardWidget::exportPdf(const QString& path)
     QCPPainter painter(&writer);
     if (!painter.isActive())
         return false;
-    for (QCustomPlot* p : m_plots) {
+    std::vector<QCustomPlot*> all = m_plots;
+    if (m_heatmap->isVisible())
+        all.push_back(m_heatmap->plot());
+    for (QCustomPlot* p : all) {
         const QPoint at = p->mapTo(this, QPoint(0, 0));
         painter.save();
         painter.translate(at);

@@ -14,8 +14,11 @@ class QCPItemStraightLine;
 class QComboBox;
 class QLabel;
 class QMouseEvent;
+class QSplitter;
 
 namespace schedlab::views {
+
+class HeatmapWidget;
 
 class DashboardWidget : public QWidget {
     Q_OBJECT
@@ -29,6 +32,7 @@ public:
     const std::vector<RunResult>& runs() const { return m_runs; }
     QCustomPlot* plot(int i) const { return m_plots[std::size_t(i)]; }
     int plotCount() const { return int(m_plots.size()); }
+    HeatmapWidget* heatmap() const { return m_heatmap; }
     void setUtilization(Utilization u);
     void setFragmentation(Fragmentation f);
     /// Moves the tracker cursor on every plot and updates the readout.
@@ -53,6 +57,7 @@ private:
 
     std::vector<QCustomPlot*> m_plots;
     std::vector<QCPItemStraightLine*> m_cursors;
+    HeatmapWidget* m_heatmap = nullptr;
     QComboBox* m_utilBox = nullptr;
     QComboBox* m_fragBox = nullptr;
     QLabel* m_readout = nullptr;

@@ -25,6 +25,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     ClusterState cluster(trace);
     if (cluster.totalGpuMilli() == 0)
         return makeError(ErrorCode::Invalid, "the fill experiment needs a cluster with GPUs (no node has any)");
+    NodeHeatRecorder heat(cluster.nodeCount());
 
     // Pods ordered by name (then id), DESIGN §5.
     std::vector<uint32_t> original;
@@ -124,6 +125,8 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
             pt.podsArrived = int64_t(i + 1);
             pt.podsFailed = out.failed;
             out.curve.push_back(pt);
+            if (options.recordHeat)
+                heat.offer(double(nextPct), cluster);
             ++nextPct;
         }
     }
@@ -132,6 +135,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     out.finalFragAmount = frag.gpuFragAmount();
     out.finalFragRatePct = frag.gpuFragRate() * 100.0;
     out.stateHash = cluster.stateHash();
+    out.heat = heat.take();
     progress.report(1.0);
     return out;
 }

@@ -6,6 +6,7 @@
 #include "base/progress.h"
 #include "base/result.h"
 #include "decision_log.h"
+#include "node_heat.h"
 #include "policy/placement_policy.h"
 #include "trace/trace.h"
 
@@ -21,6 +22,7 @@ struct FillOptions {
     int topK = 8; ///< candidates kept per decision; 0 = no decision log
     bool recordDecisions = true;
     policy::TieBreak tieBreak = policy::TieBreak::Random;
+    bool recordHeat = true; ///< per-node utilization at every 1 % point (NodeHeat)
 };
 
 /// State after the first pod at which arrived workload reached `arrivedPct` (an integer percent).
@@ -49,6 +51,7 @@ struct FillResult {
     double seconds = 0; ///< wall time of the placement loop
     uint64_t stateHash = 0; ///< of the final cluster state (determinism checks)
     std::vector<FillPoint> curve;
+    NodeHeat heat; ///< x = arrived workload %; empty unless recordHeat
     DecisionLog decisions;
 };
 

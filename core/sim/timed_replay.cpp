@@ -57,6 +57,7 @@ public:
         , m_p99(options.p99WindowS)
         , m_rng(options.seed ^ kPolicyStream)
         , m_logged(policy.name() == "logged")
+        , m_heat(int(trace.nodes.size()))
     {
     }
 
@@ -116,6 +117,7 @@ private:
     std::vector<int32_t> m_running;
     std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user
     TimedResult m_out;
+    NodeHeatRecorder m_heat;
     double m_lastT = 0, m_firstT = 0;
     bool m_started = false;
     double m_cpuInt = 0, m_memInt = 0, m_gpuInt = 0, m_fragInt = 0;
@@ -485,6 +487,8 @@ void Replay::sample(double t)
     p.running = int32_t(m_running.size());
     p.powerW = m_power.powerW();
     m_out.series.push_back(p);
+    if (m_opt.recordHeat)
+        m_heat.offer(t, m_cluster);
 }
 
 Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel)
@@ -622,6 +626,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     m_out.units_ = std::move(m_results);
     m_out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     progress.report(1.0);
+    m_out.heat = m_heat.take();
     return std::move(m_out);
 }
 

@@ -8,6 +8,7 @@
 #include "base/result.h"
 #include "base/stats.h"
 #include "decision_log.h"
+#include "node_heat.h"
 #include "policy/placement_policy.h"
 #include "policy/queue_policy.h"
 #include "trace/trace.h"
@@ -32,6 +33,7 @@ struct TimedOptions {
     double defaultSlaS = 3600; ///< wait above which a job violates its SLA
     std::map<std::string, double> slaByQos; ///< per QoS class name
     bool powerOffIdle = false;
+    bool recordHeat = true; ///< per-node utilization for the heatmap (NodeHeat)
 };
 
 /// One scheduling unit: a gang job, or one task of a non-gang job.
@@ -77,6 +79,7 @@ struct TimedResult {
     uint64_t stateHash = 0;
     std::vector<UnitResult> units_;
     std::vector<SeriesPoint> series;
+    NodeHeat heat; ///< per-node utilization, sampled at the ticks (empty unless recordHeat)
     DecisionLog decisions;
 };
 

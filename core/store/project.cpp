@@ -62,6 +62,14 @@ CREATE TABLE decisions (
     candidates BLOB, PRIMARY KEY (run_id, idx));
 )sql";
 
+// Schema 2: per-node utilization of a run for the cluster heatmap (sim::NodeHeat), as two blobs:
+// x as float64 per column, util as uint8 per (column, node), column-major.
+const char* kSchemaV2 = R"sql(
+CREATE TABLE node_heat (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, nodes INTEGER NOT NULL,
+    x BLOB NOT NULL, util BLOB NOT NULL);
+)sql";
+
 std::string nowUtc()
 {
     std::time_t t = std::time(nullptr);
@@ -195,6 +203,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV1); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV2); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -207,8 +217,26 @@ Status Project::createSchema()
 
 Status Project::migrate(int from)
 {
-    // Schema 1 is the first; later versions add their steps here, each in its own transaction.
-    (void)from;
+    // One step per version, each in its own transaction so a crash leaves a consistent version.
+    auto step = [this](int to, const char* sql) -> Status {
+        Transaction tx(*m_db);
+        if (Status s = tx.begin(); !s)
+            return s;
+        if (Status s = m_db->exec(sql); !s)
+            return s;
+        auto up = m_db->prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'");
+        if (!up)
+            return up.error();
+        if (Status s = up->bind(1, std::to_string(to)).exec(); !s)
+            return s;
+        if (Status s = tx.commit(); !s)
+            return s;
+        m_schema = to;
+        return {};
+    };
+    if (from < 2)
+        if (Status s = step(2, kSchemaV2); !s)
+            return s;
     return {};
 }
 
@@ -374,6 +402,8 @@ Status Project::finishFillRun(int64_t runId, const sim::FillResult& r)
     }
     if (Status s = writeDecisions(runId, r.decisions); !s)
         return s;
+    if (Status s = writeHeat(runId, r.heat); !s)
+        return s;
     if (Status s = markFinished(runId, r.seconds); !s)
         return s;
     return tx.commit();
@@ -423,6 +453,8 @@ Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
             return s;
     }
     if (Status s = writeDecisions(runId, r.decisions); !s)
+        return s;
+    if (Status s = writeHeat(runId, r.heat); !s)
         return s;
     if (Status s = markFinished(runId, r.simSeconds); !s)
         return s;

@@ -16,6 +16,7 @@
 #include "trace/trace.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -47,6 +48,14 @@ struct RunRow {
     std::string mode, policy, queue, backfill, status, error, startedAt, finishedAt;
     uint64_t seed = 0;
     double wallSeconds = 0;
+};
+
+/// A finished run read back for the views (summary, series or fill curve, per-job results, heat;
+/// not the decision log). Exactly one of timed / fill is set, by mode.
+struct StoredRun {
+    RunRow row;
+    std::optional<sim::TimedResult> timed;
+    std::optional<sim::FillResult> fill;
 };
 
 class Project {
@@ -73,6 +82,8 @@ public:
     Status endRun(int64_t runId, RunStatus status, const std::string& error = {});
 
     Result<std::vector<RunRow>> runs();
+    /// Reads a finished run back; an unfinished one is an error naming its status.
+    Result<StoredRun> loadRun(int64_t runId);
     /// Summary metrics of a run, by key ("finalGpuAllocPct", "wait.p99", ...).
     Result<std::vector<std::pair<std::string, double>>> summary(int64_t runId);
     /// Number of stored rows of a run in a table ("decisions", "job_results", "series", "fill_curve").
@@ -85,6 +96,8 @@ private:
     Status recoverInterrupted();
     Status writeSummary(int64_t runId, const std::vector<std::pair<std::string, double>>& values);
     Status writeDecisions(int64_t runId, const sim::DecisionLog& log);
+    Status writeHeat(int64_t runId, const sim::NodeHeat& heat);
+    Status readHeat(int64_t runId, sim::NodeHeat& heat);
     Status markFinished(int64_t runId, double wallSeconds);
 
     std::unique_ptr<Database> m_db;

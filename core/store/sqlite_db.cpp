@@ -97,6 +97,12 @@ std::string Statement::columnText(int i) const
     const auto* p = sqlite3_column_text(m_stmt, i);
     return p ? std::string(reinterpret_cast<const char*>(p), std::size_t(sqlite3_column_bytes(m_stmt, i))) : std::string();
 }
+std::vector<unsigned char> Statement::columnBlob(int i) const
+{
+    const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(m_stmt, i));
+    const int n = sqlite3_column_bytes(m_stmt, i);
+    return p && n > 0 ? std::vector<unsigned char>(p, p + n) : std::vector<unsigned char>();
+}
 bool Statement::columnIsNull(int i) const { return sqlite3_column_type(m_stmt, i) == SQLITE_NULL; }
 
 Result<std::unique_ptr<Database>> Database::open(const std::string& path, Mode mode)

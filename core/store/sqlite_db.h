@@ -40,6 +40,8 @@ public:
     double columnDouble(int i) const;
     std::string columnText(int i) const;
     bool columnIsNull(int i) const;
+    /// Bytes of a blob column (empty for NULL).
+    std::vector<unsigned char> columnBlob(int i) const;
     const std::optional<Error>& error() const { return m_error; }
 
 private:

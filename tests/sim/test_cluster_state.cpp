@@ -3,6 +3,7 @@
 #include "trace_builder.h"
 
 #include "sim/cluster_state.h"
+#include "sim/node_heat.h"
 
 #include <QtTest>
 
@@ -29,6 +30,29 @@ private slots:
         QVERIFY(!c.fits(0, { 0, 0, 1, 701, 0 }));
         QVERIFY(!c.fits(0, { 0, 0, 1, 1000, 0 }));
         QVERIFY(c.fitsEmpty(0, { 0, 0, 4, 1000, 0 }));
+    }
+
+    void nodeHeatDominantShareAndHalving()
+    {
+        TraceBuilder b;
+        b.node(8000, 16000, 4).node(4000, 1000, 0);
+        sim::ClusterState c(b.t);
+        c.allocate(c.makePlacement(0, { 1000, 2000, 1, 500, 0 }, 0x1)); // cpu 12.5 %, mem 12.5 %, gpu 12.5 %
+        c.allocate(c.makePlacement(0, { 0, 0, 2, 1000, 0 }, 0x6)); // gpu now 2.5 of 4 = 62.5 %
+        QCOMPARE(int(sim::NodeHeatRecorder::nodeUtilPct(c, 0)), 63); // 62.5 rounds away from zero
+        c.allocate(c.makePlacement(1, { 1000, 900, 0, 0, 0 }, 0)); // cpu 25 %, mem 90 %
+        QCOMPARE(int(sim::NodeHeatRecorder::nodeUtilPct(c, 1)), 90);
+
+        // Four columns at most: offers 0..9 with node 1 at 90 % throughout. After offers 0-3 the
+        // recorder is full; offer 4 halves to (0,2) and keeps 4; 5 skipped, 6 kept; offer 8
+        // halves again to (0,4) and keeps 8 with stride 4; 9 skipped.
+        sim::NodeHeatRecorder rec(2, 4);
+        for (int i = 0; i < 10; ++i)
+            rec.offer(i, c);
+        const sim::NodeHeat h = rec.take();
+        QCOMPARE(h.x, (std::vector<double> { 0, 4, 8 }));
+        QCOMPARE(int(h.at(2, 1)), 90);
+        QCOMPARE(h.util.size(), std::size_t(6));
     }
 
     void bestFitGpuChoice()

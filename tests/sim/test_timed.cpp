@@ -298,6 +298,14 @@ private slots:
         QCOMPARE(r.series[1].cpuUtil, 0.5); // t=5: A only (2 of 4)
         QCOMPARE(r.series[2].cpuUtil, 1.0); // t=10: B
         QCOMPARE(r.series[2].queued, 2);
+        // Heatmap: one node, one column per tick; dominant share = cpu here (memory is unused).
+        QCOMPARE(r.heat.nodes, 1);
+        QCOMPARE(r.heat.columns(), int(r.series.size()));
+        QCOMPARE(r.heat.x[1], 5.0);
+        QCOMPARE(int(r.heat.at(1, 0)), 50);
+        QCOMPARE(int(r.heat.at(2, 0)), 100);
+        o.recordHeat = false;
+        QCOMPARE(mustRun(b.t, o).heat.columns(), 0);
         CancelToken cancel;
         cancel.cancel();
         trace::GeneratorOptions g;

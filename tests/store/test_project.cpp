@@ -4,6 +4,7 @@
 #include "trace_builder.h"
 
 #include "sim/fill_experiment.h"
+#include "sim/timed_replay.h"
 #include "store/project.h"
 
 #include <QCryptographicHash>
@@ -91,6 +92,79 @@ private slots:
                 alloc = v;
         QCOMPARE(alloc, r.finalGpuAllocPct);
         QCOMPARE(p->recoveredRuns(), 0);
+    }
+
+    void runsReadBackAsWritten()
+    {
+        const std::string file = path("load.schedlab");
+        const trace::Trace t = smallTrace();
+        const sim::FillResult f = fill(t);
+        trace::Trace timedTrace = t;
+        for (std::size_t i = 0; i < timedTrace.jobs.size(); ++i) {
+            timedTrace.jobs[i].submitTimeS = double(i * 30);
+            timedTrace.jobs[i].runTimeS = double(600 + 60 * (i % 5));
+        }
+        auto policy = policy::makePlacementPolicy("bestfit");
+        sim::TimedOptions o;
+        o.tickS = 60;
+        const sim::TimedResult tr = sim::runTimedReplay(timedTrace, *policy, o).value();
+        QVERIFY(tr.heat.columns() > 10);
+        int64_t fillId = -1, timedId = -1;
+        {
+            auto p = mustOpen(file);
+            fillId = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 42 }).value();
+            QVERIFY(p->finishFillRun(fillId, f).ok());
+            timedId = p->beginRun({ -1, "timed", "bestfit", "fcfs", "none", "{}", 42 }).value();
+            QVERIFY(p->finishTimedRun(timedId, tr).ok());
+        }
+        auto p = mustOpen(file, store::Project::OpenMode::ReadOnly);
+        auto lf = p->loadRun(fillId);
+        QVERIFY2(lf.ok(), lf.ok() ? "" : lf.error().toString().c_str());
+        QVERIFY(lf->fill && !lf->timed);
+        QCOMPARE(lf->fill->finalGpuAllocPct, f.finalGpuAllocPct);
+        QCOMPARE(lf->fill->curve.size(), f.curve.size());
+        QCOMPARE(lf->fill->curve.back().fragRatePct, f.curve.back().fragRatePct);
+        QCOMPARE(lf->fill->heat.x, f.heat.x);
+        QCOMPARE(lf->fill->heat.util, f.heat.util);
+        auto lt = p->loadRun(timedId);
+        QVERIFY2(lt.ok(), lt.ok() ? "" : lt.error().toString().c_str());
+        QVERIFY(lt->timed && !lt->fill);
+        QCOMPARE(lt->timed->waitS.p99, tr.waitS.p99);
+        QCOMPARE(lt->timed->meanGpuUtil, tr.meanGpuUtil);
+        QCOMPARE(lt->timed->series.size(), tr.series.size());
+        QCOMPARE(lt->timed->series[5].p99WaitS, tr.series[5].p99WaitS);
+        QCOMPARE(lt->timed->units_.size(), tr.units_.size());
+        QCOMPARE(lt->timed->units_.back().startS, tr.units_.back().startS);
+        QCOMPARE(lt->timed->heat.util, tr.heat.util);
+        auto missing = p->loadRun(999);
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.error().message.find("no run 999") != std::string::npos);
+    }
+
+    // A project written by schema 1 (no node_heat table) is migrated on open; its runs stay.
+    void schemaOneIsMigrated()
+    {
+        const std::string file = path("v1.schedlab");
+        int64_t runId = -1;
+        {
+            auto p = mustOpen(file);
+            runId = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 42 }).value();
+            QVERIFY(p->finishFillRun(runId, fill(smallTrace())).ok());
+        }
+        QVERIFY(QProcess::execute("python3", { "-c",
+                    QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('drop table node_heat'); "
+                            "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
+                        .arg(QString::fromStdString(file)) })
+            == 0);
+        auto p = mustOpen(file);
+        QCOMPARE(p->schemaVersion(), 2);
+        auto run = p->loadRun(runId);
+        QVERIFY(run.ok());
+        QVERIFY(run->fill->heat.x.empty()); // heat was dropped with the table; the run itself is intact
+        QVERIFY(run->fill->curve.size() > 50);
+        auto id = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 43 });
+        QVERIFY(p->finishFillRun(id.value(), fill(smallTrace())).ok()); // the new table is usable
+        QVERIFY(!p->loadRun(id.value())->fill->heat.x.empty());
     }
 
     void cancelledRunKeepsNoResults()

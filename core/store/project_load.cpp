@@ -1,0 +1,187 @@
+// Reading finished runs back (Project::loadRun) and the heat blobs both ways.
+
+#include "project.h"
+#include "sqlite_db.h"
+
+#include <cstring>
+#include <map>
+
+namespace schedlab::store {
+
+Status Project::writeHeat(int64_t runId, const sim::NodeHeat& heat)
+{
+    if (heat.columns() == 0)
+        return {};
+    auto ins = m_db->prepare("INSERT INTO node_heat(run_id, nodes, x, util) VALUES (?, ?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    ins->bind(1, runId).bind(2, int64_t(heat.nodes));
+    ins->bindBlob(3, heat.x.data(), int(heat.x.size() * sizeof(double)));
+    ins->bindBlob(4, heat.util.data(), int(heat.util.size()));
+    return ins->exec();
+}
+
+Status Project::readHeat(int64_t runId, sim::NodeHeat& heat)
+{
+    auto q = m_db->prepare("SELECT nodes, x, util FROM node_heat WHERE run_id = ?");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    if (!q->step())
+        return q->error() ? Status(*q->error()) : Status();
+    const int64_t nodes = q->columnInt(0);
+    const std::vector<unsigned char> x = q->columnBlob(1);
+    std::vector<unsigned char> util = q->columnBlob(2);
+    const std::size_t columns = x.size() / sizeof(double);
+    if (nodes <= 0 || x.size() % sizeof(double) != 0 || util.size() != columns * std::size_t(nodes))
+        return makeError(ErrorCode::Format, "run " + std::to_string(runId) + ": node_heat blobs have inconsistent sizes", m_path);
+    heat.nodes = int32_t(nodes);
+    heat.x.resize(columns);
+    std::memcpy(heat.x.data(), x.data(), x.size());
+    heat.util.assign(util.begin(), util.end());
+    return {};
+}
+
+namespace {
+Distribution distributionFrom(const std::map<std::string, double>& s, const std::string& name, int64_t count)
+{
+    auto get = [&](const char* k) {
+        auto it = s.find(name + "." + k);
+        return it == s.end() ? 0.0 : it->second;
+    };
+    Distribution d;
+    d.count = count;
+    d.mean = get("mean");
+    d.p50 = get("p50");
+    d.p95 = get("p95");
+    d.p99 = get("p99");
+    d.max = get("max");
+    return d;
+}
+} // namespace
+
+Result<StoredRun> Project::loadRun(int64_t runId)
+{
+    auto all = runs();
+    if (!all)
+        return all.error();
+    StoredRun out;
+    bool found = false;
+    for (RunRow& r : all.value())
+        if (r.id == runId) {
+            out.row = std::move(r);
+            found = true;
+        }
+    if (!found)
+        return makeError(ErrorCode::Invalid, "no run " + std::to_string(runId) + " in this project", m_path);
+    if (out.row.status != "finished")
+        return makeError(ErrorCode::Invalid,
+            "run " + std::to_string(runId) + " is " + out.row.status + (out.row.error.empty() ? "" : " (" + out.row.error + ")")
+                + "; it has no results",
+            m_path);
+    auto sumRows = summary(runId);
+    if (!sumRows)
+        return sumRows.error();
+    std::map<std::string, double> s(sumRows->begin(), sumRows->end());
+    auto num = [&](const char* k) { return s.count(k) ? s[k] : 0.0; };
+
+    if (out.row.mode == "fill") {
+        sim::FillResult f;
+        f.policy = out.row.policy;
+        f.seed = out.row.seed;
+        f.pods = int64_t(num("pods"));
+        f.placed = int64_t(num("placed"));
+        f.failed = int64_t(num("failed"));
+        f.failedGpuMilli = int64_t(num("failedGpuMilli"));
+        f.finalGpuAllocPct = num("finalGpuAllocPct");
+        f.finalFragRatePct = num("finalFragRatePct");
+        f.finalFragAmount = num("finalFragAmount");
+        f.seconds = out.row.wallSeconds;
+        auto q = m_db->prepare("SELECT arrived_pct, arrived_exact_pct, gpu_alloc_pct, frag_amount, frag_rate_pct, "
+                               "pods_arrived, pods_failed FROM fill_curve WHERE run_id = ? ORDER BY arrived_pct");
+        if (!q)
+            return q.error();
+        q->bind(1, runId);
+        while (q->step())
+            f.curve.push_back({ int(q->columnInt(0)), q->columnDouble(1), q->columnDouble(2), q->columnDouble(3),
+                q->columnDouble(4), q->columnInt(5), q->columnInt(6) });
+        if (q->error())
+            return *q->error();
+        if (Status st = readHeat(runId, f.heat); !st)
+            return st.error();
+        out.fill = std::move(f);
+        return out;
+    }
+
+    sim::TimedResult t;
+    t.policy = out.row.policy;
+    t.queue = out.row.queue;
+    t.backfill = out.row.backfill;
+    t.seed = out.row.seed;
+    t.units = int64_t(num("units"));
+    t.completed = int64_t(num("completed"));
+    t.failed = int64_t(num("failed"));
+    t.skipped = int64_t(num("skipped"));
+    t.backfilled = int64_t(num("backfilled"));
+    t.meanCpuUtil = num("meanCpuUtil");
+    t.meanMemUtil = num("meanMemUtil");
+    t.meanGpuUtil = num("meanGpuUtil");
+    t.meanGpuFragRate = num("meanGpuFragRate");
+    t.energyKWh = s.count("energyKWh") ? s["energyKWh"] : -1;
+    t.makespanS = num("makespanS");
+    t.simSeconds = out.row.wallSeconds;
+    t.waitS = distributionFrom(s, "wait", t.completed);
+    t.jctS = distributionFrom(s, "jct", t.completed);
+    t.boundedSlowdown = distributionFrom(s, "bsld", t.completed);
+    for (const auto& [k, v] : s)
+        if (k.rfind("slaViolations.", 0) == 0)
+            t.slaViolations[k.substr(14)] = int64_t(v);
+    auto q = m_db->prepare("SELECT t, cpu_util, mem_util, gpu_util, active_nodes, gpu_frag_rate, cpu_frag_rate, "
+                           "gpu_frag_amount, p99_wait, queued, running, power_w FROM series WHERE run_id = ? ORDER BY idx");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    while (q->step()) {
+        sim::SeriesPoint p;
+        p.timeS = q->columnDouble(0);
+        p.cpuUtil = q->columnDouble(1);
+        p.memUtil = q->columnDouble(2);
+        p.gpuUtil = q->columnDouble(3);
+        p.activeNodes = int32_t(q->columnInt(4));
+        p.gpuFragRate = q->columnDouble(5);
+        p.cpuFragRate = q->columnDouble(6);
+        p.gpuFragAmount = q->columnDouble(7);
+        p.p99WaitS = q->columnDouble(8);
+        p.queued = int32_t(q->columnInt(9));
+        p.running = int32_t(q->columnInt(10));
+        p.powerW = q->columnDouble(11);
+        t.series.push_back(p);
+    }
+    if (q->error())
+        return *q->error();
+    auto j = m_db->prepare("SELECT job, first_task, task_count, submit, start, finish, failed FROM job_results "
+                           "WHERE run_id = ? ORDER BY unit");
+    if (!j)
+        return j.error();
+    j->bind(1, runId);
+    while (j->step()) {
+        sim::UnitResult u;
+        u.job = int32_t(j->columnInt(0));
+        u.firstTask = int32_t(j->columnInt(1));
+        u.taskCount = int32_t(j->columnInt(2));
+        u.submitS = j->columnDouble(3);
+        u.startS = j->columnDouble(4);
+        u.finishS = j->columnDouble(5);
+        u.failed = j->columnInt(6) != 0;
+        u.runS = u.finishS >= 0 && u.startS >= 0 ? u.finishS - u.startS : 0;
+        t.units_.push_back(u);
+    }
+    if (j->error())
+        return *j->error();
+    if (Status st = readHeat(runId, t.heat); !st)
+        return st.error();
+    out.timed = std::move(t);
+    return out;
+}
+
+} // namespace schedlab::store
