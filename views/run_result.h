@@ -14,6 +14,7 @@ struct RunResult {
     std::string policy;
     uint64_t seed = 0;
     std::string label; ///< shown in legends, e.g. "fgd #42"
+    int64_t storedId = -1; ///< run id in the open project; -1 = not saved
     std::shared_ptr<const sim::TimedResult> timed; ///< set in timed mode
     std::shared_ptr<const sim::FillResult> fill; ///< set in fill mode
     bool isFill() const { return fill != nullptr; }

@@ -1,6 +1,7 @@
 // schedlab: the desktop workbench.
 //   schedlab [FILE...]                   open the files as one trace (default: the bundled sample) and
 //                                        replay the default policies
+//   schedlab PROJECT.schedlab            open a project and show its newest runs
 //   schedlab --screenshot OUT.png [--policies a,b] [FILE...]
 //                                        the same offscreen-able: when the runs finish, save the
 //                                        window to OUT.png and exit
@@ -48,7 +49,7 @@ int benchmarkReplot()
             p.gpuFragRate = 0.3 + 0.1 * std::sin(i * 0.0007 + r);
             p.gpuUtil = 0.5 + 0.4 * std::sin(i * 0.0003 + r);
         }
-        runs.push_back(views::RunResult { r + 1, "policy" + std::to_string(r), 42, "run " + std::to_string(r), timed, {} });
+        runs.push_back(views::RunResult { r + 1, "policy" + std::to_string(r), 42, "run " + std::to_string(r), -1, timed, {} });
     }
     QElapsedTimer load;
     load.start();
@@ -99,11 +100,31 @@ int main(int argc, char** argv)
         return benchmarkReplot();
 
     schedlab::app::MainWindow window;
-    if (parser.isSet(screenshot))
+    if (parser.isSet(screenshot)) {
         window.resize(1280, 800); // fixed size: screenshots do not depend on a saved layout
+        window.setInteractive(false);
+    }
     std::vector<std::string> files;
+    QString project;
     for (const QString& f : parser.positionalArguments())
-        files.push_back(f.toStdString());
+        if (f.endsWith(".schedlab"))
+            project = f;
+        else
+            files.push_back(f.toStdString());
+    if (!project.isEmpty()) {
+        if (parser.value(tab) == "comparison")
+            window.showTab(1);
+        window.show();
+        window.openProject(project);
+        if (parser.isSet(screenshot))
+            QTimer::singleShot(50, [&window, &parser, &screenshot] {
+                const QString out = parser.value(screenshot);
+                const bool ok = window.grab().save(out, "PNG");
+                std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write", qPrintable(out));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        return app.exec();
+    }
     if (files.empty()) {
         const QString sample = bundledSample();
         if (!sample.isEmpty())

@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -67,7 +68,6 @@ QIcon swatch(const QColor& c)
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
 {
-    setWindowTitle(tr("schedlab"));
     setAcceptDrops(true);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -123,6 +123,7 @@ MainWindow::MainWindow(QWidget* parent)
         resizeDocks({ findChild<QDockWidget*>("policyDock") }, { 190 }, Qt::Horizontal);
     }
     restoreGeometry(settings.value("window/geometry").toByteArray());
+    updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
@@ -172,6 +173,7 @@ void MainWindow::buildDocks()
     }
     auto* form = new QFormLayout();
     m_mode = new QComboBox(pw);
+    m_mode->setObjectName("modeBox");
     m_mode->addItems({ tr("auto"), tr("timed replay"), tr("fill experiment") });
     m_queue = new QComboBox(pw);
     for (const std::string& q : policy::queueOrderNames())
@@ -196,7 +198,11 @@ void MainWindow::buildDocks()
     auto* runsDock = new QDockWidget(tr("Runs"), this);
     runsDock->setObjectName("runsDock");
     m_runList = new QListWidget(runsDock);
-    connect(m_runList, &QListWidget::itemChanged, this, [this] { refreshDashboard(); });
+    connect(m_runList, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (item->checkState() == Qt::Checked && item->data(Qt::UserRole).toInt() < 0)
+            loadStoredRun(item); // a stored run checked for the first time
+        refreshDashboard();
+    });
     runsDock->setWidget(m_runList);
     addDockWidget(Qt::RightDockWidgetArea, runsDock);
 }
@@ -204,7 +210,30 @@ void MainWindow::buildDocks()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Trace..."), QKeySequence::Open, this, &MainWindow::chooseTrace);
+    file->addAction(tr("&New Project..."), QKeySequence::New, this, [this] {
+        if (!confirmDiscard())
+            return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("schedlab projects (*.schedlab)"));
+        if (!path.isEmpty())
+            newProject(path);
+    });
+    file->addAction(tr("Open &Project..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
+        if (!confirmDiscard())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(), tr("schedlab projects (*.schedlab);;All files (*)"));
+        if (!path.isEmpty())
+            openProject(path);
+    });
+    m_recentMenu = file->addMenu(tr("Recent P&rojects"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    file->addAction(tr("&Save Project"), QKeySequence::Save, this, [this] { saveProject(); });
+    file->addAction(tr("Save Project &As..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Project As"), QString(), tr("schedlab projects (*.schedlab)"));
+        if (!path.isEmpty())
+            saveProjectAs(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Import Trace..."), QKeySequence::Open, this, &MainWindow::chooseTrace);
     file->addSeparator();
     file->addAction(tr("Export Dashboard as &PNG..."), this, [this] { exportDashboard("png"); });
     file->addAction(tr("Export Dashboard as P&DF..."), this, [this] { exportDashboard("pdf"); });
@@ -213,12 +242,16 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    m_recentMenu->setObjectName("recentProjectsMenu");
     runMenu->addAction(tr("&Run Checked Policies"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] { runPolicies(); });
     runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), m_runner, &RunController::cancel);
     runMenu->addAction(tr("Clear &Runs"), this, [this] {
+        if (!confirmDiscard())
+            return;
         m_results.clear();
         m_runList->clear();
         refreshDashboard();
+        updateTitle();
     });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Reset &Zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
@@ -240,6 +273,8 @@ void MainWindow::chooseTrace()
 
 bool MainWindow::openTrace(const std::vector<std::string>& paths)
 {
+    if (!confirmDiscard())
+        return false;
     auto loaded = trace::loadTrace(paths);
     if (!loaded) {
         showError(QString::fromStdString(loaded.error().toString()));
@@ -251,10 +286,15 @@ bool MainWindow::openTrace(const std::vector<std::string>& paths)
     m_trace = std::make_shared<const trace::Trace>(std::move(loaded->trace));
     m_jobs->setTrace(m_trace);
     m_traceName = QString::fromStdString(trace::baseName(paths.front()));
-    setWindowTitle(tr("schedlab — %1").arg(m_traceName));
-    m_results.clear();
-    m_runList->clear();
+    m_tracePaths = paths;
+    // Session runs of the previous trace go (confirmed above); stored runs stay listed.
+    m_results.erase(std::remove_if(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0; }),
+        m_results.end());
+    for (int i = m_runList->count() - 1; i >= 0; --i)
+        if (m_runList->item(i)->data(Qt::UserRole + 1).toLongLong() < 0)
+            delete m_runList->takeItem(i);
     refreshDashboard();
+    updateTitle();
     m_status->setText(tr("Loaded %1 jobs on %2 nodes").arg(m_trace->jobs.size()).arg(m_trace->nodes.size()));
     return true;
 }
@@ -298,10 +338,18 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
 void MainWindow::onRunFinished(const views::RunResult& r)
 {
     m_results.push_back(r);
+    addRunItem(r, true);
+    refreshDashboard();
+    updateTitle();
+}
+
+void MainWindow::addRunItem(const views::RunResult& r, bool checked)
+{
     auto* item = new QListWidgetItem(swatch(m_dashboard->colourOf(r.policy)), QString::fromStdString(r.label));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(Qt::Checked);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
     item->setData(Qt::UserRole, r.id);
+    item->setData(Qt::UserRole + 1, qlonglong(r.storedId));
     QString tip;
     if (r.timed)
         tip = tr("wait p99 %1 s, mean GPU util %2 %").arg(r.timed->waitS.p99).arg(100 * r.timed->meanGpuUtil, 0, 'f', 1);
@@ -310,7 +358,6 @@ void MainWindow::onRunFinished(const views::RunResult& r)
     item->setToolTip(tip);
     const QSignalBlocker block(m_runList);
     m_runList->addItem(item);
-    refreshDashboard();
 }
 
 void MainWindow::refreshDashboard()
@@ -373,11 +420,216 @@ void MainWindow::dropEvent(QDropEvent* e)
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (!confirmDiscard()) {
+        e->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
     m_runner->cancel();
     QMainWindow::closeEvent(e);
+}
+
+} // namespace schedlab::app
+
+namespace schedlab::app {
+
+bool MainWindow::hasUnsavedRuns() const
+{
+    return std::any_of(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0; });
+}
+
+void MainWindow::updateTitle()
+{
+    const QString project = m_session.isOpen() ? QFileInfo(m_session.path()).fileName() : tr("no project");
+    QString title = project + QStringLiteral("[*]");
+    if (!m_traceName.isEmpty())
+        title += QStringLiteral(" — ") + m_traceName;
+    setWindowTitle(title + QStringLiteral(" — schedlab"));
+    setWindowModified(hasUnsavedRuns());
+}
+
+bool MainWindow::confirmDiscard()
+{
+    if (!hasUnsavedRuns() || !m_interactive)
+        return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved runs"),
+        tr("Some runs are not saved in a project. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    return answer == QMessageBox::Discard || saveProject();
+}
+
+bool MainWindow::newProject(const QString& path)
+{
+    // The file dialog asked before replacing an existing file.
+    for (const QString& f : { path, path + "-wal", path + "-shm" })
+        if (QFileInfo::exists(f) && !QFile::remove(f)) {
+            showError(tr("%1: cannot replace the existing file").arg(f));
+            return false;
+        }
+    if (Status s = m_session.open(path, false); !s) {
+        showError(QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    m_results.clear();
+    m_runList->clear();
+    refreshDashboard();
+    updateTitle();
+    m_status->setText(tr("New project %1").arg(m_session.path()));
+    return true;
+}
+
+bool MainWindow::openProject(const QString& path)
+{
+    ProjectSession next;
+    if (Status s = next.open(path, true); !s) {
+        showError(QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    auto rows = next.storedRuns();
+    if (!rows) {
+        showError(QString::fromStdString(rows.error().toString()));
+        return false;
+    }
+    m_session = std::move(next);
+    m_results.clear();
+    m_runList->clear();
+    m_banner->setVisible(false);
+    // The trace of the newest finished run, when its files are still where they were.
+    for (auto it = rows->rbegin(); it != rows->rend(); ++it) {
+        if (it->status != "finished")
+            continue;
+        const std::vector<std::string> files = m_session.traceFilesOf(*it);
+        const bool present = !files.empty()
+            && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
+        if (present && files != m_tracePaths)
+            openTrace(files);
+        break;
+    }
+    int finished = 0;
+    for (const store::RunRow& row : rows.value()) {
+        QString text = QStringLiteral("%1 #%2 (run %3, %4)")
+                           .arg(QString::fromStdString(row.policy))
+                           .arg(row.seed)
+                           .arg(row.id)
+                           .arg(QString::fromStdString(row.mode));
+        auto* item = new QListWidgetItem(text);
+        item->setData(Qt::UserRole, -1); // not loaded yet
+        item->setData(Qt::UserRole + 1, qlonglong(row.id));
+        if (row.status == "finished") {
+            ++finished;
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(Qt::Unchecked);
+            item->setToolTip(tr("stored %1, %2 s").arg(QString::fromStdString(row.finishedAt)).arg(row.wallSeconds, 0, 'f', 2));
+        } else {
+            item->setText(text + QStringLiteral(" — ") + QString::fromStdString(row.status));
+            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+            item->setToolTip(QString::fromStdString(row.error.empty() ? row.status : row.error));
+        }
+        const QSignalBlocker block(m_runList);
+        m_runList->addItem(item);
+    }
+    // Show the newest finished runs (up to four) right away.
+    int shown = 0;
+    for (int i = m_runList->count() - 1; i >= 0 && shown < 4; --i) {
+        QListWidgetItem* item = m_runList->item(i);
+        if (item->flags() & Qt::ItemIsUserCheckable) {
+            item->setCheckState(Qt::Checked); // itemChanged loads it
+            ++shown;
+        }
+    }
+    refreshDashboard();
+    updateTitle();
+    m_status->setText(tr("Opened %1: %2 stored runs (%3 finished)").arg(m_session.path()).arg(rows->size()).arg(finished));
+    return true;
+}
+
+void MainWindow::loadStoredRun(QListWidgetItem* item)
+{
+    const int64_t storedId = item->data(Qt::UserRole + 1).toLongLong();
+    auto run = m_session.load(storedId, m_nextLoadedId++);
+    const QSignalBlocker block(m_runList);
+    if (!run) {
+        showError(QString::fromStdString(run.error().toString()));
+        item->setCheckState(Qt::Unchecked);
+        return;
+    }
+    item->setData(Qt::UserRole, run->id);
+    item->setIcon(swatch(m_dashboard->colourOf(run->policy)));
+    m_results.push_back(std::move(run).value());
+}
+
+bool MainWindow::saveProject()
+{
+    if (!m_session.isOpen()) {
+        if (!m_interactive) {
+            showError(tr("No project is open: use Save Project As."));
+            return false;
+        }
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Project"), QString(), tr("schedlab projects (*.schedlab)"));
+        return !path.isEmpty() && saveProjectAs(path);
+    }
+    if (hasUnsavedRuns() && !m_trace) {
+        showError(tr("The trace of the unsaved runs is no longer open."));
+        return false;
+    }
+    const Status s = hasUnsavedRuns() ? m_session.save(m_results, *m_trace, m_tracePaths) : Status();
+    // Runs stored before a failure keep their ids; the list learns them either way.
+    for (int i = 0; i < m_runList->count(); ++i)
+        for (const views::RunResult& r : m_results)
+            if (m_runList->item(i)->data(Qt::UserRole).toInt() == r.id)
+                m_runList->item(i)->setData(Qt::UserRole + 1, qlonglong(r.storedId));
+    updateTitle();
+    if (!s) {
+        showError(QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    m_status->setText(tr("Saved to %1").arg(m_session.path()));
+    return true;
+}
+
+bool MainWindow::saveProjectAs(const QString& path)
+{
+    const QString target = QFileInfo(path).absoluteFilePath();
+    if (m_session.isOpen() && target == m_session.path())
+        return saveProject();
+    // Stored runs come along by copying the current project; then the unsaved runs are added.
+    for (const QString& f : { target, target + "-wal", target + "-shm" })
+        if (QFileInfo::exists(f) && !QFile::remove(f)) {
+            showError(tr("%1: cannot replace the existing file").arg(f));
+            return false;
+        }
+    if (m_session.isOpen())
+        if (Status s = m_session.copyTo(target); !s) {
+            showError(QString::fromStdString(s.error().toString()));
+            return false;
+        }
+    ProjectSession next;
+    if (Status s = next.open(target, false); !s) {
+        showError(QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    m_session = std::move(next);
+    return saveProject();
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = ProjectSession::recentProjects();
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString p = recent[i];
+        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(p), this, [this, p] {
+            if (confirmDiscard())
+                openProject(p);
+        });
+        a->setEnabled(QFileInfo::exists(p));
+    }
 }
 
 } // namespace schedlab::app

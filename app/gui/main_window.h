@@ -2,6 +2,7 @@
 // The workbench main window: Trace, Policies and Runs docks around the dashboard. Runs execute
 // off the GUI thread (RunController); errors show in a non-modal banner.
 
+#include "project_session.h"
 #include "run_controller.h"
 #include "run_result.h"
 
@@ -12,6 +13,8 @@
 #include <vector>
 
 class QLabel;
+class QListWidgetItem;
+class QMenu;
 class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
@@ -49,6 +52,24 @@ public:
     /// 0 dashboard, 1 comparison.
     void showTab(int index);
 
+    // Projects (.schedlab). Each returns success; errors go to the banner.
+    /// Creates a new project file (replacing the session's runs) and makes it current.
+    bool newProject(const QString& path);
+    /// Opens a project: lists its runs in the Runs dock (check one to load it) and opens the trace
+    /// of its last run when those files still exist.
+    bool openProject(const QString& path);
+    /// Stores the unsaved runs in the current project (asks for a file when there is none).
+    bool saveProject();
+    /// Creates `path` and stores every run of the session in it; it becomes the current project.
+    bool saveProjectAs(const QString& path);
+    QString projectPath() const { return m_session.path(); }
+    /// Runs of the session not stored in a project yet.
+    bool hasUnsavedRuns() const;
+    /// The Runs dock list (tests check and uncheck its items).
+    QListWidget* runList() const { return m_runList; }
+    /// Off for unattended use (tests, --screenshot): never ask before discarding unsaved runs.
+    void setInteractive(bool on) { m_interactive = on; }
+
 signals:
     /// All runs of the last batch are done (or it was cancelled / failed).
     void batchDone();
@@ -66,6 +87,12 @@ private:
     void onRunFinished(const views::RunResult& r);
     void refreshDashboard();
     void exportDashboard(const QString& kind);
+    void updateTitle();
+    void addRunItem(const views::RunResult& r, bool checked);
+    void loadStoredRun(QListWidgetItem* item);
+    void fillRecentMenu();
+    /// Asks Save / Discard / Cancel when runs are unsaved; false = the user cancelled.
+    bool confirmDiscard();
 
     views::DashboardWidget* m_dashboard = nullptr;
     views::ComparisonWidget* m_comparison = nullptr;
@@ -87,6 +114,11 @@ private:
     std::shared_ptr<const trace::Trace> m_trace;
     QString m_traceName;
     std::vector<views::RunResult> m_results;
+    std::vector<std::string> m_tracePaths;
+    ProjectSession m_session;
+    QMenu* m_recentMenu = nullptr;
+    bool m_interactive = true;
+    int m_nextLoadedId = 1'000'000; ///< session ids of runs loaded from the project
 };
 
 } // namespace schedlab::app

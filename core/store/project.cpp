@@ -4,6 +4,7 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cerrno>
 #include <csignal>
@@ -269,7 +270,8 @@ Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::
         if (!file.open(QIODevice::ReadOnly))
             return makeError(ErrorCode::Io, "cannot read for hashing", f);
         hash.addData(&file);
-        fileList += (fileList.empty() ? "" : "\n") + f;
+        // Absolute, so a project opened from another directory still finds its trace.
+        fileList += (fileList.empty() ? "" : "\n") + QFileInfo(file).absoluteFilePath().toStdString();
     }
     const std::string digest = hash.result().toHex().toStdString();
     auto find = m_db->prepare("SELECT id FROM traces WHERE content_hash = ?");

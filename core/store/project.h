@@ -82,6 +82,11 @@ public:
     Status endRun(int64_t runId, RunStatus status, const std::string& error = {});
 
     Result<std::vector<RunRow>> runs();
+    /// Writes a consistent copy of the whole project to `path` (SQLite VACUUM INTO; the file
+    /// must not exist).
+    Status copyTo(const std::string& path);
+    /// Files a stored trace was imported from (as recorded; they may have moved since).
+    Result<std::vector<std::string>> traceFiles(int64_t traceId);
     /// Reads a finished run back; an unfinished one is an error naming its status.
     Result<StoredRun> loadRun(int64_t runId);
     /// Summary metrics of a run, by key ("finalGpuAllocPct", "wait.p99", ...).

@@ -42,6 +42,35 @@ Status Project::readHeat(int64_t runId, sim::NodeHeat& heat)
     return {};
 }
 
+Status Project::copyTo(const std::string& path)
+{
+    auto q = m_db->prepare("VACUUM INTO ?");
+    if (!q)
+        return q.error();
+    return q->bind(1, path).exec();
+}
+
+Result<std::vector<std::string>> Project::traceFiles(int64_t traceId)
+{
+    auto q = m_db->prepare("SELECT files FROM traces WHERE id = ?");
+    if (!q)
+        return q.error();
+    q->bind(1, traceId);
+    if (!q->step())
+        return q->error() ? *q->error() : makeError(ErrorCode::Invalid, "no trace " + std::to_string(traceId), m_path);
+    std::vector<std::string> out;
+    std::string all = q->columnText(0), part;
+    for (char c : all + "\n")
+        if (c == '\n') {
+            if (!part.empty())
+                out.push_back(part);
+            part.clear();
+        } else {
+            part += c;
+        }
+    return out;
+}
+
 namespace {
 Distribution distributionFrom(const std::map<std::string, double>& s, const std::string& name, int64_t count)
 {

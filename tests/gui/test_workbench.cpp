@@ -5,11 +5,14 @@
 
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
+#include "heatmap_widget.h"
 #include "main_window.h"
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QImage>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QSignalSpy>
@@ -57,6 +60,32 @@ private slots:
             QCOMPARE(d->plot(i)->xAxis->range().lower, 2.0);
             QCOMPARE(d->plot(i)->xAxis->range().upper, 6.0);
         }
+        // the heatmap follows the zoom, shows the first run's nodes, and a click moves the cursor
+        views::HeatmapWidget* heat = d->heatmap();
+        QCOMPARE(heat->plot()->xAxis->range().lower, 2.0);
+        QCOMPARE(heat->plot()->xAxis->range().upper, 6.0);
+        QCOMPARE(heat->currentRun(), 0);
+        const sim::NodeHeat& h = w.results()[0].timed->heat;
+        QCOMPARE(h.nodes, 64);
+        QVERIFY(h.columns() > 100);
+        int busiest = 0; // the node with the most allocated at the column nearest 4 h
+        const double t0 = w.results()[0].timed->series.front().timeS;
+        int col = 0;
+        while (col + 1 < h.columns() && (h.x[std::size_t(col + 1)] - t0) / 3600.0 <= 4.0)
+            ++col;
+        for (int n = 0; n < h.nodes; ++n)
+            if (h.at(col, n) > h.at(col, busiest))
+                busiest = n;
+        QVERIFY(h.at(col, busiest) > 0);
+        QCOMPARE(heat->valueAt(4.0, busiest), double(h.at(col, busiest)));
+        const QCPAxisRect* rect = heat->plot()->axisRect();
+        const int px = int(heat->plot()->xAxis->coordToPixel(5.0));
+        QTest::mouseClick(heat->plot(), Qt::LeftButton, {}, QPoint(px, rect->center().y()));
+        QVERIFY2(std::abs(d->cursorX() - 5.0) < 0.05, qPrintable(QString::number(d->cursorX())));
+        QTest::mouseClick(d->plot(0), Qt::LeftButton, {},
+            QPoint(int(d->plot(0)->xAxis->coordToPixel(3.0)), d->plot(0)->axisRect()->center().y()));
+        QVERIFY2(std::abs(d->cursorX() - 3.0) < 0.05, qPrintable(QString::number(d->cursorX())));
+
         // move the cursor: the readout names every run and the time
         d->setCursorX(4.0);
         const QString readout = d->readout();
@@ -102,6 +131,100 @@ private slots:
             const double x = lines[i].section(',', -2, -2).toDouble();
             QVERIFY2(x >= 2.0 && x <= 6.0, qPrintable(lines[i])); // only the visible range
         }
+    }
+
+    void fillExperimentMode()
+    {
+        app::MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        auto* mode = w.findChild<QComboBox*>("modeBox");
+        QVERIFY(mode);
+        mode->setCurrentIndex(2); // fill experiment
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "random", "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.results().size(), std::size_t(2));
+        views::DashboardWidget* d = w.dashboard();
+        QCOMPARE(d->plot(0)->xAxis->label(), QString("arrived GPU workload (%)"));
+        QCOMPARE(d->plot(0)->yAxis->label(), QString("GPU allocation (%)"));
+        for (int g = 0; g < 2; ++g) {
+            const views::RunResult& r = w.results()[std::size_t(g)];
+            QVERIFY(r.fill);
+            const QCPGraph* graph = d->plot(0)->graph(g);
+            QCOMPARE(graph->dataCount(), int(r.fill->curve.size()));
+            QCOMPARE((graph->data()->constEnd() - 1)->value, r.fill->curve.back().gpuAllocPct);
+            // The sample asks for 13x the GPUs (no inflation needed), so ~1300 one-percent points:
+            // the heat keeps at most 512 columns spanning all of them.
+            QVERIFY(r.fill->curve.size() > 1000);
+            QVERIFY(r.fill->heat.columns() > 256 && r.fill->heat.columns() <= 512);
+            QCOMPARE(r.fill->heat.x.front(), 1.0);
+            QVERIFY(r.fill->heat.x.back() > 0.99 * r.fill->curve.back().arrivedPct);
+        }
+        QCOMPARE(d->heatmap()->plot()->xAxis->label(), QString("arrived GPU workload (%)"));
+    }
+
+    void projectSaveReopenAndSaveAs()
+    {
+        const QString file = m_dir.filePath("work.schedlab"), copy = m_dir.filePath("copy.schedlab");
+        std::map<std::string, double> p99;
+        {
+            app::MainWindow w;
+            w.setInteractive(false);
+            w.show();
+            QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+            QVERIFY(!w.isWindowModified());
+            QSignalSpy done(&w, &app::MainWindow::batchDone);
+            w.runPolicies({ "firstfit", "bestfit" });
+            QVERIFY(done.wait(120000));
+            QVERIFY(w.hasUnsavedRuns());
+            QVERIFY(w.isWindowModified());
+            QVERIFY(w.windowTitle().startsWith("no project[*]"));
+            QVERIFY(!w.saveProject()); // no project and nobody to ask for a file
+            QVERIFY(w.bannerText().contains("Save Project As"));
+            QVERIFY2(w.saveProjectAs(file), qPrintable(w.bannerText()));
+            QVERIFY(!w.isWindowModified());
+            QVERIFY(w.windowTitle().startsWith("work.schedlab[*] — sample"));
+            for (const auto& r : w.results())
+                p99[r.policy] = r.timed->waitS.p99;
+        }
+        QCOMPARE(app::ProjectSession::recentProjects().value(0), QFileInfo(file).absoluteFilePath());
+        {
+            app::MainWindow w;
+            w.setInteractive(false);
+            w.show();
+            QVERIFY2(w.openProject(file), qPrintable(w.bannerText()));
+            QCOMPARE(w.runList()->count(), 2);
+            QCOMPARE(w.results().size(), std::size_t(2)); // the newest runs are loaded and shown
+            QVERIFY(w.windowTitle().contains("sample")); // the runs' trace was reopened
+            for (const auto& r : w.results())
+                QCOMPARE(r.timed->waitS.p99, p99.at(r.policy));
+            QVERIFY(w.results()[0].policy != w.results()[1].policy);
+            QCOMPARE(w.dashboard()->plot(0)->graphCount(), 2);
+            QVERIFY(w.dashboard()->heatmap()->currentRun() >= 0); // the heat came back too
+            // uncheck one: it leaves the dashboard
+            w.runList()->item(0)->setCheckState(Qt::Unchecked);
+            QCOMPARE(w.dashboard()->plot(0)->graphCount(), 1);
+            // a third run, then Save As: the copy holds all three, the original still two
+            QSignalSpy done(&w, &app::MainWindow::batchDone);
+            w.runPolicies({ "fgd" });
+            QVERIFY(done.wait(120000));
+            QVERIFY(w.isWindowModified());
+            QVERIFY2(w.saveProjectAs(copy), qPrintable(w.bannerText()));
+            QVERIFY(!w.isWindowModified());
+        }
+        app::MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openProject(copy));
+        QCOMPARE(w.runList()->count(), 3);
+        QVERIFY(w.openProject(file));
+        QCOMPARE(w.runList()->count(), 2);
+        // a file that is not a project: clear error, the current project stays
+        const std::string bogus = test::writeFile(m_dir, "bogus.schedlab", "hello");
+        QVERIFY(!w.openProject(QString::fromStdString(bogus)));
+        QVERIFY2(w.bannerText().contains("not a schedlab project"), qPrintable(w.bannerText()));
+        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
     }
 
     void badTraceShowsTheBanner()

@@ -83,6 +83,7 @@ private slots:
         QCOMPARE(runs->size(), std::size_t(1));
         QCOMPARE(runs->front().status, std::string("finished"));
         QCOMPARE(runs->front().policy, std::string("bestfit"));
+        QCOMPARE(p->traceFiles(runs->front().traceId).value(), std::vector<std::string> { test::dataPath("tiny/jobs.swf") });
         QCOMPARE(p->countRows("fill_curve", runId).value(), int64_t(r.curve.size()));
         QCOMPARE(p->countRows("decisions", runId).value(), int64_t(r.decisions.size()));
         double alloc = -1;

@@ -1,0 +1,123 @@
+#include "project_session.h"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace schedlab::app {
+
+namespace {
+constexpr int kMaxRecent = 8;
+}
+
+Status ProjectSession::open(const QString& path, bool mustExist)
+{
+    auto p = store::Project::open(path.toStdString(),
+        mustExist ? store::Project::OpenMode::ExistingOnly : store::Project::OpenMode::CreateIfMissing);
+    if (!p)
+        return p.error();
+    m_project = std::move(p).value();
+    m_path = QFileInfo(path).absoluteFilePath();
+    addRecentProject(m_path);
+    return {};
+}
+
+void ProjectSession::close()
+{
+    m_project.reset();
+    m_path.clear();
+}
+
+Status ProjectSession::copyTo(const QString& path)
+{
+    if (!m_project)
+        return makeError(ErrorCode::Invalid, "no project is open");
+    return m_project->copyTo(path.toStdString());
+}
+
+Status ProjectSession::save(std::vector<views::RunResult>& runs, const trace::Trace& trace, const std::vector<std::string>& traceFiles)
+{
+    if (!m_project)
+        return makeError(ErrorCode::Invalid, "no project is open");
+    if (m_project->readOnly())
+        return makeError(ErrorCode::Io, "the project file is read-only; use Save Project As", m_project->path());
+    int64_t traceId = -1;
+    for (views::RunResult& r : runs) {
+        if (r.storedId >= 0)
+            continue;
+        if (traceId < 0) {
+            auto id = m_project->addTrace(trace, traceFiles);
+            if (!id)
+                return id.error();
+            traceId = id.value();
+        }
+        store::RunInfo info;
+        info.traceId = traceId;
+        info.policy = r.policy;
+        info.seed = r.seed;
+        info.mode = r.isFill() ? "fill" : "timed";
+        if (r.timed) {
+            info.queue = r.timed->queue;
+            info.backfill = r.timed->backfill;
+        }
+        info.optionsJson = r.isFill() ? "{\"ratio\": " + std::to_string(r.fill->ratio) + "}" : "{}";
+        auto id = m_project->beginRun(info);
+        if (!id)
+            return id.error();
+        const Status done = r.isFill() ? m_project->finishFillRun(id.value(), *r.fill) : m_project->finishTimedRun(id.value(), *r.timed);
+        if (!done) {
+            (void)m_project->endRun(id.value(), store::RunStatus::Failed, done.error().message);
+            return done;
+        }
+        r.storedId = id.value();
+    }
+    return {};
+}
+
+Result<std::vector<store::RunRow>> ProjectSession::storedRuns()
+{
+    if (!m_project)
+        return std::vector<store::RunRow> {};
+    return m_project->runs();
+}
+
+Result<views::RunResult> ProjectSession::load(int64_t runId, int sessionId)
+{
+    if (!m_project)
+        return makeError(ErrorCode::Invalid, "no project is open");
+    auto stored = m_project->loadRun(runId);
+    if (!stored)
+        return stored.error();
+    views::RunResult r;
+    r.id = sessionId;
+    r.storedId = runId;
+    r.policy = stored->row.policy;
+    r.seed = stored->row.seed;
+    r.label = r.policy + " #" + std::to_string(r.seed) + " (run " + std::to_string(runId) + ")";
+    if (stored->fill)
+        r.fill = std::make_shared<const sim::FillResult>(std::move(*stored->fill));
+    else
+        r.timed = std::make_shared<const sim::TimedResult>(std::move(*stored->timed));
+    return r;
+}
+
+std::vector<std::string> ProjectSession::traceFilesOf(const store::RunRow& row)
+{
+    if (!m_project || row.traceId < 0)
+        return {};
+    auto files = m_project->traceFiles(row.traceId);
+    return files ? files.value() : std::vector<std::string> {};
+}
+
+QStringList ProjectSession::recentProjects() { return QSettings().value("projects/recent").toStringList(); }
+
+void ProjectSession::addRecentProject(const QString& path)
+{
+    QStringList list = recentProjects();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    QSettings().setValue("projects/recent", list);
+}
+
+} // namespace schedlab::app

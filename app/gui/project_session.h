@@ -1,0 +1,48 @@
+#pragma once
+// The workbench's link to a project file (.schedlab): which file is open, which session runs are
+// not saved in it yet, saving them, listing and loading stored runs, and the recent-projects list
+// (QSettings). Runs are saved on demand (Save), so the window can show an unsaved state.
+
+#include "run_result.h"
+
+#include "store/project.h"
+#include "trace/trace.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace schedlab::app {
+
+class ProjectSession {
+public:
+    bool isOpen() const { return m_project != nullptr; }
+    QString path() const { return m_path; }
+    /// Creates (or opens, when it exists) a project file. Errors name the file.
+    Status open(const QString& path, bool mustExist);
+    void close();
+    /// A consistent copy of the open project at `path` (which must not exist).
+    Status copyTo(const QString& path);
+    /// Stores the runs not yet stored (RunResult::storedId < 0) with the trace they ran on;
+    /// sets their storedId. Nothing is written when the project is read-only (error).
+    Status save(std::vector<views::RunResult>& runs, const trace::Trace& trace, const std::vector<std::string>& traceFiles);
+    /// Stored runs, newest last.
+    Result<std::vector<store::RunRow>> storedRuns();
+    /// A finished stored run as the views see it (id = the given session id).
+    Result<views::RunResult> load(int64_t runId, int sessionId);
+    /// Files of the trace a stored run used (empty when unknown).
+    std::vector<std::string> traceFilesOf(const store::RunRow& row);
+    bool readOnly() const { return m_project && m_project->readOnly(); }
+
+    static QStringList recentProjects();
+    static void addRecentProject(const QString& path);
+
+private:
+    std::unique_ptr<store::Project> m_project;
+    QString m_path;
+};
+
+} // namespace schedlab::app
