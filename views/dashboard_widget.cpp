@@ -5,6 +5,8 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QMenu>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -111,6 +113,9 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
         connect(p, &QCustomPlot::mousePress, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
         connect(p, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
+        p->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(p, &QWidget::customContextMenuRequested, this,
+            [this, i, p](const QPoint& at) { showPlotMenu(i, p->mapToGlobal(at)); });
         // Legend click toggles the run's visibility in every plot.
         connect(p, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
             auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
@@ -132,6 +137,9 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
     connect(m_heatmap, &HeatmapWidget::clicked, this, &DashboardWidget::setCursorX);
+    m_heatmap->plot()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_heatmap->plot(), &QWidget::customContextMenuRequested, this,
+        [this](const QPoint& at) { showPlotMenu(3, m_heatmap->plot()->mapToGlobal(at)); });
     connect(m_heatmap, &HeatmapWidget::xRangeChanged, this, [this](double lower, double upper) {
         if (m_linking)
             return;
@@ -328,6 +336,43 @@ bool DashboardWidget::exportPdf(const QString& path)
         painter.restore();
     }
     return painter.end();
+}
+
+QCustomPlot* DashboardWidget::plotOrHeatmap(int plot) const
+{
+    if (plot == 3)
+        return m_heatmap->plot();
+    return plot >= 0 && plot < int(m_plots.size()) ? m_plots[std::size_t(plot)] : nullptr;
+}
+
+bool DashboardWidget::exportPlotPng(int plot, const QString& path)
+{
+    QCustomPlot* p = plotOrHeatmap(plot);
+    return p && p->savePng(path, p->width(), p->height());
+}
+
+bool DashboardWidget::exportPlotPdf(int plot, const QString& path)
+{
+    QCustomPlot* p = plotOrHeatmap(plot);
+    return p && p->savePdf(path, p->width(), p->height());
+}
+
+void DashboardWidget::showPlotMenu(int plot, const QPoint& globalPos)
+{
+    QMenu menu(this);
+    auto ask = [this](const QString& filter) { return QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), filter); };
+    menu.addAction(tr("Export This Plot as PNG..."), this, [this, plot, ask] {
+        const QString path = ask(tr("PNG (*.png)"));
+        if (!path.isEmpty())
+            exportPlotPng(plot, path);
+    });
+    menu.addAction(tr("Export This Plot as PDF..."), this, [this, plot, ask] {
+        const QString path = ask(tr("PDF (*.pdf)"));
+        if (!path.isEmpty())
+            exportPlotPdf(plot, path);
+    });
+    menu.addAction(tr("Reset Zoom"), this, &DashboardWidget::resetZoom);
+    menu.exec(globalPos);
 }
 
 bool DashboardWidget::exportVisibleCsv(const QString& path) const

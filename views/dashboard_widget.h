@@ -43,6 +43,9 @@ public:
     QColor colourOf(const std::string& policy);
     bool exportPng(const QString& path);
     bool exportPdf(const QString& path);
+    /// One plot (0..2, or 3 = the heatmap) alone, at its on-screen size.
+    bool exportPlotPng(int plot, const QString& path);
+    bool exportPlotPdf(int plot, const QString& path);
     /// Values of every graph within the visible x range of the first plot.
     bool exportVisibleCsv(const QString& path) const;
 
@@ -54,6 +57,8 @@ private:
     void linkRange(int source);
     void onMouseMove(int plotIndex, QMouseEvent* event);
     void resetZoom();
+    void showPlotMenu(int plot, const QPoint& globalPos);
+    QCustomPlot* plotOrHeatmap(int plot) const;
 
     std::vector<QCustomPlot*> m_plots;
     std::vector<QCPItemStraightLine*> m_cursors;

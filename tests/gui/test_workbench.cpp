@@ -122,6 +122,14 @@ private slots:
         QVERIFY(pdfFile.open(QIODevice::ReadOnly));
         QVERIFY(pdfFile.read(5) == "%PDF-");
         QVERIFY(pdfFile.size() > 5000);
+        for (int i = 0; i < 4; ++i) { // each plot alone, and the heatmap
+            const QString one = m_dir.filePath(QString("plot%1.png").arg(i)), onePdf = m_dir.filePath(QString("plot%1.pdf").arg(i));
+            QVERIFY(d->exportPlotPng(i, one));
+            QVERIFY(d->exportPlotPdf(i, onePdf));
+            const QWidget* shown = i < 3 ? static_cast<QWidget*>(d->plot(i)) : d->heatmap()->plot();
+            QCOMPARE(QImage(one).size(), shown->size());
+            QVERIFY(QFileInfo(onePdf).size() > 1000);
+        }
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly | QIODevice::Text));
         const QStringList lines = QString::fromUtf8(csvFile.readAll()).split('\n', Qt::SkipEmptyParts);
