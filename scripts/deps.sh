@@ -4,7 +4,7 @@ set -euo pipefail
 
 PACKAGES=(cmake g++ ninja-build ccache pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev libqcustomplot-dev libqt6sql6-sqlite libgl1-mesa-dev
-    libtorch-dev libsqlite3-dev zlib1g-dev libbenchmark-dev xvfb xauth
+    libtorch-dev libopenblas0-pthread libsqlite3-dev zlib1g-dev libbenchmark-dev xvfb xauth
     clang-14 libclang-rt-14-dev)
 
 missing=()

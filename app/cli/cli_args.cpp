@@ -1,5 +1,9 @@
 #include "cli_args.h"
 
+#include "rl/learned_policy.h"
+
+#include <sstream>
+
 #include <charconv>
 
 namespace schedlab::cli {
@@ -72,6 +76,48 @@ double Args::real(const std::string& name, double fallback, std::string& error) 
         return fallback;
     }
     return out;
+}
+
+std::vector<std::string> splitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+bool parseSeeds(const std::string& s, std::vector<uint64_t>& out)
+{
+    for (const std::string& part : splitList(s)) {
+        const auto dash = part.find('-');
+        try {
+            if (dash == std::string::npos) {
+                out.push_back(std::stoull(part));
+            } else {
+                const uint64_t a = std::stoull(part.substr(0, dash)), b = std::stoull(part.substr(dash + 1));
+                if (b < a || b - a > 10000)
+                    return false;
+                for (uint64_t v = a; v <= b; ++v)
+                    out.push_back(v);
+            }
+        } catch (...) {
+            return false;
+        }
+    }
+    return !out.empty();
+}
+
+Result<std::unique_ptr<policy::PlacementPolicy>> makePolicy(const std::string& name)
+{
+    if (rl::isModelPolicy(name))
+        return rl::makeModelPolicy(name);
+    auto p = policy::makePlacementPolicy(name);
+    if (!p)
+        return makeError(ErrorCode::Invalid, "unknown policy '" + name + "' (see schedlab-cli policies)");
+    return p;
 }
 
 } // namespace schedlab::cli

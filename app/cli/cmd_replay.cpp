@@ -7,6 +7,7 @@
 #include "replay_json.h"
 
 #include "policy/placement_policy.h"
+#include "rl/learned_policy.h"
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
 #include "store/project.h"
@@ -23,39 +24,6 @@
 namespace schedlab::cli {
 
 namespace {
-
-std::vector<std::string> splitList(const std::string& s)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
-
-// "42-51" or "1,2,7" or "42".
-bool parseSeeds(const std::string& s, std::vector<uint64_t>& out)
-{
-    for (const std::string& part : splitList(s)) {
-        const auto dash = part.find('-');
-        try {
-            if (dash == std::string::npos) {
-                out.push_back(std::stoull(part));
-            } else {
-                const uint64_t a = std::stoull(part.substr(0, dash)), b = std::stoull(part.substr(dash + 1));
-                if (b < a || b - a > 10000)
-                    return false;
-                for (uint64_t v = a; v <= b; ++v)
-                    out.push_back(v);
-            }
-        } catch (...) {
-            return false;
-        }
-    }
-    return !out.empty();
-}
 
 struct Stat {
     double sum = 0, min = 1e300, max = -1e300;
@@ -180,7 +148,10 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     for (const std::string& name : policies) {
         Row row;
         for (uint64_t seed : seeds) {
-            auto policy = policy::makePlacementPolicy(name);
+            auto made = makePolicy(name);
+            if (!made)
+                return fail(made.error().toString());
+            auto policy = std::move(made).value();
             o.seed = seed;
             const store::RunInfo info { traceId, "timed", name, policy::queueOrderName(o.queue), backfill,
                 "{\"window\":" + std::to_string(o.p99WindowS) + ",\"tick\":" + std::to_string(o.tickS) + "}", seed };
@@ -301,8 +272,8 @@ int runReplay(const std::vector<std::string>& argv)
         return fail("replay: --seeds takes N, A-B or a comma list", 2);
     const std::vector<std::string> policies = splitList(args.value("policy").value_or("bestfit,fgd,random"));
     for (const std::string& p : policies)
-        if (!policy::makePlacementPolicy(p))
-            return fail("replay: unknown policy '" + p + "' (see schedlab-cli policies)", 2);
+        if (!rl::isModelPolicy(p) && !policy::makePlacementPolicy(p))
+            return fail("replay: unknown policy '" + p + "' (see schedlab-cli policies; models: learned:FILE.slq, torchscript:FILE.pt)", 2);
 
     auto loaded = trace::loadTrace(args.positional(), importOptions);
     if (!loaded)
@@ -337,7 +308,10 @@ int runReplay(const std::vector<std::string>& argv)
     for (const std::string& name : policies) {
         Row row { name, {}, {}, {}, {} };
         for (uint64_t seed : seeds) {
-            auto policy = policy::makePlacementPolicy(name);
+            auto made = makePolicy(name);
+            if (!made)
+                return fail(made.error().toString());
+            auto policy = std::move(made).value();
             fill.seed = seed;
             fill.recordDecisions = project != nullptr;
             const store::RunInfo info { traceId, "fill", name, "", "",

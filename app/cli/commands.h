@@ -14,6 +14,10 @@ int runBench(const std::vector<std::string>& args);
 int runReplay(const std::vector<std::string>& args);
 int runPolicies(const std::vector<std::string>& args);
 int runRuns(const std::vector<std::string>& args);
+int runTrain(const std::vector<std::string>& args);
+int runEval(const std::vector<std::string>& args);
+int runExportModel(const std::vector<std::string>& args);
+int runRounds(const std::vector<std::string>& args);
 
 /// Prints "schedlab-cli: <message>" to stderr and returns `code`.
 int fail(const std::string& message, int code = 1);

@@ -25,6 +25,17 @@ commands:
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
   runs --project FILE [--json]
         list the runs stored in a project database (status, policy, seed, summary with --json)
+  train FILE... [--mode fill|timed] [--rounds N] [--episodes E] [--window 4h] [--from T] [--pods N] [--lr 1e-3]
+        [--weights balance=0.4,packing=0.3,success=0.2,custom=0.1] [--preset default|latency-first|packing-first]
+        [--parent ROUND|FILE.slq] [--baselines a,b] [--eval-seeds 42-44] [--project P | --out FILE.slq] [--json]
+        fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines
+  eval FILE... --policy learned:FILE.slq,torchscript:M.pt,bestfit [--round R --project P] [--mode fill|timed]
+        [--eval-seeds 42-44] [--window 4h --from T] [--json]
+        compare learned policies and heuristics on held-out seeds or a trace window
+  export-model (--checkpoint FILE.slq | --round R --project P) --out MODEL.pt
+        write a checkpoint as TorchScript (float [candidates, 16] -> [candidates])
+  rounds --project P [--json]
+        the fine-tune rounds of a project: lineage, status, evaluation, checkpoints
   policies [--json]
         list the policies
   bench replay [--traces DIR] [--repeat R]
@@ -60,6 +71,14 @@ int main(int argc, char** argv)
         return schedlab::cli::runRuns(args);
     if (command == "policies")
         return schedlab::cli::runPolicies(args);
+    if (command == "train")
+        return schedlab::cli::runTrain(args);
+    if (command == "eval")
+        return schedlab::cli::runEval(args);
+    if (command == "export-model")
+        return schedlab::cli::runExportModel(args);
+    if (command == "rounds")
+        return schedlab::cli::runRounds(args);
     if (command == "bench")
         return schedlab::cli::runBench(args);
     std::fprintf(stderr, "schedlab-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);

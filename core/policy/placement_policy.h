@@ -42,6 +42,10 @@ struct PlacementRequest {
     const trace::Job* job = nullptr; ///< null in fill experiments without jobs
     const trace::Task* task = nullptr;
     double nowS = 0;
+    // Queue pressure, for policies that look at it (the learned one); 0 in fill experiments.
+    int32_t queued = 0; ///< units waiting, this one included
+    double headWaitS = 0; ///< wait so far of the queue's head
+    double submitS = -1; ///< this unit's submit time; -1 = not a timed replay
 };
 
 /// Read-only context a run gives its policies.

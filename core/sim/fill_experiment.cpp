@@ -79,6 +79,9 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     Rng policyRng(options.seed ^ kPolicyStream);
     ThrottledProgress progress(std::move(progressFn));
 
+    if (options.maxPods > 0 && int64_t(pods.size()) > options.maxPods)
+        pods.resize(std::size_t(options.maxPods)); // a prefix of the shuffled order
+    out.pods = int64_t(pods.size());
     const auto t0 = std::chrono::steady_clock::now();
     const double total = double(cluster.totalGpuMilli());
     int64_t arrived = 0;

@@ -23,6 +23,7 @@ struct FillOptions {
     bool recordDecisions = true;
     policy::TieBreak tieBreak = policy::TieBreak::Random;
     bool recordHeat = true; ///< per-node utilization at every 1 % point (NodeHeat)
+    int64_t maxPods = 0; ///< stop after this many pods (training windows); 0 = all
 };
 
 /// State after the first pod at which arrived workload reached `arrivedPct` (an integer percent).

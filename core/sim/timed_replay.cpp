@@ -114,6 +114,7 @@ private:
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
     uint64_t m_seq = 0;
     std::vector<int32_t> m_queue;
+    double m_headWaitS = 0; ///< wait of the head of the current scheduling pass
     std::vector<int32_t> m_running;
     std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user
     TimedResult m_out;
@@ -239,7 +240,9 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std:
     for (int32_t k = 0; k < u.count; ++k) {
         const trace::Task& task = taskOf(u, k);
         policy::PlacementDecision d
-            = m_policy.place(m_cluster, policy::PlacementRequest { task.request, &job, &task, t }, m_rng, topK);
+            = m_policy.place(m_cluster,
+                policy::PlacementRequest { task.request, &job, &task, t, int32_t(m_queue.size()), m_headWaitS, u.submit },
+                m_rng, topK);
         if (d.node < 0) {
             ds.push_back(std::move(d));
             rollback(ui, placed);
@@ -385,6 +388,7 @@ void Replay::schedule(double t)
         return a.unit < b.unit;
     });
 
+    m_headWaitS = order.empty() ? 0 : t - order.front().submit;
     std::vector<Placement> placed;
     std::vector<policy::PlacementDecision> ds;
     std::vector<char> started(order.size(), 0);

@@ -1,6 +1,7 @@
 #include "project.h"
 
 #include "sqlite_db.h"
+#include "store_util.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -71,6 +72,27 @@ CREATE TABLE node_heat (
     x BLOB NOT NULL, util BLOB NOT NULL);
 )sql";
 
+// Schema 3: fine-tune rounds of the learned policy, their training curves and evaluations.
+const char* kSchemaV3 = R"sql(
+CREATE TABLE rounds (
+    id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES rounds(id), trace_id INTEGER REFERENCES traces(id),
+    mode TEXT NOT NULL, window TEXT NOT NULL, episodes INTEGER NOT NULL, learning_rate REAL NOT NULL,
+    weights TEXT NOT NULL, seed INTEGER NOT NULL, options TEXT NOT NULL DEFAULT '{}',
+    checkpoint TEXT, checkpoint_sha256 TEXT,
+    status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'failed', 'cancelled')),
+    error TEXT, pid INTEGER, host TEXT, started_at TEXT NOT NULL, finished_at TEXT, wall_seconds REAL);
+CREATE TABLE round_curves (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE, episode INTEGER NOT NULL,
+    loss REAL, loss_min REAL, loss_max REAL, episode_return REAL, epsilon REAL, decisions INTEGER, seconds REAL,
+    PRIMARY KEY (round_id, episode));
+CREATE TABLE round_eval (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE, policy TEXT NOT NULL, seed INTEGER NOT NULL,
+    metric TEXT NOT NULL, value REAL, PRIMARY KEY (round_id, policy, seed, metric));
+)sql";
+
+} // namespace
+
+namespace detail {
 std::string nowUtc()
 {
     std::time_t t = std::time(nullptr);
@@ -93,7 +115,11 @@ std::string hostName()
     return buf;
 }
 
-} // namespace
+} // namespace detail
+
+using detail::hostName;
+using detail::nowUtc;
+using detail::processAlive;
 
 Project::~Project() = default;
 
@@ -206,6 +232,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV2); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV3); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -238,6 +266,9 @@ Status Project::migrate(int from)
     if (from < 2)
         if (Status s = step(2, kSchemaV2); !s)
             return s;
+    if (from < 3)
+        if (Status s = step(3, kSchemaV3); !s)
+            return s;
     return {};
 }
 
@@ -258,6 +289,7 @@ Status Project::recoverInterrupted()
         if (Status s = endRun(id, RunStatus::Failed, "interrupted (the process running it stopped)"); !s)
             return s;
     m_recovered = int(dead.size());
+    return recoverInterruptedRounds();
     return {};
 }
 

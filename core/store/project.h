@@ -25,7 +25,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -58,6 +58,42 @@ struct StoredRun {
     std::optional<sim::FillResult> fill;
 };
 
+/// A fine-tune round of the learned policy, before it starts.
+struct RoundInfo {
+    int64_t parentId = -1; ///< -1 = trained from scratch
+    int64_t traceId = -1;
+    std::string mode; ///< "fill" or "timed"
+    std::string window; ///< e.g. "4h from 0s" or "all pods"
+    int episodes = 0;
+    double learningRate = 0;
+    std::string weights; ///< RewardConfig::toString()
+    uint64_t seed = 0;
+    std::string optionsJson;
+};
+
+/// One episode of a round's training curve.
+struct CurvePoint {
+    int episode = 0;
+    double loss = -1, lossMin = -1, lossMax = -1, episodeReturn = 0, epsilon = 0, seconds = 0;
+    int64_t decisions = 0;
+};
+
+/// One evaluation figure: policy ("learned" or a baseline) x seed x metric.
+struct EvalValue {
+    std::string policy;
+    uint64_t seed = 0;
+    std::string metric;
+    double value = 0;
+};
+
+struct RoundRow {
+    int64_t id = -1, parentId = -1, traceId = -1;
+    std::string mode, window, weights, checkpoint, checkpointSha256, status, error, startedAt, finishedAt;
+    int episodes = 0;
+    double learningRate = 0, wallSeconds = 0;
+    uint64_t seed = 0;
+};
+
 class Project {
 public:
     enum class OpenMode { CreateIfMissing, ExistingOnly, ReadOnly };
@@ -82,6 +118,16 @@ public:
     Status endRun(int64_t runId, RunStatus status, const std::string& error = {});
 
     Result<std::vector<RunRow>> runs();
+
+    // Fine-tune rounds (rounds.cpp); same crash rules as runs: inserted 'running', finished in one
+    // transaction with curves and evaluation, interrupted ones marked failed on the next open.
+    Result<int64_t> beginRound(const RoundInfo& info);
+    Status finishRound(int64_t roundId, const std::string& checkpoint, const std::string& sha256,
+        const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds);
+    Status endRound(int64_t roundId, RunStatus status, const std::string& error = {});
+    Result<std::vector<RoundRow>> rounds();
+    Result<std::vector<CurvePoint>> roundCurve(int64_t roundId);
+    Result<std::vector<EvalValue>> roundEval(int64_t roundId);
     /// Writes a consistent copy of the whole project to `path` (SQLite VACUUM INTO; the file
     /// must not exist).
     Status copyTo(const std::string& path);
@@ -99,6 +145,7 @@ private:
     Status createSchema();
     Status migrate(int from);
     Status recoverInterrupted();
+    Status recoverInterruptedRounds();
     Status writeSummary(int64_t runId, const std::vector<std::pair<std::string, double>>& values);
     Status writeDecisions(int64_t runId, const sim::DecisionLog& log);
     Status writeHeat(int64_t runId, const sim::NodeHeat& heat);

@@ -142,7 +142,7 @@ private slots:
         QVERIFY(missing.error().message.find("no run 999") != std::string::npos);
     }
 
-    // A project written by schema 1 (no node_heat table) is migrated on open; its runs stay.
+    // A project written by schema 1 (no node_heat, no rounds) is migrated on open; its runs stay.
     void schemaOneIsMigrated()
     {
         const std::string file = path("v1.schedlab");
@@ -154,11 +154,12 @@ private slots:
         }
         QVERIFY(QProcess::execute("python3", { "-c",
                     QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('drop table node_heat'); "
+                            "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);
         auto p = mustOpen(file);
-        QCOMPARE(p->schemaVersion(), 2);
+        QCOMPARE(p->schemaVersion(), store::kSchemaVersion);
         auto run = p->loadRun(runId);
         QVERIFY(run.ok());
         QVERIFY(run->fill->heat.x.empty()); // heat was dropped with the table; the run itself is intact
@@ -166,6 +167,54 @@ private slots:
         auto id = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 43 });
         QVERIFY(p->finishFillRun(id.value(), fill(smallTrace())).ok()); // the new table is usable
         QVERIFY(!p->loadRun(id.value())->fill->heat.x.empty());
+        QVERIFY(p->rounds().ok()); // schema 3's tables exist after the migration
+    }
+
+    void roundsLineageCurvesAndRecovery()
+    {
+        const std::string file = path("rounds.schedlab");
+        int64_t first = -1, second = -1;
+        {
+            auto p = mustOpen(file);
+            store::RoundInfo info { -1, -1, "fill", "all pods", 3, 1e-3, "balance=0.4", 1, "{}" };
+            first = p->beginRound(info).value();
+            QVERIFY(p->finishRound(first, "/tmp/r1.slq", "abc", { { 1, 0.5, 0.1, 0.9, 12.5, 0.3, 1.0, 100 } },
+                         { { "learned", 42, "finalGpuAllocPct", 91.5 }, { "bestfit", 42, "finalGpuAllocPct", 92.0 } }, 3.5)
+                        .ok());
+            info.parentId = first;
+            second = p->beginRound(info).value();
+            QVERIFY(p->endRound(second, store::RunStatus::Failed, "training diverged").ok());
+        }
+        auto p = mustOpen(file);
+        auto rows = p->rounds();
+        QCOMPARE(rows->size(), std::size_t(2));
+        QCOMPARE(rows->at(0).status, std::string("finished"));
+        QCOMPARE(rows->at(0).checkpoint, std::string("/tmp/r1.slq"));
+        QCOMPARE(rows->at(1).parentId, first);
+        QCOMPARE(rows->at(1).error, std::string("training diverged"));
+        auto curve = p->roundCurve(first);
+        QCOMPARE(curve->size(), std::size_t(1));
+        QCOMPARE(curve->front().episodeReturn, 12.5);
+        QCOMPARE(curve->front().decisions, int64_t(100));
+        auto eval = p->roundEval(first);
+        QCOMPARE(eval->size(), std::size_t(2));
+        QCOMPARE(eval->at(1).policy, std::string("learned")); // ordered by policy
+        QCOMPARE(eval->at(1).value, 91.5);
+        // A round left 'running' by a dead writer is marked failed on the next open.
+        {
+            auto w = mustOpen(file);
+            const pid_t child = ::fork();
+            if (child == 0) {
+                auto c = store::Project::open(file);
+                (void)c.value()->beginRound({ second, -1, "fill", "all", 1, 1e-3, "", 1, "{}" });
+                ::raise(SIGKILL);
+            }
+            int status = 0;
+            ::waitpid(child, &status, 0);
+        }
+        auto again = mustOpen(file);
+        QCOMPARE(again->rounds()->back().status, std::string("failed"));
+        QVERIFY(again->rounds()->back().error.find("interrupted") != std::string::npos);
     }
 
     void cancelledRunKeepsNoResults()

@@ -1,0 +1,387 @@
+// `schedlab-cli train | eval | export-model | rounds`: fine-tune rounds of the learned policy,
+// evaluation against baselines, TorchScript export, and the round lineage of a project.
+
+#include "cli_args.h"
+#include "commands.h"
+#include "import_options.h"
+
+#include "rl/fine_tune.h"
+#include "rl/q_network.h"
+#include "rl/trace_window.h"
+#include "store/project.h"
+#include "trace/trace_loader.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+
+namespace schedlab::cli {
+
+namespace {
+
+struct Common {
+    rl::TrainOptions train;
+    double fromS = 0, windowS = 4 * 3600.0;
+    std::vector<uint64_t> evalSeeds;
+    std::vector<std::string> baselines;
+};
+
+// Options shared by train and eval. Returns an error text.
+std::string parseCommon(const Args& a, Common& c)
+{
+    std::string error;
+    const std::string mode = a.value("mode").value_or("fill");
+    if (mode != "fill" && mode != "timed")
+        return "--mode is fill or timed";
+    c.train.mode = mode == "fill" ? rl::TrainMode::Fill : rl::TrainMode::Timed;
+    if (auto preset = a.value("preset")) {
+        auto r = rl::RewardConfig::preset(*preset);
+        if (!r)
+            return r.error().message;
+        c.train.reward = r.value();
+    }
+    if (auto w = a.value("weights")) {
+        auto r = rl::RewardConfig::parse(*w, c.train.reward);
+        if (!r)
+            return r.error().message;
+        c.train.reward = r.value();
+    }
+    c.train.episodes = int(a.integer("episodes", 3, error));
+    c.train.learningRate = a.real("lr", 1e-3, error);
+    c.train.seed = uint64_t(a.integer("seed", 1000, error));
+    c.train.ratio = a.real("ratio", 1.3, error);
+    c.train.maxPods = a.integer("pods", 0, error);
+    c.train.batchSize = int(a.integer("batch", 64, error));
+    c.train.policy.preselectAbove = int(a.integer("preselect-above", 500, error));
+    c.train.policy.preselectTop = int(a.integer("preselect-top", 50, error));
+    if (!error.empty())
+        return error;
+    if (auto q = a.value("queue"); q && !policy::parseQueueOrder(*q, c.train.queue))
+        return "unknown --queue " + *q;
+    const std::string backfill = a.value("backfill").value_or("easy");
+    if (backfill != "easy" && backfill != "none")
+        return "--backfill is easy or none";
+    c.train.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+    if (auto w = a.value("window")) {
+        auto d = rl::parseDuration(*w);
+        if (!d)
+            return d.error().message;
+        c.windowS = d.value();
+    }
+    if (auto f = a.value("from")) {
+        auto d = f == std::string("0") ? Result<double>(0.0) : rl::parseDuration(*f);
+        if (!d)
+            return d.error().message;
+        c.fromS = d.value();
+    }
+    if (!parseSeeds(a.value("eval-seeds").value_or("42-44"), c.evalSeeds))
+        return "--eval-seeds takes N, A-B or a comma list";
+    if (auto b = a.value("baselines"))
+        c.baselines = splitList(*b);
+    return {};
+}
+
+QJsonObject evalToJson(const std::vector<rl::EvalSummary>& eval)
+{
+    QJsonObject o;
+    for (const rl::EvalSummary& s : eval) {
+        QJsonObject m;
+        for (const auto& [k, v] : s.mean)
+            m[QString::fromStdString(k)] = v;
+        o[QString::fromStdString(s.policy)] = m;
+    }
+    return o;
+}
+
+void printEval(const std::vector<rl::EvalSummary>& eval, rl::TrainMode mode)
+{
+    const std::vector<std::string> metrics = rl::evalMetrics(mode);
+    std::printf("  %-28s", "policy");
+    for (const std::string& m : metrics)
+        std::printf(" %16s", m.c_str());
+    std::printf("\n");
+    for (const rl::EvalSummary& s : eval) {
+        std::printf("  %-28s", s.policy.substr(0, 28).c_str());
+        for (const std::string& m : metrics)
+            std::printf(" %16.2f", s.mean.count(m) ? s.mean.at(m) : 0.0);
+        std::printf("\n");
+    }
+}
+
+Result<std::unique_ptr<store::Project>> openProject(const Args& a)
+{
+    auto path = a.value("project");
+    if (!path)
+        return std::unique_ptr<store::Project>();
+    auto p = store::Project::open(*path);
+    if (!p)
+        return p.error();
+    if (p.value()->recoveredRuns() > 0)
+        std::fprintf(stderr, "schedlab-cli: %d interrupted run(s)/round(s) in %s marked failed\n", p.value()->recoveredRuns(),
+            path->c_str());
+    return p;
+}
+
+// "--parent 3" (a round of the project) or "--parent FILE.slq".
+Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project)
+{
+    if (!parent.empty() && parent.find_first_not_of("0123456789") == std::string::npos) {
+        if (!project)
+            return makeError(ErrorCode::Invalid, "--parent " + parent + " names a round: give --project too");
+        auto rounds = project->rounds();
+        if (!rounds)
+            return rounds.error();
+        for (const store::RoundRow& r : rounds.value())
+            if (r.id == std::stoll(parent)) {
+                if (r.status != "finished")
+                    return makeError(ErrorCode::Invalid, "round " + parent + " is " + r.status + "; it has no checkpoint");
+                return std::pair<std::string, int64_t> { r.checkpoint, r.id };
+            }
+        return makeError(ErrorCode::Invalid, "no round " + parent + " in the project");
+    }
+    return std::pair<std::string, int64_t> { parent, -1 };
+}
+
+const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "seed", "ratio", "pods", "batch", "weights", "preset",
+    "queue", "backfill", "window", "from", "eval-seeds", "baselines", "project", "procs-per-node", "preselect-above",
+    "preselect-top" };
+
+} // namespace
+
+int runTrain(const std::vector<std::string>& argv)
+{
+    Args a;
+    std::set<std::string> values = kCommonValues;
+    values.insert({ "rounds", "parent", "out", "checkpoint-dir" });
+    if (std::string e = a.parse(argv, values, { "json", "strict" }); !e.empty())
+        return fail("train: " + e, 2);
+    if (a.positional().empty())
+        return fail("train: give trace files", 2);
+    Common c;
+    if (std::string e = parseCommon(a, c); !e.empty())
+        return fail("train: " + e, 2);
+    std::string error;
+    const int rounds = int(a.integer("rounds", 1, error));
+    if (!error.empty() || rounds < 1 || rounds > 1000)
+        return fail("train: --rounds takes 1..1000", 2);
+    trace::ImportOptions importOptions;
+    if (std::string e = importOptionsFrom(a, importOptions); !e.empty())
+        return fail("train: " + e, 2);
+    auto loaded = trace::loadTrace(a.positional(), importOptions);
+    if (!loaded)
+        return fail(loaded.error().toString());
+    auto project = openProject(a);
+    if (!project)
+        return fail(project.error().toString());
+    store::Project* p = project.value().get();
+    if (!p && !a.value("out"))
+        return fail("train: give --project P (checkpoints go next to it) or --out FILE.slq", 2);
+    std::string checkpointDir = a.value("checkpoint-dir").value_or("");
+    if (p && checkpointDir.empty())
+        checkpointDir = p->path() + ".models";
+    if (!checkpointDir.empty() && !QDir().mkpath(QString::fromStdString(checkpointDir)))
+        return fail(checkpointDir + ": cannot create the checkpoint folder");
+    auto parent = resolveParent(a.value("parent").value_or(""), p);
+    if (!parent)
+        return fail("train: " + parent.error().toString());
+    std::string parentPath = parent->first;
+    int64_t parentRound = parent->second;
+    const bool json = a.flag("json");
+    QJsonArray roundsJson;
+    for (int i = 0; i < rounds; ++i) {
+        rl::RoundOptions o;
+        o.parentCheckpoint = parentPath;
+        o.parentRound = parentRound;
+        o.train = c.train;
+        o.train.seed = c.train.seed + uint64_t(i) * uint64_t(c.train.episodes); // fresh episodes every round
+        if (!parentPath.empty())
+            o.train.epsilonStart = std::min(o.train.epsilonStart, 0.1); // fine-tuning explores less
+        o.fromS = c.fromS;
+        o.windowS = c.windowS;
+        o.evalSeeds = c.evalSeeds;
+        o.baselines = c.baselines;
+        if (rounds == 1 && a.value("out"))
+            o.outCheckpoint = *a.value("out");
+        else if (!p)
+            o.outCheckpoint = *a.value("out") + "." + std::to_string(i + 1);
+        o.checkpointDir = checkpointDir;
+        if (!json)
+            std::printf("round %d/%d: %s, %d episode(s), lr %g, weights %s, parent %s\n", i + 1, rounds,
+                c.train.mode == rl::TrainMode::Fill ? "fill" : "timed", o.train.episodes, o.train.learningRate,
+                o.train.reward.toString().c_str(), parentPath.empty() ? "(fresh)" : parentPath.c_str());
+        auto onEpisode = [json](const rl::EpisodeStats& s) {
+            if (!json)
+                std::printf("  episode %3d  loss %.4f [%.4f, %.4f]  return %10.2f  epsilon %.3f  %lld decisions  %.0f steps/s  %.1f s\n",
+                    s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
+                    s.stepsPerSecond, s.seconds);
+            std::fflush(stdout);
+        };
+        auto r = rl::runRound(loaded->trace, a.positional(), p, o, onEpisode);
+        if (!r)
+            return fail(r.error().toString());
+        if (json) {
+            QJsonArray eps;
+            for (const rl::EpisodeStats& s : r->training.episodes)
+                eps.append(QJsonObject { { "episode", s.episode }, { "loss", s.meanLoss }, { "lossMin", s.minLoss },
+                    { "lossMax", s.maxLoss }, { "return", s.episodeReturn }, { "epsilon", s.epsilon },
+                    { "decisions", double(s.decisions) }, { "stepsPerSecond", s.stepsPerSecond }, { "seconds", s.seconds } });
+            roundsJson.append(QJsonObject { { "round", double(r->roundId) }, { "parent", double(parentRound) },
+                { "checkpoint", QString::fromStdString(r->checkpoint) }, { "sha256", QString::fromStdString(r->checkpointSha256) },
+                { "episodes", eps }, { "eval", evalToJson(r->eval) }, { "evalNote", QString::fromStdString(r->evalNote) },
+                { "seconds", r->seconds } });
+        } else {
+            std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r->checkpoint.c_str(),
+                static_cast<long long>(r->roundId), r->seconds, r->evalNote.c_str());
+            printEval(r->eval, c.train.mode);
+        }
+        parentPath = r->checkpoint;
+        parentRound = r->roundId;
+    }
+    if (json)
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.train/1" }, { "rounds", roundsJson } })
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+            stdout);
+    return 0;
+}
+
+int runEval(const std::vector<std::string>& argv)
+{
+    Args a;
+    std::set<std::string> values = kCommonValues;
+    values.insert({ "policy", "round" });
+    if (std::string e = a.parse(argv, values, { "json", "strict" }); !e.empty())
+        return fail("eval: " + e, 2);
+    if (a.positional().empty())
+        return fail("eval: give trace files", 2);
+    Common c;
+    if (std::string e = parseCommon(a, c); !e.empty())
+        return fail("eval: " + e, 2);
+    auto project = openProject(a);
+    if (!project)
+        return fail(project.error().toString());
+    std::vector<std::string> policies = splitList(a.value("policy").value_or(""));
+    if (auto round = a.value("round")) {
+        auto parent = resolveParent(*round, project.value().get());
+        if (!parent)
+            return fail("eval: " + parent.error().toString());
+        policies.insert(policies.begin(), "learned:" + parent->first);
+    }
+    if (policies.empty())
+        return fail("eval: give --policy learned:FILE.slq,bestfit,... or --round R --project P", 2);
+    trace::ImportOptions importOptions;
+    if (std::string e = importOptionsFrom(a, importOptions); !e.empty())
+        return fail("eval: " + e, 2);
+    auto loaded = trace::loadTrace(a.positional(), importOptions);
+    if (!loaded)
+        return fail(loaded.error().toString());
+    trace::Trace t = std::move(loaded->trace);
+    if (c.train.mode == rl::TrainMode::Timed && (a.value("window") || a.value("from"))) {
+        auto w = rl::timeWindow(t, c.fromS, c.windowS);
+        if (!w)
+            return fail(w.error().toString());
+        t = std::move(w).value();
+    }
+    auto eval = rl::evaluate(t, c.train.mode, policies, c.evalSeeds, c.train);
+    if (!eval)
+        return fail(eval.error().toString());
+    if (a.flag("json")) {
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.eval/1" }, { "eval", evalToJson(eval.value()) } })
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+            stdout);
+        return 0;
+    }
+    printEval(eval.value(), c.train.mode);
+    return 0;
+}
+
+int runExportModel(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "checkpoint", "round", "project", "out" }, {}); !e.empty())
+        return fail("export-model: " + e, 2);
+    auto out = a.value("out");
+    if (!out)
+        return fail("export-model: give --out MODEL.pt", 2);
+    std::string checkpoint = a.value("checkpoint").value_or("");
+    if (auto round = a.value("round")) {
+        auto project = openProject(a);
+        if (!project)
+            return fail(project.error().toString());
+        auto parent = resolveParent(*round, project.value().get());
+        if (!parent)
+            return fail("export-model: " + parent.error().toString());
+        checkpoint = parent->first;
+    }
+    if (checkpoint.empty())
+        return fail("export-model: give --checkpoint FILE.slq or --round R --project P", 2);
+    auto net = rl::QNetwork::load(checkpoint);
+    if (!net)
+        return fail(net.error().toString());
+    if (Status s = net.value()->exportTorchScript(*out); !s)
+        return fail(s.error().toString());
+    std::printf("wrote %s (TorchScript: float [candidates, %d] -> [candidates]); replay it with --policy torchscript:%s\n",
+        out->c_str(), net.value()->shape().features, out->c_str());
+    return 0;
+}
+
+int runRounds(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "project" }, { "json" }); !e.empty())
+        return fail("rounds: " + e, 2);
+    if (!a.value("project"))
+        return fail("rounds: give --project P", 2);
+    auto project = store::Project::open(*a.value("project"), store::Project::OpenMode::ExistingOnly);
+    if (!project)
+        return fail(project.error().toString());
+    auto rows = project.value()->rounds();
+    if (!rows)
+        return fail(rows.error().toString());
+    QJsonArray arr;
+    if (!a.flag("json"))
+        std::printf("%5s %6s %-9s %-6s %-24s %4s %8s %10s  %s\n", "round", "parent", "status", "mode", "window", "ep", "lr",
+            "learned", "checkpoint / error");
+    for (const store::RoundRow& r : rows.value()) {
+        auto eval = project.value()->roundEval(r.id);
+        double learned = 0;
+        int n = 0;
+        QJsonObject evalJson;
+        if (eval)
+            for (const store::EvalValue& v : eval.value()) {
+                if (v.policy == "learned" && (v.metric == "finalGpuAllocPct" || v.metric == "waitP99S")) {
+                    learned += v.value;
+                    ++n;
+                }
+                QJsonObject m = evalJson[QString::fromStdString(v.policy)].toObject();
+                m[QString::fromStdString(v.metric + "#" + std::to_string(v.seed))] = v.value;
+                evalJson[QString::fromStdString(v.policy)] = m;
+            }
+        if (a.flag("json")) {
+            arr.append(QJsonObject { { "round", double(r.id) }, { "parent", double(r.parentId) },
+                { "status", QString::fromStdString(r.status) }, { "mode", QString::fromStdString(r.mode) },
+                { "window", QString::fromStdString(r.window) }, { "episodes", r.episodes }, { "learningRate", r.learningRate },
+                { "weights", QString::fromStdString(r.weights) }, { "checkpoint", QString::fromStdString(r.checkpoint) },
+                { "sha256", QString::fromStdString(r.checkpointSha256) }, { "error", QString::fromStdString(r.error) },
+                { "eval", evalJson } });
+            continue;
+        }
+        std::printf("%5lld %6s %-9s %-6s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
+            r.parentId < 0 ? "-" : std::to_string(r.parentId).c_str(), r.status.c_str(), r.mode.c_str(), r.window.substr(0, 24).c_str(),
+            r.episodes, r.learningRate, n ? QString::number(learned / n, 'f', 2).toStdString().c_str() : "-",
+            r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());
+    }
+    if (a.flag("json"))
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.rounds/1" }, { "rounds", arr } })
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+            stdout);
+    return 0;
+}
+
+} // namespace schedlab::cli

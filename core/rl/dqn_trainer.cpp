@@ -1,0 +1,258 @@
+#include "dqn_trainer.h"
+
+#include "q_network.h"
+#include "q_network_impl.h"
+
+#include "sim/fill_experiment.h"
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+namespace schedlab::rl {
+
+namespace {
+
+// Replay buffer and the gradient step. Receives transitions from the LearnedPolicy.
+class DqnLearner final : public Learner {
+public:
+    DqnLearner(QNetwork& online, const TrainOptions& o, CancelToken stop, CancelToken user)
+        : m_online(online)
+        , m_target(online.cloneNetwork())
+        , m_opt(o)
+        , m_stop(std::move(stop))
+        , m_user(std::move(user))
+        , m_rng(o.seed ^ 0x5eedb0ffe7ull)
+        , m_maxNext(o.policy.maxNextRows)
+        , m_adam(online.impl().net->parameters(), torch::optim::AdamOptions(o.learningRate))
+    {
+        const std::size_t cap = std::size_t(std::max(o.bufferSize, o.batchSize));
+        m_chosen.resize(cap * kFeatureCount);
+        m_next.resize(cap * std::size_t(m_maxNext) * kFeatureCount);
+        m_reward.resize(cap);
+        m_nextCount.resize(cap);
+        m_done.resize(cap);
+    }
+
+    void addTransition(const FeatureRow& chosen, float reward, const FeatureRow* next, int nextCount, bool done) override
+    {
+        if (m_stop.isCancelled())
+            return;
+        if (m_user.isCancelled()) {
+            m_stop.cancel();
+            return;
+        }
+        const std::size_t cap = m_reward.size();
+        const std::size_t at = m_written % cap;
+        std::copy(chosen.begin(), chosen.end(), m_chosen.begin() + std::ptrdiff_t(at * kFeatureCount));
+        const int k = done ? 0 : std::min(nextCount, m_maxNext);
+        for (int i = 0; i < k; ++i)
+            std::copy(next[i].begin(), next[i].end(),
+                m_next.begin() + std::ptrdiff_t((at * std::size_t(m_maxNext) + std::size_t(i)) * kFeatureCount));
+        m_reward[at] = reward;
+        m_nextCount[at] = k;
+        m_done[at] = done || k == 0;
+        ++m_written;
+        if (m_written % std::size_t(m_opt.trainEvery) == 0 && std::min(m_written, cap) >= std::size_t(m_opt.batchSize))
+            step();
+    }
+    double epsilon() const override { return m_epsilon; }
+    void setEpsilon(double e) { m_epsilon = e; }
+    void beginEpisode(int episode)
+    {
+        m_episode = episode;
+        m_lossSum = 0;
+        m_lossMin = INFINITY;
+        m_lossMax = -INFINITY;
+        m_episodeSteps = 0;
+    }
+    const std::optional<Error>& error() const { return m_error; }
+    int64_t gradientSteps() const { return m_steps; }
+    int64_t episodeSteps() const { return m_episodeSteps; }
+    double meanLoss() const { return m_episodeSteps ? m_lossSum / double(m_episodeSteps) : -1; }
+    double minLoss() const { return m_episodeSteps ? m_lossMin : -1; }
+    double maxLoss() const { return m_episodeSteps ? m_lossMax : -1; }
+
+private:
+    void step()
+    {
+        const int b = m_opt.batchSize, m = m_maxNext;
+        const std::size_t filled = std::min(m_written, m_reward.size());
+        // Scratch buffers live in the learner: fresh 256 KiB vectors per step cost page faults.
+        std::vector<float>& chosen = m_bChosen;
+        std::vector<float>& next = m_bNext;
+        std::vector<float>& reward = m_bReward;
+        std::vector<float>& notDone = m_bNotDone;
+        std::vector<uint8_t>& mask = m_bMask;
+        chosen.assign(std::size_t(b) * kFeatureCount, 0.0f);
+        next.assign(std::size_t(b) * std::size_t(m) * kFeatureCount, 0.0f);
+        reward.assign(std::size_t(b), 0.0f);
+        notDone.assign(std::size_t(b), 0.0f);
+        mask.assign(std::size_t(b) * std::size_t(m), 0);
+        for (int i = 0; i < b; ++i) {
+            const std::size_t s = std::size_t(m_rng.below(filled));
+            std::copy_n(m_chosen.begin() + std::ptrdiff_t(s * kFeatureCount), kFeatureCount,
+                chosen.begin() + std::ptrdiff_t(std::size_t(i) * kFeatureCount));
+            const int k = m_nextCount[s];
+            std::copy_n(m_next.begin() + std::ptrdiff_t(s * std::size_t(m) * kFeatureCount), std::size_t(k) * kFeatureCount,
+                next.begin() + std::ptrdiff_t(std::size_t(i) * std::size_t(m) * kFeatureCount));
+            for (int j = 0; j < k; ++j)
+                mask[std::size_t(i) * std::size_t(m) + std::size_t(j)] = 1;
+            reward[std::size_t(i)] = m_reward[s];
+            notDone[std::size_t(i)] = m_done[s] ? 0.0f : 1.0f;
+        }
+        auto& online = m_online.impl().net;
+        auto& target = m_target->impl().net;
+        const torch::Tensor x = torch::from_blob(chosen.data(), { b, kFeatureCount }, torch::kFloat32);
+        const torch::Tensor r = torch::from_blob(reward.data(), { b }, torch::kFloat32);
+        const torch::Tensor nd = torch::from_blob(notDone.data(), { b }, torch::kFloat32);
+        torch::Tensor y;
+        {
+            torch::NoGradGuard guard;
+            const torch::Tensor nx = torch::from_blob(next.data(), { b * m, kFeatureCount }, torch::kFloat32);
+            const torch::Tensor valid = torch::from_blob(mask.data(), { b, m }, torch::kUInt8).to(torch::kBool);
+            // Double DQN: the online network picks the next action, the target network values it.
+            const torch::Tensor qOnline = online->forward(nx).view({ b, m }).masked_fill(valid.logical_not(), -1e30);
+            const torch::Tensor best = qOnline.argmax(1, true);
+            const torch::Tensor qTarget = target->forward(nx).view({ b, m }).gather(1, best).squeeze(1);
+            y = r + m_opt.gamma * nd * qTarget;
+        }
+        const torch::Tensor q = online->forward(x);
+        const torch::Tensor loss = torch::smooth_l1_loss(q, y);
+        m_adam.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(online->parameters(), m_opt.gradClip);
+        m_adam.step();
+        const double l = loss.item<double>();
+        ++m_steps;
+        ++m_episodeSteps;
+        if (!std::isfinite(l) || (m_steps % 50 == 0 && !m_online.allFinite())) {
+            m_error = makeError(ErrorCode::Invalid,
+                "training diverged in episode " + std::to_string(m_episode + 1) + " at gradient step " + std::to_string(m_steps)
+                    + (std::isfinite(l) ? ": a weight became NaN or infinite" : ": the loss is " + std::to_string(l))
+                    + " (try a lower learning rate)");
+            m_stop.cancel();
+            return;
+        }
+        m_lossSum += l;
+        m_lossMin = std::min(m_lossMin, l);
+        m_lossMax = std::max(m_lossMax, l);
+        if (m_steps % m_opt.targetSyncSteps == 0)
+            m_target->copyFrom(m_online);
+    }
+
+    QNetwork& m_online;
+    std::unique_ptr<QNetwork> m_target;
+    TrainOptions m_opt;
+    CancelToken m_stop, m_user;
+    Rng m_rng;
+    int m_maxNext;
+    torch::optim::Adam m_adam;
+    std::vector<float> m_chosen, m_next, m_reward;
+    std::vector<float> m_bChosen, m_bNext, m_bReward, m_bNotDone;
+    std::vector<uint8_t> m_bMask;
+    std::vector<int> m_nextCount;
+    std::vector<char> m_done;
+    std::size_t m_written = 0;
+    double m_epsilon = 0;
+    int m_episode = 0;
+    int64_t m_steps = 0, m_episodeSteps = 0;
+    double m_lossSum = 0, m_lossMin = 0, m_lossMax = 0;
+    std::optional<Error> m_error;
+};
+
+} // namespace
+
+Result<TrainReport> train(QNetwork& net, const trace::Trace& trace, const TrainOptions& o,
+    const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progressFn, CancelToken cancel)
+{
+    if (o.episodes < 1 || o.batchSize < 1 || o.trainEvery < 1 || o.targetSyncSteps < 1 || o.bufferSize < 1)
+        return makeError(ErrorCode::Invalid, "training options: episodes, batch, trainEvery, targetSync and buffer must be >= 1");
+    if (!(o.learningRate > 0) || !std::isfinite(o.learningRate))
+        return makeError(ErrorCode::Invalid, "training options: the learning rate must be a finite number > 0");
+    if (net.shape().features != kFeatureCount)
+        return makeError(ErrorCode::Invalid, "model mismatch: the network takes " + std::to_string(net.shape().features)
+                + " features, this build computes " + std::to_string(kFeatureCount));
+    torch::manual_seed(o.seed);
+    configureTorchRuntime();
+    const auto t0 = std::chrono::steady_clock::now();
+    CancelToken stop;
+    DqnLearner learner(net, o, stop, cancel);
+    TrainReport report;
+    ThrottledProgress progress(progressFn);
+    for (int e = 0; e < o.episodes; ++e) {
+        if (cancel.isCancelled())
+            return makeError(ErrorCode::Cancelled, "training cancelled");
+        const auto e0 = std::chrono::steady_clock::now();
+        const double eps = o.episodes == 1 ? o.epsilonStart
+                                           : o.epsilonStart + (o.epsilonEnd - o.epsilonStart) * double(e) / double(o.episodes - 1);
+        learner.setEpsilon(eps);
+        learner.beginEpisode(e);
+        // The policy scores with the network being trained (no copy): the scorer is a view.
+        struct View final : Scorer {
+            QNetwork& n;
+            explicit View(QNetwork& net)
+                : n(net)
+            {
+            }
+            Status score(const float* rows, int k, int f, std::vector<float>& out) override { return n.score(rows, k, f, out); }
+            std::string describe() const override { return n.describe(); }
+            Result<std::unique_ptr<Scorer>> clone() const override { return n.clone(); }
+        };
+        LearnedPolicy policy(std::make_unique<View>(net), o.reward, o.policy);
+        policy.setLearner(&learner, o.seed * 7919 + uint64_t(e));
+        const uint64_t seed = o.seed + uint64_t(e);
+        auto sub = [&](double f) { progress.report((double(e) + f) / double(o.episodes)); };
+        Status ran;
+        if (o.mode == TrainMode::Fill) {
+            sim::FillOptions fo;
+            fo.seed = seed;
+            fo.ratio = o.ratio;
+            fo.maxPods = o.maxPods;
+            fo.recordDecisions = false;
+            fo.recordHeat = false;
+            auto r = sim::runFillExperiment(trace, policy, fo, sub, stop);
+            if (!r)
+                ran = r.error();
+        } else {
+            sim::TimedOptions to;
+            to.seed = seed;
+            to.queue = o.queue;
+            to.backfill = o.backfill;
+            to.recordDecisions = false;
+            to.recordHeat = false;
+            auto r = sim::runTimedReplay(trace, policy, to, sub, stop);
+            if (!r)
+                ran = r.error();
+        }
+        if (learner.error())
+            return *learner.error();
+        if (cancel.isCancelled())
+            return makeError(ErrorCode::Cancelled, "training cancelled");
+        if (!ran)
+            return ran.error();
+        policy.finishEpisode();
+        EpisodeStats s;
+        s.episode = e + 1;
+        s.meanLoss = learner.meanLoss();
+        s.minLoss = learner.minLoss();
+        s.maxLoss = learner.maxLoss();
+        s.episodeReturn = policy.episodeReward().total;
+        s.epsilon = eps;
+        s.decisions = policy.decisions();
+        s.gradientSteps = learner.episodeSteps();
+        s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
+        s.stepsPerSecond = s.seconds > 0 ? double(s.decisions) / s.seconds : 0;
+        report.decisions += s.decisions;
+        report.episodes.push_back(s);
+        if (onEpisode)
+            onEpisode(s);
+    }
+    if (!net.allFinite())
+        return makeError(ErrorCode::Invalid, "training diverged: a weight became NaN or infinite (try a lower learning rate)");
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    progress.report(1.0);
+    return report;
+}
+
+} // namespace schedlab::rl

@@ -1,0 +1,72 @@
+#pragma once
+/// Double DQN on replayed history (DESIGN §6): the LearnedPolicy plays episodes (fill experiments
+/// with fresh seeds, or timed replays of a trace window), every decision becomes a transition in
+/// a replay buffer, and every `trainEvery` decisions a batch is drawn for one Adam step on the
+/// Huber loss against r + gamma x Q_target(s', argmax_a Q_online(s', a)); the target network copies
+/// the online one every `targetSyncSteps` gradient steps; gradients are clipped by norm.
+/// Deterministic on CPU for a seed (torch seed, exploration and sampling streams, one thread).
+/// A NaN / infinite loss or weight stops training with an error naming the episode and step.
+
+#include "learned_policy.h"
+#include "reward.h"
+
+#include "base/progress.h"
+#include "base/result.h"
+#include "policy/queue_policy.h"
+#include "sim/timed_replay.h"
+#include "trace/trace.h"
+
+#include <functional>
+#include <vector>
+
+namespace schedlab::rl {
+
+class QNetwork;
+
+enum class TrainMode { Fill, Timed };
+
+struct TrainOptions {
+    TrainMode mode = TrainMode::Fill;
+    int episodes = 3;
+    double learningRate = 1e-3;
+    double gamma = 0.9;
+    int batchSize = 64;
+    int bufferSize = 20000;
+    int trainEvery = 4;
+    int targetSyncSteps = 250;
+    double epsilonStart = 0.3; ///< first episode; linear to epsilonEnd at the last
+    double epsilonEnd = 0.02;
+    double gradClip = 10.0;
+    uint64_t seed = 1; ///< episode e uses seed + e (fill shuffles, exploration)
+    RewardConfig reward;
+    LearnedOptions policy;
+    double ratio = 1.3; ///< fill
+    int64_t maxPods = 0; ///< fill: pods per episode, 0 = all
+    policy::QueueOrder queue = policy::QueueOrder::Fcfs; ///< timed
+    sim::Backfill backfill = sim::Backfill::Easy; ///< timed
+};
+
+struct EpisodeStats {
+    int episode = 0;
+    double meanLoss = 0; ///< over the episode's gradient steps; -1 when none yet
+    double minLoss = 0, maxLoss = 0;
+    double episodeReturn = 0; ///< sum of rewards
+    double epsilon = 0;
+    int64_t decisions = 0;
+    int64_t gradientSteps = 0;
+    double seconds = 0;
+    double stepsPerSecond = 0; ///< environment steps (decisions) per second, training included
+};
+
+struct TrainReport {
+    std::vector<EpisodeStats> episodes;
+    int64_t decisions = 0;
+    double seconds = 0;
+};
+
+/// Trains `net` in place. On error (cancel, divergence) `net` may hold partial updates: callers
+/// train a copy and keep the parent (fine_tune.h does).
+Result<TrainReport> train(QNetwork& net, const trace::Trace& trace, const TrainOptions& options,
+    const std::function<void(const EpisodeStats&)>& onEpisode = {}, ProgressFn progress = {}, CancelToken cancel = {});
+
+} // namespace schedlab::rl

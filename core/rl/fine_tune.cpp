@@ -1,0 +1,223 @@
+#include "fine_tune.h"
+
+#include "learned_policy.h"
+#include "q_network.h"
+#include "trace_window.h"
+
+#include "sim/fill_experiment.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+namespace schedlab::rl {
+
+std::string fileSha256(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(&f);
+    return h.result().toHex().toStdString();
+}
+
+std::vector<std::string> evalMetrics(TrainMode mode)
+{
+    if (mode == TrainMode::Fill)
+        return { "finalGpuAllocPct", "failedPods", "fragRatePct" };
+    return { "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct" };
+}
+
+namespace {
+Result<std::unique_ptr<policy::PlacementPolicy>> policyFor(const std::string& name, const RewardConfig& reward)
+{
+    if (isModelPolicy(name))
+        return makeModelPolicy(name, reward);
+    auto p = policy::makePlacementPolicy(name);
+    if (!p)
+        return makeError(ErrorCode::Invalid, "unknown policy '" + name + "' (see schedlab-cli policies)");
+    return p;
+}
+
+std::string windowText(const RoundOptions& o)
+{
+    std::ostringstream s;
+    if (o.train.mode == TrainMode::Fill)
+        s << (o.train.maxPods > 0 ? std::to_string(o.train.maxPods) + " pods" : std::string("all pods")) << ", ratio " << o.train.ratio;
+    else
+        s << o.windowS / 3600.0 << " h from " << o.fromS << " s";
+    return s.str();
+}
+} // namespace
+
+Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, TrainMode mode, const std::vector<std::string>& policies,
+    const std::vector<uint64_t>& seeds, const TrainOptions& o, ProgressFn progressFn, CancelToken cancel)
+{
+    std::vector<EvalSummary> out;
+    const std::vector<uint64_t> runSeeds = mode == TrainMode::Fill ? seeds : std::vector<uint64_t> { seeds.empty() ? 42 : seeds.front() };
+    const std::size_t total = policies.size() * runSeeds.size();
+    std::size_t done = 0;
+    ThrottledProgress progress(progressFn);
+    for (const std::string& name : policies) {
+        EvalSummary s;
+        s.policy = name;
+        for (uint64_t seed : runSeeds) {
+            auto p = policyFor(name, o.reward);
+            if (!p)
+                return p.error();
+            auto sub = [&](double f) { progress.report((double(done) + f) / double(total)); };
+            std::vector<std::pair<std::string, double>> m;
+            if (mode == TrainMode::Fill) {
+                sim::FillOptions fo;
+                fo.seed = seed;
+                fo.ratio = o.ratio;
+                fo.recordDecisions = false;
+                fo.recordHeat = false;
+                auto r = sim::runFillExperiment(trace, **p, fo, sub, cancel);
+                if (!r)
+                    return r.error();
+                m = { { "finalGpuAllocPct", r->finalGpuAllocPct }, { "failedPods", double(r->failed) },
+                    { "fragRatePct", r->finalFragRatePct } };
+            } else {
+                sim::TimedOptions to;
+                to.seed = seed;
+                to.queue = o.queue;
+                to.backfill = o.backfill;
+                to.recordDecisions = false;
+                to.recordHeat = false;
+                auto r = sim::runTimedReplay(trace, **p, to, sub, cancel);
+                if (!r)
+                    return r.error();
+                m = { { "waitP99S", r->waitS.p99 }, { "waitMeanS", r->waitS.mean }, { "failed", double(r->failed) },
+                    { "meanGpuUtilPct", 100.0 * r->meanGpuUtil } };
+            }
+            if (auto* learned = dynamic_cast<LearnedPolicy*>(p->get()); learned && learned->error())
+                return *learned->error();
+            for (const auto& [k, v] : m) {
+                s.values.push_back({ name, seed, k, v });
+                s.mean[k] += v / double(runSeeds.size());
+            }
+            ++done;
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::string>& traceFiles, store::Project* project,
+    const RoundOptions& o, const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progressFn, CancelToken cancel)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    if (o.outCheckpoint.empty() && (o.checkpointDir.empty() || !project))
+        return makeError(ErrorCode::Invalid, "a round needs a checkpoint path (or a project and a checkpoint folder)");
+    // The parent is only read: a failed round cannot touch it.
+    std::unique_ptr<QNetwork> net;
+    if (o.parentCheckpoint.empty()) {
+        net = QNetwork::create(o.train.seed);
+    } else {
+        auto parent = QNetwork::load(o.parentCheckpoint);
+        if (!parent)
+            return parent.error();
+        net = std::move(parent).value();
+    }
+    // Windows.
+    trace::Trace trainTrace, evalTrace;
+    RoundResult result;
+    if (o.train.mode == TrainMode::Timed) {
+        auto tw = timeWindow(trace, o.fromS, o.windowS);
+        if (!tw)
+            return tw.error();
+        trainTrace = std::move(tw).value();
+        auto ew = timeWindow(trace, o.fromS + o.windowS, o.windowS);
+        if (ew) {
+            evalTrace = std::move(ew).value();
+            result.evalNote = "held-out window: the " + std::to_string(o.windowS / 3600.0).substr(0, 4) + " h after the training window";
+        } else {
+            evalTrace = trainTrace;
+            result.evalNote = "the trace ends with the training window: evaluated on the training window itself";
+        }
+    } else {
+        trainTrace = trace;
+        evalTrace = trace;
+        result.evalNote = "held-out seeds (training used seeds from " + std::to_string(o.train.seed) + ")";
+    }
+
+    int64_t roundId = -1;
+    if (project) {
+        int64_t traceId = -1;
+        if (!traceFiles.empty()) {
+            auto id = project->addTrace(trace, traceFiles);
+            if (!id)
+                return id.error();
+            traceId = id.value();
+        }
+        store::RoundInfo info;
+        info.parentId = o.parentRound;
+        info.traceId = traceId;
+        info.mode = o.train.mode == TrainMode::Fill ? "fill" : "timed";
+        info.window = windowText(o);
+        info.episodes = o.train.episodes;
+        info.learningRate = o.train.learningRate;
+        info.weights = o.train.reward.toString();
+        info.seed = o.train.seed;
+        auto id = project->beginRound(info);
+        if (!id)
+            return id.error();
+        roundId = id.value();
+    }
+    const std::string out = !o.outCheckpoint.empty() ? o.outCheckpoint : o.checkpointDir + "/round-" + std::to_string(roundId) + ".slq";
+    auto fail = [&](const Error& e) -> Error {
+        if (project && roundId >= 0)
+            (void)project->endRound(roundId, e.isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed, e.message);
+        return e;
+    };
+    ThrottledProgress progress(progressFn);
+    auto trainProgress = [&](double f) { progress.report(0.8 * f); };
+    auto report = train(*net, trainTrace, o.train, onEpisode, trainProgress, cancel);
+    if (!report)
+        return fail(report.error());
+    result.training = std::move(report).value();
+    if (Status s = net->save(out); !s)
+        return fail(s.error());
+    result.checkpoint = out;
+    result.checkpointSha256 = fileSha256(out);
+
+    std::vector<std::string> policies { "learned:" + out };
+    std::vector<std::string> baselines = o.baselines;
+    if (baselines.empty())
+        baselines = o.train.mode == TrainMode::Fill ? std::vector<std::string> { "bestfit", "fgd" }
+                                                    : std::vector<std::string> { "firstfit", "bestfit" };
+    policies.insert(policies.end(), baselines.begin(), baselines.end());
+    auto evalProgress = [&](double f) { progress.report(0.8 + 0.2 * f); };
+    auto eval = evaluate(evalTrace, o.train.mode, policies, o.evalSeeds, o.train, evalProgress, cancel);
+    if (!eval) {
+        std::remove(out.c_str()); // the round did not finish: no checkpoint stays behind
+        return fail(eval.error());
+    }
+    result.eval = std::move(eval).value();
+    result.eval.front().policy = "learned";
+    for (store::EvalValue& v : result.eval.front().values)
+        v.policy = "learned";
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (project) {
+        std::vector<store::CurvePoint> curve;
+        for (const EpisodeStats& s : result.training.episodes)
+            curve.push_back({ s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, s.seconds, s.decisions });
+        std::vector<store::EvalValue> values;
+        for (const EvalSummary& s : result.eval)
+            values.insert(values.end(), s.values.begin(), s.values.end());
+        if (Status s = project->finishRound(roundId, result.checkpoint, result.checkpointSha256, curve, values, result.seconds); !s) {
+            std::remove(out.c_str());
+            return fail(s.error());
+        }
+    }
+    result.roundId = roundId;
+    progress.report(1.0);
+    return result;
+}
+
+} // namespace schedlab::rl

@@ -1,0 +1,158 @@
+#include "learned_policy.h"
+
+#include "q_network.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace schedlab::rl {
+
+LearnedPolicy::LearnedPolicy(std::unique_ptr<Scorer> scorer, RewardConfig reward, LearnedOptions options)
+    : m_scorer(std::move(scorer))
+    , m_reward(reward)
+    , m_opt(std::move(options))
+{
+}
+
+void LearnedPolicy::reset(const policy::PolicyContext& ctx, const sim::ClusterState& cluster)
+{
+    m_heuristic = policy::makePlacementPolicy(m_opt.heuristic);
+    if (!m_heuristic)
+        m_heuristic = policy::makePlacementPolicy("bestfit");
+    m_heuristic->setTieBreak(policy::TieBreak::First); // the network decides; no random tie-break below it
+    m_heuristic->reset(ctx, cluster);
+    m_features.emplace(ctx.frag ? ctx.frag->workload() : metrics::TypicalWorkload::fromTrace(ctx.trace));
+    m_pendingRow.reset();
+    m_sum = {};
+    m_decisions = 0;
+    m_error.reset();
+}
+
+void LearnedPolicy::setLearner(Learner* learner, uint64_t explorationSeed)
+{
+    m_learner = learner;
+    m_explore = Rng(explorationSeed);
+}
+
+void LearnedPolicy::finishEpisode()
+{
+    if (m_learner && m_pendingRow)
+        m_learner->addTransition(*m_pendingRow, m_pendingReward, nullptr, 0, true);
+    m_pendingRow.reset();
+}
+
+policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster, const policy::PlacementRequest& req,
+    Rng& rng, int topK)
+{
+    // Candidates: the heuristic's feasible nodes, best first (all of them up to preselectAbove).
+    policy::PlacementDecision h = m_heuristic->place(cluster, req, rng, m_opt.preselectAbove);
+    policy::PlacementDecision d;
+    d.feasible = h.feasible;
+    ++m_decisions;
+    DecisionContext ctx;
+    ctx.waitTargetS = m_reward.p99TargetS;
+    ctx.queued = req.queued;
+    ctx.headWaitS = req.headWaitS;
+    ctx.taskWaitS = req.submitS >= 0 ? std::max(0.0, req.nowS - req.submitS) : 0.0;
+
+    if (h.top.empty()) {
+        // Fits nowhere: a failure in a fill experiment (in a timed replay the unit waits; the
+        // engine does not ask again before something changes). Nothing was chosen, so the
+        // penalty goes to the decision that led here.
+        if (req.submitS < 0) {
+            const RewardBreakdown fail = computeReward(m_reward, RewardInputs {});
+            m_sum.success += fail.success;
+            m_sum.total += fail.total;
+            m_pendingReward += float(fail.total);
+        }
+        return d;
+    }
+    if (h.feasible > m_opt.preselectAbove && int(h.top.size()) > m_opt.preselectTop)
+        h.top.resize(std::size_t(m_opt.preselectTop));
+    const int n = int(h.top.size());
+    m_rows.resize(std::size_t(n) * kFeatureCount);
+    for (int i = 0; i < n; ++i) {
+        const FeatureRow f = m_features->compute(cluster, h.top[std::size_t(i)].node, req.request, h.top[std::size_t(i)].gpuMask,
+            h.top[std::size_t(i)].score, ctx);
+        std::copy(f.begin(), f.end(), m_rows.begin() + std::ptrdiff_t(i) * kFeatureCount);
+    }
+    int chosen = 0;
+    if (Status st = m_scorer->score(m_rows.data(), n, kFeatureCount, m_q); !st) {
+        if (!m_error)
+            m_error = st.error();
+        m_q.assign(std::size_t(n), 0.0f); // fall back to the heuristic's order
+        for (int i = 0; i < n; ++i)
+            m_q[std::size_t(i)] = float(n - i);
+    }
+    for (int i = 1; i < n; ++i)
+        if (m_q[std::size_t(i)] > m_q[std::size_t(chosen)])
+            chosen = i; // first best wins: the heuristic's order breaks ties
+    if (m_learner && m_explore.uniform() < m_learner->epsilon())
+        chosen = int(m_explore.below(uint64_t(n)));
+
+    // Training: the previous decision's transition ends here.
+    const FeatureRow* rows = reinterpret_cast<const FeatureRow*>(m_rows.data());
+    if (m_learner && m_pendingRow)
+        m_learner->addTransition(*m_pendingRow, m_pendingReward, rows, std::min(n, m_opt.maxNextRows), false);
+    const FeatureRow& c = rows[chosen];
+    RewardInputs in;
+    in.placed = true;
+    in.balanceAfter = c[7];
+    in.dominantAfter = c[9];
+    in.wokeIdleNode = c[8] > 0.5f;
+    in.fragDelta = c[6];
+    in.waitS = ctx.taskWaitS;
+    const RewardBreakdown r = computeReward(m_reward, in);
+    m_sum.balance += r.balance;
+    m_sum.packing += r.packing;
+    m_sum.success += r.success;
+    m_sum.custom += r.custom;
+    m_sum.tail += r.tail;
+    m_sum.total += r.total;
+    m_pendingRow = c;
+    m_pendingReward = float(r.total);
+
+    d.node = h.top[std::size_t(chosen)].node;
+    d.gpuMask = h.top[std::size_t(chosen)].gpuMask;
+    if (topK > 0) {
+        std::vector<int> order(static_cast<std::size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
+        const int k = std::min(n, topK);
+        std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
+            return m_q[std::size_t(a)] != m_q[std::size_t(b)] ? m_q[std::size_t(a)] > m_q[std::size_t(b)] : a < b;
+        });
+        d.top.reserve(std::size_t(k));
+        for (int i = 0; i < k; ++i) {
+            const policy::Candidate& hc = h.top[std::size_t(order[std::size_t(i)])];
+            d.top.push_back({ hc.node, double(m_q[std::size_t(order[std::size_t(i)])]), hc.score, hc.gpuMask });
+        }
+    }
+    return d;
+}
+
+void LearnedPolicy::onAllocated(const sim::Placement& p, const trace::TaskRequest& r) { m_heuristic->onAllocated(p, r); }
+void LearnedPolicy::onReleased(const sim::Placement& p, const trace::TaskRequest& r) { m_heuristic->onReleased(p, r); }
+
+bool isModelPolicy(const std::string& spec) { return spec.rfind("learned:", 0) == 0 || spec.rfind("torchscript:", 0) == 0; }
+
+Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward)
+{
+    if (spec.rfind("learned:", 0) == 0) {
+        auto net = QNetwork::load(spec.substr(8));
+        if (!net)
+            return net.error();
+        if (net.value()->shape().features != kFeatureCount)
+            return makeError(ErrorCode::Format, "model mismatch: checkpoint takes " + std::to_string(net.value()->shape().features)
+                    + " features, this build computes " + std::to_string(kFeatureCount), spec.substr(8));
+        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(net).value(), reward));
+    }
+    if (spec.rfind("torchscript:", 0) == 0) {
+        auto s = loadTorchScript(spec.substr(12), kFeatureCount);
+        if (!s)
+            return s.error();
+        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(s).value(), reward));
+    }
+    return std::unique_ptr<policy::PlacementPolicy>();
+}
+
+} // namespace schedlab::rl

@@ -1,0 +1,91 @@
+#pragma once
+/// The learned placement policy (DESIGN §6): a Scorer gives every candidate node a Q-value from its
+/// feature row and the best one wins. It implements the same PlacementPolicy interface as the
+/// heuristics, so replays, the decision log and the GUI treat it alike; decision.top holds the
+/// candidates' Q-values as scores (raw = the preselection heuristic's score).
+///
+/// Candidates: every feasible node the heuristic (BestFit by default) scores; above
+/// `preselectAbove` feasible nodes only its best `preselectTop`. Infeasible nodes are never
+/// candidates (masking), so the agent cannot oversubscribe.
+///
+/// Training: with a Learner attached, choices are epsilon-greedy and each decision becomes a
+/// transition (chosen row, reward, next decision's candidate rows) handed to the learner.
+/// Not thread-safe; one instance per run.
+
+#include "features.h"
+#include "reward.h"
+#include "scorer.h"
+
+#include "policy/placement_policy.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace schedlab::rl {
+
+struct LearnedOptions {
+    int preselectAbove = 500;
+    int preselectTop = 50;
+    std::string heuristic = "bestfit";
+    /// Next-state rows kept per transition (the heuristic's best); bounds replay-buffer memory.
+    int maxNextRows = 64;
+};
+
+/// Receives transitions while training (dqn_trainer.h).
+class Learner {
+public:
+    virtual ~Learner() = default;
+    /// `next` holds nextCount rows (0 with done).
+    virtual void addTransition(const FeatureRow& chosen, float reward, const FeatureRow* next, int nextCount, bool done) = 0;
+    /// Exploration rate for the coming decision.
+    virtual double epsilon() const = 0;
+};
+
+class LearnedPolicy final : public policy::PlacementPolicy {
+public:
+    LearnedPolicy(std::unique_ptr<Scorer> scorer, RewardConfig reward, LearnedOptions options = {});
+    std::string name() const override { return "learned"; }
+    void reset(const policy::PolicyContext& ctx, const sim::ClusterState& cluster) override;
+    policy::PlacementDecision place(const sim::ClusterState& cluster, const policy::PlacementRequest& req, Rng& rng,
+        int topK) override;
+    void onAllocated(const sim::Placement& p, const trace::TaskRequest& r) override;
+    void onReleased(const sim::Placement& p, const trace::TaskRequest& r) override;
+
+    /// Training: attach a learner (nullptr = greedy evaluation) and its exploration seed.
+    void setLearner(Learner* learner, uint64_t explorationSeed);
+    /// Ends an episode: the last transition is handed over as terminal.
+    void finishEpisode();
+    /// Sum of rewards since reset(), and by term.
+    const RewardBreakdown& episodeReward() const { return m_sum; }
+    int64_t decisions() const { return m_decisions; }
+    /// First scorer failure of the run (the decision then fell back to the heuristic's choice).
+    const std::optional<Error>& error() const { return m_error; }
+    Scorer& scorer() { return *m_scorer; }
+    const RewardConfig& rewardConfig() const { return m_reward; }
+
+private:
+    std::unique_ptr<Scorer> m_scorer;
+    RewardConfig m_reward;
+    LearnedOptions m_opt;
+    std::unique_ptr<policy::PlacementPolicy> m_heuristic;
+    std::optional<FeatureExtractor> m_features;
+    Learner* m_learner = nullptr;
+    Rng m_explore { 1 };
+    std::vector<float> m_rows;
+    std::vector<float> m_q;
+    std::vector<policy::Candidate> m_cands;
+    std::optional<FeatureRow> m_pendingRow;
+    float m_pendingReward = 0;
+    RewardBreakdown m_sum;
+    int64_t m_decisions = 0;
+    std::optional<Error> m_error;
+};
+
+/// "learned:CHECKPOINT.slq" or "torchscript:MODEL.pt" -> a LearnedPolicy (other names: nullptr
+/// result with no error, so callers fall back to the heuristics registry).
+Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward = {});
+/// True when `spec` names a model policy.
+bool isModelPolicy(const std::string& spec);
+
+} // namespace schedlab::rl

@@ -1,0 +1,17 @@
+#pragma once
+/// Windows of a trace for training and held-out evaluation (DESIGN §6: a round replays "a window
+/// of the trace", default 4 h of trace time).
+
+#include "base/result.h"
+#include "trace/trace.h"
+
+namespace schedlab::rl {
+
+/// The jobs submitted in [first submit + fromS, first submit + fromS + lengthS), with their tasks,
+/// on the same cluster. Errors when the trace has no submit times or the window holds no job.
+Result<trace::Trace> timeWindow(const trace::Trace& trace, double fromS, double lengthS);
+
+/// "4h", "90m", "3600s", "3600" -> seconds.
+Result<double> parseDuration(const std::string& text);
+
+} // namespace schedlab::rl

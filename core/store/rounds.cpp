@@ -1,0 +1,161 @@
+// Fine-tune rounds in the project database (schema 3): lineage, curves, evaluations.
+
+#include "project.h"
+#include "sqlite_db.h"
+#include "store_util.h"
+
+#include <unistd.h>
+
+namespace schedlab::store {
+
+using detail::hostName;
+using detail::nowUtc;
+
+Result<int64_t> Project::beginRound(const RoundInfo& info)
+{
+    if (m_db->readOnly())
+        return makeError(ErrorCode::Io, "project is read-only; rounds cannot be stored", m_path);
+    auto ins = m_db->prepare("INSERT INTO rounds(parent_id, trace_id, mode, window, episodes, learning_rate, weights, seed, "
+                             "options, status, pid, host, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    if (info.parentId >= 0)
+        ins->bind(1, info.parentId);
+    else
+        ins->bindNull(1);
+    if (info.traceId >= 0)
+        ins->bind(2, info.traceId);
+    else
+        ins->bindNull(2);
+    ins->bind(3, info.mode).bind(4, info.window).bind(5, int64_t(info.episodes)).bind(6, info.learningRate);
+    ins->bind(7, info.weights).bind(8, int64_t(info.seed)).bind(9, info.optionsJson.empty() ? std::string("{}") : info.optionsJson);
+    ins->bind(10, int64_t(::getpid())).bind(11, hostName()).bind(12, nowUtc());
+    if (Status s = ins->exec(); !s)
+        return s.error();
+    return m_db->lastInsertId();
+}
+
+Status Project::finishRound(int64_t roundId, const std::string& checkpoint, const std::string& sha256,
+    const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds)
+{
+    Transaction tx(*m_db);
+    if (Status s = tx.begin(); !s)
+        return s;
+    auto c = m_db->prepare("INSERT INTO round_curves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!c)
+        return c.error();
+    for (const CurvePoint& p : curve) {
+        c->bind(1, roundId).bind(2, int64_t(p.episode)).bind(3, p.loss).bind(4, p.lossMin).bind(5, p.lossMax);
+        c->bind(6, p.episodeReturn).bind(7, p.epsilon).bind(8, p.decisions).bind(9, p.seconds);
+        if (Status s = c->exec(); !s)
+            return s;
+    }
+    auto e = m_db->prepare("INSERT INTO round_eval VALUES (?, ?, ?, ?, ?)");
+    if (!e)
+        return e.error();
+    for (const EvalValue& v : eval)
+        if (Status s = e->bind(1, roundId).bind(2, v.policy).bind(3, int64_t(v.seed)).bind(4, v.metric).bind(5, v.value).exec(); !s)
+            return s;
+    auto up = m_db->prepare("UPDATE rounds SET status='finished', checkpoint=?, checkpoint_sha256=?, finished_at=?, "
+                            "wall_seconds=?, error=NULL WHERE id=?");
+    if (!up)
+        return up.error();
+    if (Status s = up->bind(1, checkpoint).bind(2, sha256).bind(3, nowUtc()).bind(4, wallSeconds).bind(5, roundId).exec(); !s)
+        return s;
+    return tx.commit();
+}
+
+Status Project::endRound(int64_t roundId, RunStatus status, const std::string& error)
+{
+    auto up = m_db->prepare("UPDATE rounds SET status = ?, error = ?, finished_at = ? WHERE id = ?");
+    if (!up)
+        return up.error();
+    up->bind(1, std::string(runStatusName(status)));
+    if (error.empty())
+        up->bindNull(2);
+    else
+        up->bind(2, error);
+    return up->bind(3, nowUtc()).bind(4, roundId).exec();
+}
+
+Status Project::recoverInterruptedRounds()
+{
+    auto q = m_db->prepare("SELECT id, pid, host FROM rounds WHERE status='running'");
+    if (!q)
+        return q.error();
+    std::vector<int64_t> dead;
+    const std::string host = hostName();
+    while (q->step())
+        if (q->columnText(2) != host || !detail::processAlive(q->columnInt(1)))
+            dead.push_back(q->columnInt(0));
+    for (int64_t id : dead)
+        if (Status s = endRound(id, RunStatus::Failed, "interrupted (the process training it stopped)"); !s)
+            return s;
+    m_recovered += int(dead.size());
+    return {};
+}
+
+Result<std::vector<RoundRow>> Project::rounds()
+{
+    auto q = m_db->prepare("SELECT id, coalesce(parent_id, -1), coalesce(trace_id, -1), mode, window, weights, "
+                           "coalesce(checkpoint, ''), coalesce(checkpoint_sha256, ''), status, coalesce(error, ''), started_at, "
+                           "coalesce(finished_at, ''), episodes, learning_rate, coalesce(wall_seconds, 0), seed FROM rounds ORDER BY id");
+    if (!q)
+        return q.error();
+    std::vector<RoundRow> out;
+    while (q->step()) {
+        RoundRow r;
+        r.id = q->columnInt(0);
+        r.parentId = q->columnInt(1);
+        r.traceId = q->columnInt(2);
+        r.mode = q->columnText(3);
+        r.window = q->columnText(4);
+        r.weights = q->columnText(5);
+        r.checkpoint = q->columnText(6);
+        r.checkpointSha256 = q->columnText(7);
+        r.status = q->columnText(8);
+        r.error = q->columnText(9);
+        r.startedAt = q->columnText(10);
+        r.finishedAt = q->columnText(11);
+        r.episodes = int(q->columnInt(12));
+        r.learningRate = q->columnDouble(13);
+        r.wallSeconds = q->columnDouble(14);
+        r.seed = uint64_t(q->columnInt(15));
+        out.push_back(std::move(r));
+    }
+    if (q->error())
+        return *q->error();
+    return out;
+}
+
+Result<std::vector<CurvePoint>> Project::roundCurve(int64_t roundId)
+{
+    auto q = m_db->prepare("SELECT episode, loss, loss_min, loss_max, episode_return, epsilon, decisions, seconds "
+                           "FROM round_curves WHERE round_id = ? ORDER BY episode");
+    if (!q)
+        return q.error();
+    q->bind(1, roundId);
+    std::vector<CurvePoint> out;
+    while (q->step())
+        out.push_back({ int(q->columnInt(0)), q->columnDouble(1), q->columnDouble(2), q->columnDouble(3), q->columnDouble(4),
+            q->columnDouble(5), q->columnDouble(7), q->columnInt(6) });
+    if (q->error())
+        return *q->error();
+    return out;
+}
+
+Result<std::vector<EvalValue>> Project::roundEval(int64_t roundId)
+{
+    auto q = m_db->prepare("SELECT policy, seed, metric, value FROM round_eval WHERE round_id = ? ORDER BY policy, seed, metric");
+    if (!q)
+        return q.error();
+    q->bind(1, roundId);
+    std::vector<EvalValue> out;
+    while (q->step())
+        out.push_back({ q->columnText(0), uint64_t(q->columnInt(1)), q->columnText(2), q->columnDouble(3) });
+    if (q->error())
+        return *q->error();
+    return out;
+}
+
+} // namespace schedlab::store
