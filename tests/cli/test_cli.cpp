@@ -212,6 +212,61 @@ private slots:
         QCOMPARE(p["queue"].toArray().size(), 7);
     }
 
+    // Fine-tune rounds from the command line: two rounds in a project, the lineage, evaluation,
+    // TorchScript export, and replaying both model kinds as policies.
+    void trainEvalExportAndReplayModels()
+    {
+        const QString trace = m_dir.filePath("train.sltrace"), project = m_dir.filePath("t.schedlab");
+        QCOMPARE(cli({ "generate", "--nodes", "24", "--jobs", "600", "--seed", "5", "--out", trace }).code, 0);
+        Run t = cli({ "train", trace, "--mode", "fill", "--rounds", "2", "--episodes", "1", "--pods", "200", "--eval-seeds",
+            "42-43", "--baselines", "bestfit,random", "--weights", "balance=0.2,packing=0.6", "--project", project, "--json" });
+        QVERIFY2(t.code == 0, t.err.constData());
+        const QJsonArray rounds = QJsonDocument::fromJson(t.out).object()["rounds"].toArray();
+        QCOMPARE(rounds.size(), 2);
+        const QJsonObject r1 = rounds[0].toObject(), r2 = rounds[1].toObject();
+        QCOMPARE(r1["parent"].toInt(), -1);
+        QCOMPARE(r2["parent"].toInt(), r1["round"].toInt());
+        QCOMPARE(r1["episodes"].toArray().size(), 1);
+        const QJsonObject eval = r2["eval"].toObject();
+        for (const char* policy : { "learned", "bestfit", "random" })
+            QVERIFY2(eval[policy].toObject().contains("finalGpuAllocPct"), policy);
+        const QString checkpoint = r2["checkpoint"].toString();
+        QVERIFY(QFile::exists(checkpoint));
+        QVERIFY(checkpoint.startsWith(project + ".models/round-"));
+
+        Run list = cli({ "rounds", "--project", project, "--json" });
+        QCOMPARE(list.code, 0);
+        const QJsonArray stored = QJsonDocument::fromJson(list.out).object()["rounds"].toArray();
+        QCOMPARE(stored.size(), 2);
+        QCOMPARE(stored[1].toObject()["status"].toString(), QString("finished"));
+        QVERIFY(stored[1].toObject()["weights"].toString().startsWith("balance=0.2,packing=0.6"));
+
+        // fine-tune from a stored round by its id
+        Run more = cli({ "train", trace, "--mode", "fill", "--episodes", "1", "--pods", "100", "--eval-seeds", "42",
+            "--baselines", "bestfit", "--parent", QString::number(r2["round"].toInt()), "--project", project, "--json" });
+        QVERIFY2(more.code == 0, more.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(more.out).object()["rounds"].toArray()[0].toObject()["parent"].toInt(), r2["round"].toInt());
+        QCOMPARE(cli({ "train", trace, "--parent", "99", "--project", project }).code, 1);
+        QCOMPARE(cli({ "train", trace, "--weights", "balance=-1", "--project", project }).code, 2);
+
+        const QString pt = m_dir.filePath("model.pt");
+        Run ex = cli({ "export-model", "--round", QString::number(r2["round"].toInt()), "--project", project, "--out", pt });
+        QVERIFY2(ex.code == 0, ex.err.constData());
+        Run e = cli({ "eval", trace, "--policy", "learned:" + checkpoint + ",torchscript:" + pt + ",bestfit", "--eval-seeds",
+            "42", "--json" });
+        QVERIFY2(e.code == 0, e.err.constData());
+        const QJsonObject ev = QJsonDocument::fromJson(e.out).object()["eval"].toObject();
+        // our checkpoint and its TorchScript export are the same scorer: same placements
+        QCOMPARE(ev["learned:" + checkpoint].toObject()["finalGpuAllocPct"].toDouble(),
+            ev["torchscript:" + pt].toObject()["finalGpuAllocPct"].toDouble());
+        Run rep = cli({ "replay", trace, "--mode", "fill", "--policy", "torchscript:" + pt + ",bestfit", "--seeds", "42" });
+        QVERIFY2(rep.code == 0, rep.err.constData());
+        QVERIFY(rep.out.contains("torchscript:"));
+        Run missing = cli({ "replay", trace, "--mode", "fill", "--policy", "learned:/nonexistent.slq" });
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("/nonexistent.slq"));
+    }
+
     // The bundled sample is this project's own generator output, and must stay loadable.
     void bundledSampleLoads()
     {

@@ -3,6 +3,8 @@
 
 #include "test_util.h"
 
+#include "rl/fine_tune.h"
+#include "rl/q_network.h"
 #include "store/project.h"
 #include "trace/trace_loader.h"
 
@@ -135,6 +137,45 @@ private slots:
             }
         }
         QCOMPARE(failed, 1);
+    }
+
+    // Kill -9 of the CLI in the middle of a training round: the finished round stays, the
+    // interrupted one is marked failed on the next open, and no half-written checkpoint exists.
+    void killCliMidTraining()
+    {
+        const QString project = m_dir.filePath("train-kill.schedlab");
+        const QString traceFile = m_dir.filePath("train.sltrace");
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "generate", "--nodes", "48", "--jobs", "3000", "--seed", "4", "--out", traceFile }), 0);
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "train", traceFile, "--mode", "fill", "--episodes", "1", "--pods", "100",
+                                                     "--eval-seeds", "42", "--baselines", "bestfit", "--project", project }),
+            0);
+        QProcess p;
+        p.start(SCHEDLAB_CLI, { "train", traceFile, "--mode", "fill", "--episodes", "50", "--parent", "1", "--project", project });
+        QVERIFY(p.waitForStarted());
+        bool running = false;
+        for (int i = 0; i < 600 && !running; ++i) {
+            QThread::msleep(50);
+            auto opened = store::Project::open(project.toStdString(), store::Project::OpenMode::ReadOnly);
+            if (opened)
+                if (auto rounds = opened.value()->rounds())
+                    for (const auto& r : rounds.value())
+                        running = running || r.status == "running";
+        }
+        QVERIFY(running);
+        QThread::msleep(300); // inside the training loop
+        p.kill();
+        QVERIFY(p.waitForFinished());
+        auto opened = store::Project::open(project.toStdString());
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().toString().c_str());
+        auto rounds = opened.value()->rounds().value();
+        QCOMPARE(rounds.size(), std::size_t(2));
+        QCOMPARE(rounds[0].status, std::string("finished"));
+        QCOMPARE(rl::fileSha256(rounds[0].checkpoint), rounds[0].checkpointSha256); // the parent is intact
+        QCOMPARE(rounds[1].status, std::string("failed"));
+        QVERIFY(rounds[1].error.find("interrupted") != std::string::npos);
+        // round 2's checkpoint was never written (it would be round-2.slq next to the project)
+        QVERIFY(!QFile::exists(project + ".models/round-2.slq"));
+        QVERIFY(rl::QNetwork::load(rounds[0].checkpoint).ok());
     }
 };
 

@@ -1,0 +1,398 @@
+// The learned policy: hand-computed features and rewards, checkpoints (round trip, corrupted,
+// NaN, mismatched), TorchScript both ways, the policy's choice and Q-values, deterministic
+// training, divergence stopping a round with the parent untouched, and rounds in a project.
+
+#include "test_util.h"
+#include "trace_builder.h"
+
+#include "rl/dqn_trainer.h"
+#include "rl/features.h"
+#include "rl/fine_tune.h"
+#include "rl/learned_policy.h"
+#include "rl/q_network.h"
+#include "rl/reward.h"
+#include "rl/trace_window.h"
+#include "sim/fill_experiment.h"
+#include "trace/trace_generator.h"
+
+#pragma push_macro("slots")
+#undef slots
+#include <torch/script.h>
+#include <torch/torch.h>
+#pragma pop_macro("slots")
+
+#include <QCryptographicHash>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace schedlab;
+using schedlab::test::TraceBuilder;
+
+namespace {
+QByteArray sha(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    f.open(QIODevice::ReadOnly);
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+// A scripted scorer built in C++ (what a PyTorch team would hand over).
+std::string scriptedModule(const std::string& path, const std::string& body)
+{
+    torch::jit::Module m("Probe");
+    m.define("def forward(self, x):\n    " + body + "\n");
+    m.save(path);
+    return path;
+}
+
+// A fill trace big enough to learn something, small enough to train in seconds.
+trace::Trace smallFillTrace()
+{
+    trace::GeneratorOptions g;
+    g.nodes = 24;
+    g.jobs = 600;
+    g.seed = 5;
+    return trace::generateTrace(g).value();
+}
+
+rl::TrainOptions quickTraining()
+{
+    rl::TrainOptions o;
+    o.episodes = 2;
+    o.maxPods = 300;
+    o.batchSize = 32;
+    o.seed = 77;
+    return o;
+}
+} // namespace
+
+class TestRl : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::string path(const char* name) const { return m_dir.filePath(name).toStdString(); }
+
+private slots:
+    void featuresByHand()
+    {
+        TraceBuilder b;
+        b.node(32000, 65536, 4);
+        sim::ClusterState c(b.t);
+        c.allocate(c.makePlacement(0, { 8000, 16384, 1, 500, 0 }, 0x1));
+        // one typical class: a 600-milli GPU share
+        metrics::TypicalWorkload w;
+        w.classes.push_back({ trace::TaskRequest { 0, 0, 1, 600, 0 }, 1, 1.0 });
+        rl::FeatureExtractor fx(w);
+        rl::DecisionContext ctx;
+        ctx.queued = 9;
+        ctx.headWaitS = 600;
+        ctx.waitTargetS = 600;
+        const trace::TaskRequest whole { 4000, 8192, 1, 1000, 0 };
+        const rl::FeatureRow f = fx.compute(c, 0, whole, c.bestFitGpus(0, whole), 80, ctx);
+        QCOMPARE(c.bestFitGpus(0, whole), uint64_t(0x2));
+        const float expected[rl::kFeatureCount] = { 0.75f, 0.75f, 0.875f, 0.125f, 0.125f, 0.25f, 0.0f, 1.0f, 0.0f, 0.375f,
+            0.8f, float(std::log(10.0) / std::log(1001.0)), 0.5f, 0.0f, 0.5f, 0.125f };
+        for (int i = 0; i < rl::kFeatureCount; ++i)
+            QVERIFY2(std::abs(f[std::size_t(i)] - expected[i]) < 1e-6f,
+                qPrintable(QString("%1 = %2, expected %3").arg(rl::featureNames()[std::size_t(i)]).arg(f[std::size_t(i)]).arg(expected[i])));
+        // A 300-milli share on GPU 0 (500 free): GPU 0 keeps 200 < 600, F goes 500 -> 200 gpu-milli,
+        // delta -300 / 1000 / 8.
+        const rl::FeatureRow g = fx.compute(c, 0, { 4000, 8192, 1, 300, 0 }, 0x1, 50, ctx);
+        QCOMPARE(g[6], float(-0.0375));
+        QCOMPARE(rl::featureNames().size(), std::size_t(16));
+    }
+
+    void rewardByHand()
+    {
+        rl::RewardConfig c; // 0.4 / 0.3 / 0.2 / 0.1, custom = fragmentation
+        rl::RewardInputs in;
+        in.placed = true;
+        in.balanceAfter = 1.0;
+        in.dominantAfter = 0.375;
+        in.fragDelta = -0.0375;
+        rl::RewardBreakdown r = rl::computeReward(c, in);
+        QCOMPARE(r.custom, 0.0375);
+        QVERIFY(std::abs(r.total - 0.71625) < 1e-12);
+        in.waitS = 1200; // twice the 600 s target: -(e^1 - 1)
+        r = rl::computeReward(c, in);
+        QVERIFY(std::abs(r.tail + (std::exp(1.0) - 1.0)) < 1e-12);
+        QVERIFY(std::abs(r.total - (0.71625 - (std::exp(1.0) - 1.0))) < 1e-12);
+        r = rl::computeReward(c, rl::RewardInputs {}); // failed: only success = -1 counts
+        QVERIFY(std::abs(r.total + 0.2) < 1e-12);
+        // weights are normalised: doubling all changes nothing
+        auto doubled = rl::RewardConfig::parse("balance=0.8,packing=0.6,success=0.4,custom=0.2");
+        QVERIFY(doubled.ok());
+        in.waitS = 0;
+        QVERIFY(std::abs(rl::computeReward(doubled.value(), in).total - 0.71625) < 1e-12);
+        // parsing errors name the key
+        for (const char* bad : { "balance=-1", "packing=abc", "custom=nan", "speed=1", "balance", "customTerm=magic",
+                 "balance=0,packing=0,success=0,custom=0" }) {
+            auto p = rl::RewardConfig::parse(bad);
+            QVERIFY2(!p.ok(), bad);
+            QVERIFY2(p.error().message.find("reward weights") != std::string::npos, p.error().message.c_str());
+        }
+        QCOMPARE(rl::RewardConfig::preset("latency-first").value().customTerm, rl::CustomTerm::Wait);
+        QVERIFY(!rl::RewardConfig::preset("fastest").ok());
+        // toString round-trips
+        auto again = rl::RewardConfig::parse(rl::RewardConfig::preset("packing-first").value().toString());
+        QCOMPARE(again.value().packing, 0.5);
+    }
+
+    void checkpointRoundTripAndBadFiles()
+    {
+        auto net = rl::QNetwork::create(3);
+        const std::string file = path("a.slq");
+        QVERIFY(net->save(file).ok());
+        auto back = rl::QNetwork::load(file);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().toString().c_str());
+        QCOMPARE(back.value()->weightHash(), net->weightHash());
+        std::vector<float> rows(5 * rl::kFeatureCount);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = float(i % 7) / 7.0f;
+        std::vector<float> q1, q2;
+        QVERIFY(net->score(rows.data(), 5, rl::kFeatureCount, q1).ok());
+        QVERIFY(back.value()->score(rows.data(), 5, rl::kFeatureCount, q2).ok());
+        QCOMPARE(q1, q2);
+        QVERIFY(!net->score(rows.data(), 5, 15, q2).ok()); // model mismatch
+
+        // truncated
+        {
+            std::ifstream in(file, std::ios::binary);
+            std::string bytes((std::istreambuf_iterator<char>(in)), {});
+            std::ofstream(path("trunc.slq"), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+        }
+        auto t = rl::QNetwork::load(path("trunc.slq"));
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().file == path("trunc.slq") && t.error().message.find("corrupted") != std::string::npos,
+            t.error().toString().c_str());
+        // not a checkpoint at all
+        std::ofstream(path("text.slq")) << "hello";
+        QVERIFY(!rl::QNetwork::load(path("text.slq")).ok());
+        QVERIFY(!rl::QNetwork::load(path("missing.slq")).ok());
+
+        // a NaN weight and a wrong shape, written with libtorch directly
+        auto write = [&](const char* name, bool nan, int64_t hidden1) {
+            torch::serialize::OutputArchive ar;
+            torch::nn::Linear l1(16, 64), l2(64, 32), l3(32, 1);
+            torch::Tensor w1 = l1->weight.detach().clone();
+            if (nan)
+                w1[0][0] = std::nanf("");
+            ar.write("fc1.weight", w1);
+            ar.write("fc1.bias", l1->bias.detach());
+            ar.write("fc2.weight", l2->weight.detach());
+            ar.write("fc2.bias", l2->bias.detach());
+            ar.write("fc3.weight", l3->weight.detach());
+            ar.write("fc3.bias", l3->bias.detach());
+            ar.write("meta", torch::tensor({ int64_t(0x51534C42), int64_t(1), int64_t(16), hidden1, int64_t(32) }, torch::kInt64));
+            ar.save_to(path(name));
+        };
+        write("nan.slq", true, 64);
+        auto n = rl::QNetwork::load(path("nan.slq"));
+        QVERIFY(!n.ok());
+        QVERIFY2(n.error().message.find("fc1.weight holds NaN") != std::string::npos, n.error().message.c_str());
+        write("shape.slq", false, 128);
+        auto s = rl::QNetwork::load(path("shape.slq"));
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().message.find("has shape") != std::string::npos, s.error().message.c_str());
+        write("ok.slq", false, 64);
+        QVERIFY(rl::QNetwork::load(path("ok.slq")).ok()); // the writer itself is right
+    }
+
+    void torchScriptBothWays()
+    {
+        auto net = rl::QNetwork::create(11);
+        const std::string pt = path("model.pt");
+        QVERIFY(net->exportTorchScript(pt).ok());
+        auto scripted = rl::loadTorchScript(pt, rl::kFeatureCount);
+        QVERIFY2(scripted.ok(), scripted.ok() ? "" : scripted.error().toString().c_str());
+        std::vector<float> rows(7 * rl::kFeatureCount);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = float((i * 13) % 11) / 11.0f;
+        std::vector<float> a, b;
+        QVERIFY(net->score(rows.data(), 7, rl::kFeatureCount, a).ok());
+        QVERIFY(scripted.value()->score(rows.data(), 7, rl::kFeatureCount, b).ok());
+        for (int i = 0; i < 7; ++i)
+            QVERIFY(std::abs(a[std::size_t(i)] - b[std::size_t(i)]) < 1e-5f);
+        // A module built elsewhere with the documented signature, and ones without it.
+        QVERIFY(rl::loadTorchScript(scriptedModule(path("sum.pt"), "return x.sum(1)"), rl::kFeatureCount).ok());
+        auto wrong = rl::loadTorchScript(scriptedModule(path("wrong.pt"), "return x"), rl::kFeatureCount);
+        QVERIFY(!wrong.ok());
+        QVERIFY2(wrong.error().message.find("model mismatch") != std::string::npos, wrong.error().message.c_str());
+        std::ofstream(path("junk.pt")) << "not a zip";
+        auto junk = rl::loadTorchScript(path("junk.pt"), rl::kFeatureCount);
+        QVERIFY(!junk.ok());
+        QCOMPARE(junk.error().file, path("junk.pt"));
+    }
+
+    void policyPicksTheBestQAndLogsIt()
+    {
+        // Three cpu nodes of 8 cores; node 1 has 4 cores taken. A 2-core task: dominant share after
+        // is 0.25 / 0.75 / 0.25.
+        TraceBuilder b;
+        b.node(8000, 8000, 0).node(8000, 8000, 0).node(8000, 8000, 0);
+        b.task(4000, 0, 0, 0).task(2000, 0, 0, 0);
+        sim::ClusterState c(b.t);
+        c.allocate(c.makePlacement(1, { 4000, 0, 0, 0, 0 }, 0));
+        const trace::TaskRequest r { 2000, 0, 0, 0, 0 };
+        auto choose = [&](const std::string& body) {
+            auto scorer = rl::loadTorchScript(scriptedModule(path("p.pt"), body), rl::kFeatureCount);
+            rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {});
+            p.reset(policy::PolicyContext { b.t, nullptr }, c);
+            Rng rng(1);
+            return p.place(c, policy::PlacementRequest { r, nullptr, nullptr, 0 }, rng, 8);
+        };
+        policy::PlacementDecision most = choose("return x.select(1, 9)"); // dominant_after: pack
+        QCOMPARE(most.node, 1);
+        QCOMPARE(most.feasible, 3);
+        QCOMPARE(most.top.size(), std::size_t(3));
+        QCOMPARE(most.top[0].node, 1);
+        QCOMPARE(most.top[0].score, 0.75); // the Q-value is the logged score
+        QCOMPARE(most.top[1].score, 0.25);
+        policy::PlacementDecision least = choose("return -x.select(1, 9)"); // spread
+        QCOMPARE(least.node, 0); // first of the tied emptiest nodes in the heuristic's order
+        QCOMPARE(least.top[0].score, -0.25);
+
+        // Through the registry-like entry point and inside a whole fill experiment.
+        auto net = rl::QNetwork::create(2);
+        QVERIFY(net->save(path("p.slq")).ok());
+        auto made = rl::makeModelPolicy("learned:" + path("p.slq"));
+        QVERIFY(made.ok() && made.value());
+        QCOMPARE(made.value()->name(), std::string("learned"));
+        QVERIFY(!rl::makeModelPolicy("learned:" + path("none.slq")).ok());
+        QVERIFY(rl::isModelPolicy("torchscript:x.pt") && !rl::isModelPolicy("bestfit"));
+        const trace::Trace t = smallFillTrace();
+        auto fill = sim::runFillExperiment(t, *made.value(), {});
+        QVERIFY(fill.ok());
+        QVERIFY(fill->placed > 0);
+        QVERIFY(!fill->decisions.decisions().empty());
+    }
+
+    void preselectionKeepsTheHeuristicsBest()
+    {
+        TraceBuilder b;
+        for (int i = 0; i < 12; ++i)
+            b.node(8000, 8000, 0);
+        b.task(1000, 0, 0, 0);
+        sim::ClusterState c(b.t);
+        for (int i = 0; i < 12; ++i)
+            if (i % 3 == 0)
+                c.allocate(c.makePlacement(i, { 6000, 0, 0, 0, 0 }, 0)); // nodes 0, 3, 6, 9 fullest
+        rl::LearnedOptions o;
+        o.preselectAbove = 5;
+        o.preselectTop = 4;
+        auto scorer = rl::loadTorchScript(scriptedModule(path("s.pt"), "return -x.select(1, 9)"), rl::kFeatureCount);
+        rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {}, o);
+        p.reset(policy::PolicyContext { b.t, nullptr }, c);
+        Rng rng(1);
+        const auto d = p.place(c, policy::PlacementRequest { { 1000, 0, 0, 0, 0 }, nullptr, nullptr, 0 }, rng, 8);
+        // 12 feasible > 5: only BestFit's best 4 (the fullest nodes) are candidates, so even a
+        // spreading scorer must pick one of them.
+        QCOMPARE(d.feasible, 12);
+        QCOMPARE(d.top.size(), std::size_t(4));
+        QCOMPARE(d.node % 3, 0);
+    }
+
+    void timeWindows()
+    {
+        TraceBuilder b;
+        b.node(8000, 8000, 0);
+        for (int i = 0; i < 10; ++i)
+            b.task(1000, 0, 0, 0, 100.0 + 3600.0 * i, 60);
+        auto w = rl::timeWindow(b.t, 3600, 2 * 3600);
+        QVERIFY(w.ok());
+        QCOMPARE(w->jobs.size(), std::size_t(2)); // submits at 3700 and 7300 (first submit 100)
+        QCOMPARE(w->jobs[0].submitTimeS, 3700.0);
+        QCOMPARE(w->jobs[1].firstTask, uint32_t(1));
+        QVERIFY(!rl::timeWindow(b.t, 100 * 3600, 3600).ok());
+        QCOMPARE(rl::parseDuration("4h").value(), 14400.0);
+        QCOMPARE(rl::parseDuration("90m").value(), 5400.0);
+        QVERIFY(!rl::parseDuration("4x").ok());
+        QVERIFY(!rl::parseDuration("-1h").ok());
+    }
+
+    void trainingIsDeterministicAndLearns()
+    {
+        const trace::Trace t = smallFillTrace();
+        auto a = rl::QNetwork::create(5), b = rl::QNetwork::create(5), c = rl::QNetwork::create(5);
+        const uint64_t before = a->weightHash();
+        std::vector<rl::EpisodeStats> seen;
+        auto ra = rl::train(*a, t, quickTraining(), [&](const rl::EpisodeStats& s) { seen.push_back(s); });
+        QVERIFY2(ra.ok(), ra.ok() ? "" : ra.error().toString().c_str());
+        QVERIFY(rl::train(*b, t, quickTraining()).ok());
+        rl::TrainOptions other = quickTraining();
+        other.seed = 78;
+        QVERIFY(rl::train(*c, t, other).ok());
+        QVERIFY(a->weightHash() != before); // it learned something
+        QCOMPARE(a->weightHash(), b->weightHash()); // same seed, same weights
+        QVERIFY(a->weightHash() != c->weightHash());
+        QCOMPARE(seen.size(), std::size_t(2));
+        QCOMPARE(seen[0].decisions, int64_t(300));
+        QVERIFY(seen[0].gradientSteps > 0 && seen[0].meanLoss >= 0);
+        QCOMPARE(seen[0].epsilon, 0.3);
+        QCOMPARE(seen[1].epsilon, 0.02);
+        // cancel
+        CancelToken cancel;
+        cancel.cancel();
+        auto cancelled = rl::train(*c, t, quickTraining(), {}, {}, cancel);
+        QVERIFY(!cancelled.ok() && cancelled.error().isCancelled());
+    }
+
+    void divergenceStopsTheRoundAndKeepsTheParent()
+    {
+        const trace::Trace t = smallFillTrace();
+        const std::string parent = path("parent.slq"), child = path("child.slq"), project = path("div.schedlab");
+        QVERIFY(rl::QNetwork::create(9)->save(parent).ok());
+        const QByteArray parentSha = sha(parent);
+        auto p = store::Project::open(project).value();
+        rl::RoundOptions o;
+        o.parentCheckpoint = parent;
+        o.outCheckpoint = child;
+        o.train = quickTraining();
+        o.train.learningRate = 1e30; // Adam steps of 1e30: the loss overflows
+        auto r = rl::runRound(t, {}, p.get(), o);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.find("diverged") != std::string::npos, r.error().message.c_str());
+        QCOMPARE(sha(parent), parentSha);
+        QVERIFY(!QFile::exists(QString::fromStdString(child)));
+        auto rounds = p->rounds().value();
+        QCOMPARE(rounds.size(), std::size_t(1));
+        QCOMPARE(rounds[0].status, std::string("failed"));
+        QVERIFY(rounds[0].error.find("diverged") != std::string::npos);
+    }
+
+    void roundsAreStoredWithLineage()
+    {
+        const trace::Trace t = smallFillTrace();
+        auto p = store::Project::open(path("rounds.schedlab")).value();
+        rl::RoundOptions o;
+        o.checkpointDir = m_dir.path().toStdString();
+        o.train = quickTraining();
+        o.evalSeeds = { 42, 43 };
+        o.baselines = { "bestfit" };
+        auto first = rl::runRound(t, {}, p.get(), o);
+        QVERIFY2(first.ok(), first.ok() ? "" : first.error().toString().c_str());
+        QCOMPARE(first->checkpoint, m_dir.filePath(QString("round-%1.slq").arg(first->roundId)).toStdString());
+        QCOMPARE(first->eval.size(), std::size_t(2));
+        QCOMPARE(first->eval[0].policy, std::string("learned"));
+        QCOMPARE(first->eval[1].policy, std::string("bestfit"));
+        QCOMPARE(first->eval[0].values.size(), std::size_t(2 * 3)); // 2 seeds x 3 metrics
+        QVERIFY(first->eval[0].mean.at("finalGpuAllocPct") > 0);
+        o.parentCheckpoint = first->checkpoint;
+        o.parentRound = first->roundId;
+        auto second = rl::runRound(t, {}, p.get(), o);
+        QVERIFY(second.ok());
+        auto rows = p->rounds().value();
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[1].parentId, rows[0].id);
+        QCOMPARE(rows[1].checkpointSha256, rl::fileSha256(second->checkpoint));
+        QCOMPARE(p->roundCurve(rows[1].id)->size(), std::size_t(2));
+        QCOMPARE(p->roundEval(rows[1].id)->size(), std::size_t(2 * 2 * 3));
+        // the stored checkpoint replays
+        QVERIFY(rl::makeModelPolicy("learned:" + second->checkpoint).ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRl)
+#include "test_rl.moc"
