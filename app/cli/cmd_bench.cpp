@@ -190,8 +190,9 @@ int runBench(const std::vector<std::string>& argv)
     Args args;
     if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat" }, {}); !e.empty())
         return fail("bench: " + e, 2);
-    if (args.positional().empty() || (args.positional()[0] != "import" && args.positional()[0] != "replay"))
-        return fail("bench: usage: bench import|replay [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
+    if (args.positional().empty()
+        || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"))
+        return fail("bench: usage: bench import|replay|model [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
     std::string error;
     const int64_t bigMb = args.integer("big-mb", 1024, error);
     const int repeat = int(args.integer("repeat", 3, error));
@@ -200,6 +201,8 @@ int runBench(const std::vector<std::string>& argv)
     const fs::path traces = args.value("traces").value_or("../shared/traces");
     if (args.positional()[0] == "replay")
         return benchReplay(traces, repeat);
+    if (args.positional()[0] == "model")
+        return benchModel(traces.string());
 
     std::printf("importer throughput, best of %d (MB = 1e6 bytes of text)\n", repeat);
     std::vector<BenchCase> cases;

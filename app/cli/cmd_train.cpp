@@ -52,6 +52,9 @@ std::string parseCommon(const Args& a, Common& c)
     }
     c.train.episodes = int(a.integer("episodes", 3, error));
     c.train.learningRate = a.real("lr", 1e-3, error);
+    c.train.gamma = a.real("gamma", 0.9, error);
+    if (error.empty() && !(c.train.gamma >= 0 && c.train.gamma < 1))
+        return "--gamma takes a discount in [0, 1)";
     c.train.seed = uint64_t(a.integer("seed", 1000, error));
     c.train.ratio = a.real("ratio", 1.3, error);
     c.train.maxPods = a.integer("pods", 0, error);
@@ -146,7 +149,7 @@ Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent,
     return std::pair<std::string, int64_t> { parent, -1 };
 }
 
-const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "seed", "ratio", "pods", "batch", "weights", "preset",
+const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset",
     "queue", "backfill", "window", "from", "eval-seeds", "baselines", "project", "procs-per-node", "preselect-above",
     "preselect-top" };
 

@@ -19,6 +19,9 @@ int runEval(const std::vector<std::string>& args);
 int runExportModel(const std::vector<std::string>& args);
 int runRounds(const std::vector<std::string>& args);
 
+/// `bench model` (cmd_bench_model.cpp).
+int benchModel(const std::string& tracesDir);
+
 /// Prints "schedlab-cli: <message>" to stderr and returns `code`.
 int fail(const std::string& message, int code = 1);
 

@@ -40,6 +40,8 @@ commands:
         list the policies
   bench replay [--traces DIR] [--repeat R]
         time fill experiments on openb, the paper grid, NASA and Google timed replays
+  bench model [--traces DIR]
+        inference latency of the learned policy per decision (all_node) and training steps per second
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
 
