@@ -3,6 +3,8 @@
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
 #include "job_table_model.h"
+#include "reward_editor.h"
+#include "training_panel.h"
 
 #include "policy/placement_policy.h"
 #include "trace/trace_loader.h"
@@ -82,6 +84,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_comparison = new views::ComparisonWidget([this](const std::string& p) { return m_dashboard->colourOf(p); }, tabs);
     tabs->addTab(m_dashboard, tr("Dashboard"));
     tabs->addTab(m_comparison, tr("Comparison"));
+    m_training = new views::TrainingPanel(tabs);
+    tabs->addTab(m_training, tr("Training"));
     layout->addWidget(m_banner);
     layout->addWidget(tabs, 1);
     setCentralWidget(central);
@@ -99,6 +103,25 @@ MainWindow::MainWindow(QWidget* parent)
             showError(error);
         m_status->setText(cancelled ? tr("Cancelled") : error.isEmpty() ? tr("Done") : tr("Run failed"));
         emit batchDone();
+    });
+
+    m_trainer = new TrainingController(this);
+    connect(m_training, &views::TrainingPanel::startRequested, this, [this](const views::TrainRequest& r) { startTraining(r); });
+    connect(m_training, &views::TrainingPanel::cancelRequested, m_trainer, &TrainingController::cancel);
+    connect(m_training, &views::TrainingPanel::showOnDashboard, this, [this](const std::vector<std::string>& policies) {
+        showTab(0);
+        runPolicies(policies);
+    });
+    connect(m_trainer, &TrainingController::episode, m_training, &views::TrainingPanel::addEpisode);
+    connect(m_trainer, &TrainingController::progress, m_training, &views::TrainingPanel::setProgress);
+    connect(m_trainer, &TrainingController::roundFinished, this, [this] { refreshRounds(); });
+    connect(m_trainer, &TrainingController::finished, this, [this](bool cancelled, const QString& error) {
+        m_training->setRunning(false);
+        refreshRounds();
+        if (!error.isEmpty())
+            showError(error);
+        m_status->setText(cancelled ? tr("Training cancelled") : error.isEmpty() ? tr("Training done") : tr("Training failed"));
+        emit trainingDone();
     });
 
     buildDocks();
@@ -205,6 +228,98 @@ void MainWindow::buildDocks()
     });
     runsDock->setWidget(m_runList);
     addDockWidget(Qt::RightDockWidgetArea, runsDock);
+
+    // Reward weights of the learned policy; saved in the project.
+    auto* rewardDock = new QDockWidget(tr("Reward"), this);
+    rewardDock->setObjectName("rewardDock");
+    m_reward = new views::RewardEditor(rewardDock);
+    rewardDock->setWidget(m_reward);
+    addDockWidget(Qt::RightDockWidgetArea, rewardDock);
+    tabifyDockWidget(policyDock, rewardDock);
+    policyDock->raise();
+    connect(m_reward, &views::RewardEditor::changed, this, [this](const rl::RewardConfig& c) {
+        if (m_loadingSettings || !m_session.project() || m_session.readOnly() || !m_reward->isValid())
+            return;
+        if (Status s = m_session.project()->setSetting("reward_weights", c.toString()); !s)
+            showError(QString::fromStdString(s.error().toString()));
+    });
+}
+
+void MainWindow::loadProjectSettings()
+{
+    if (!m_session.project())
+        return;
+    auto text = m_session.project()->setting("reward_weights");
+    m_loadingSettings = true;
+    if (text && !text->empty()) {
+        auto c = rl::RewardConfig::parse(text.value());
+        if (c)
+            m_reward->setConfig(c.value(), false);
+        else
+            showError(tr("%1: stored reward weights are invalid (%2); using the defaults")
+                          .arg(m_session.path(), QString::fromStdString(c.error().message)));
+    } else {
+        m_reward->setConfig(rl::RewardConfig {}, false);
+    }
+    m_loadingSettings = false;
+}
+
+void MainWindow::refreshRounds()
+{
+    if (!m_session.project()) {
+        m_training->setRounds({});
+        return;
+    }
+    auto rounds = m_session.project()->rounds();
+    if (!rounds) {
+        showError(QString::fromStdString(rounds.error().toString()));
+        return;
+    }
+    std::vector<std::pair<int64_t, double>> scores;
+    for (const store::RoundRow& r : rounds.value()) {
+        auto eval = m_session.project()->roundEval(r.id);
+        if (!eval)
+            continue;
+        double sum = 0;
+        int n = 0;
+        for (const store::EvalValue& v : eval.value())
+            if (v.policy == "learned" && (v.metric == "finalGpuAllocPct" || v.metric == "waitP99S")) {
+                sum += v.value;
+                ++n;
+            }
+        if (n)
+            scores.push_back({ r.id, sum / n });
+    }
+    m_training->setRounds(rounds.value(), scores);
+}
+
+bool MainWindow::startTraining(const views::TrainRequest& request)
+{
+    if (!m_trace) {
+        showError(tr("Open a trace first."));
+        return false;
+    }
+    if (!m_session.isOpen()) {
+        showError(tr("Training rounds are stored in a project: create or open one first (File > New Project)."));
+        return false;
+    }
+    if (!m_reward->isValid()) {
+        showError(tr("Reward: at least one weight must be above 0."));
+        return false;
+    }
+    if (m_trainer->isRunning())
+        return false;
+    TrainingJob job;
+    job.request = request;
+    job.reward = m_reward->config();
+    job.trace = m_trace;
+    job.traceFiles = m_tracePaths;
+    job.projectPath = m_session.path().toStdString();
+    m_banner->setVisible(false);
+    m_training->clearCurves();
+    m_training->setRunning(true);
+    m_trainer->start(job);
+    return true;
 }
 
 void MainWindow::buildMenus()
@@ -428,6 +543,7 @@ void MainWindow::closeEvent(QCloseEvent* e)
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
     m_runner->cancel();
+    m_trainer->cancel();
     QMainWindow::closeEvent(e);
 }
 
@@ -478,6 +594,9 @@ bool MainWindow::newProject(const QString& path)
     m_runList->clear();
     refreshDashboard();
     updateTitle();
+    refreshRounds();
+    if (!m_session.readOnly())
+        (void)m_session.project()->setSetting("reward_weights", m_reward->config().toString());
     m_status->setText(tr("New project %1").arg(m_session.path()));
     return true;
 }
@@ -543,6 +662,8 @@ bool MainWindow::openProject(const QString& path)
     }
     refreshDashboard();
     updateTitle();
+    refreshRounds();
+    loadProjectSettings();
     m_status->setText(tr("Opened %1: %2 stored runs (%3 finished)").arg(m_session.path()).arg(rows->size()).arg(finished));
     return true;
 }
@@ -613,6 +734,9 @@ bool MainWindow::saveProjectAs(const QString& path)
         return false;
     }
     m_session = std::move(next);
+    refreshRounds();
+    if (!m_session.readOnly())
+        (void)m_session.project()->setSetting("reward_weights", m_reward->config().toString());
     return saveProject();
 }
 

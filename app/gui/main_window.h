@@ -4,6 +4,7 @@
 
 #include "project_session.h"
 #include "run_controller.h"
+#include "training_controller.h"
 #include "run_result.h"
 
 #include <QMainWindow>
@@ -32,6 +33,8 @@ namespace schedlab::views {
 class ComparisonWidget;
 class DashboardWidget;
 class JobTableModel;
+class RewardEditor;
+class TrainingPanel;
 } // namespace schedlab::views
 
 namespace schedlab::app {
@@ -67,12 +70,18 @@ public:
     bool hasUnsavedRuns() const;
     /// The Runs dock list (tests check and uncheck its items).
     QListWidget* runList() const { return m_runList; }
+    views::RewardEditor* rewardEditor() const { return m_reward; }
+    views::TrainingPanel* trainingPanel() const { return m_training; }
+    /// Starts fine-tune rounds with the editor's reward on the open trace (needs a project).
+    bool startTraining(const views::TrainRequest& request);
     /// Off for unattended use (tests, --screenshot): never ask before discarding unsaved runs.
     void setInteractive(bool on) { m_interactive = on; }
 
 signals:
     /// All runs of the last batch are done (or it was cancelled / failed).
     void batchDone();
+    /// Training stopped (finished, cancelled or failed).
+    void trainingDone();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -91,6 +100,8 @@ private:
     void addRunItem(const views::RunResult& r, bool checked);
     void loadStoredRun(QListWidgetItem* item);
     void fillRecentMenu();
+    void refreshRounds();
+    void loadProjectSettings();
     /// Asks Save / Discard / Cancel when runs are unsaved; false = the user cancelled.
     bool confirmDiscard();
 
@@ -118,6 +129,10 @@ private:
     ProjectSession m_session;
     QMenu* m_recentMenu = nullptr;
     bool m_interactive = true;
+    views::RewardEditor* m_reward = nullptr;
+    views::TrainingPanel* m_training = nullptr;
+    TrainingController* m_trainer = nullptr;
+    bool m_loadingSettings = false;
     int m_nextLoadedId = 1'000'000; ///< session ids of runs loaded from the project
 };
 

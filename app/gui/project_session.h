@@ -36,6 +36,8 @@ public:
     /// Files of the trace a stored run used (empty when unknown).
     std::vector<std::string> traceFilesOf(const store::RunRow& row);
     bool readOnly() const { return m_project && m_project->readOnly(); }
+    /// The open project (nullptr when none); GUI thread only.
+    store::Project* project() const { return m_project.get(); }
 
     static QStringList recentProjects();
     static void addRecentProject(const QString& path);

@@ -1,8 +1,10 @@
 #include "run_controller.h"
 
 #include "policy/placement_policy.h"
+#include "rl/learned_policy.h"
 #include "sim/fill_experiment.h"
 
+#include <QFileInfo>
 #include <QPointer>
 #include <QThread>
 
@@ -100,7 +102,21 @@ void RunController::launch(std::size_t index)
         out.result.policy = policyName;
         out.result.seed = seed;
         out.result.label = policyName + " #" + std::to_string(seed);
-        auto policy = policy::makePlacementPolicy(policyName);
+        std::unique_ptr<policy::PlacementPolicy> policy;
+        if (rl::isModelPolicy(policyName)) {
+            // "learned:/path/round-3.slq" shows as "learned round-3"
+            out.result.label = policyName.substr(0, policyName.find(':')) + " "
+                + QFileInfo(QString::fromStdString(policyName.substr(policyName.find(':') + 1))).completeBaseName().toStdString()
+                + " #" + std::to_string(seed);
+            auto made = rl::makeModelPolicy(policyName);
+            if (!made) {
+                out.error = made.error();
+                return out;
+            }
+            policy = std::move(made).value();
+        } else {
+            policy = policy::makePlacementPolicy(policyName);
+        }
         if (!policy) {
             out.error = makeError(ErrorCode::Invalid, "unknown policy " + policyName);
             return out;

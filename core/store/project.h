@@ -131,6 +131,9 @@ public:
     /// Writes a consistent copy of the whole project to `path` (SQLite VACUUM INTO; the file
     /// must not exist).
     Status copyTo(const std::string& path);
+    /// Project-wide settings (e.g. "reward_weights"), kept in the meta table. Empty when unset.
+    Result<std::string> setting(const std::string& key);
+    Status setSetting(const std::string& key, const std::string& value);
     /// Files a stored trace was imported from (as recorded; they may have moved since).
     Result<std::vector<std::string>> traceFiles(int64_t traceId);
     /// Reads a finished run back; an unfinished one is an error naming its status.

@@ -42,6 +42,29 @@ Status Project::readHeat(int64_t runId, sim::NodeHeat& heat)
     return {};
 }
 
+Result<std::string> Project::setting(const std::string& key)
+{
+    auto q = m_db->prepare("SELECT value FROM meta WHERE key = ?");
+    if (!q)
+        return q.error();
+    q->bind(1, "setting." + key);
+    if (q->step())
+        return q->columnText(0);
+    if (q->error())
+        return *q->error();
+    return std::string();
+}
+
+Status Project::setSetting(const std::string& key, const std::string& value)
+{
+    if (m_db->readOnly())
+        return makeError(ErrorCode::Io, "project is read-only; settings cannot be saved", m_path);
+    auto q = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    if (!q)
+        return q.error();
+    return q->bind(1, "setting." + key).bind(2, value).exec();
+}
+
 Status Project::copyTo(const std::string& path)
 {
     auto q = m_db->prepare("VACUUM INTO ?");

@@ -6,13 +6,19 @@
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
 #include "heatmap_widget.h"
+#include "reward_editor.h"
+#include "training_panel.h"
 #include "main_window.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QImage>
+#include <QDoubleSpinBox>
 #include <QListWidget>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QUndoStack>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QSignalSpy>
@@ -233,6 +239,102 @@ private slots:
         QVERIFY(!w.openProject(QString::fromStdString(bogus)));
         QVERIFY2(w.bannerText().contains("not a schedlab project"), qPrintable(w.bannerText()));
         QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+    }
+
+    void rewardEditorUndoPresetsAndProjectStorage()
+    {
+        const QString file = m_dir.filePath("reward.schedlab");
+        {
+            app::MainWindow w;
+            w.setInteractive(false);
+            QVERIFY(w.newProject(file));
+            views::RewardEditor* e = w.rewardEditor();
+            QCOMPARE(e->normalisedText(), QString("0.40 / 0.30 / 0.20 / 0.10"));
+            e->weightSpin(1)->setValue(0.6); // packing
+            QCOMPARE(e->config().packing, 0.6);
+            QCOMPARE(e->weightSlider(1)->value(), 60); // the slider follows
+            QCOMPARE(e->normalisedText(), QString("0.31 / 0.46 / 0.15 / 0.08")); // 0.4/1.3, 0.6/1.3, ...
+            e->weightSlider(0)->setValue(20); // balance via the slider
+            e->weightSlider(0)->setValue(10); // same field again: merges into one undo step
+            QCOMPARE(e->config().balance, 0.1);
+            QCOMPARE(e->undoStack()->count(), 2);
+            e->undoStack()->undo();
+            QCOMPARE(e->config().balance, 0.4);
+            QCOMPARE(e->weightSpin(0)->value(), 0.4);
+            e->undoStack()->redo();
+            QCOMPARE(e->config().balance, 0.1);
+            e->presetBox()->setCurrentText("latency-first");
+            QCOMPARE(e->config().customTerm, rl::CustomTerm::Wait);
+            QCOMPARE(e->config().success, 0.4);
+            e->undoStack()->undo();
+            QCOMPARE(e->config().balance, 0.1);
+            QCOMPARE(e->presetBox()->currentIndex(), 0); // "(custom)"
+            for (int i = 0; i < 4; ++i)
+                e->weightSpin(i)->setValue(0);
+            QVERIFY(!e->isValid());
+            QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+            QVERIFY(!w.startTraining({})); // refused with a message
+            QVERIFY(w.bannerText().contains("at least one weight"));
+            e->weightSpin(1)->setValue(0.7);
+            QVERIFY(e->isValid());
+        }
+        app::MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openProject(file));
+        const rl::RewardConfig c = w.rewardEditor()->config(); // stored in the project
+        QCOMPARE(c.packing, 0.7);
+        QCOMPARE(c.balance, 0.0);
+        QCOMPARE(w.rewardEditor()->undoStack()->count(), 0); // loading is not an edit
+    }
+
+    void trainRoundsWatchCurvesAndShowThem()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        views::TrainingPanel* panel = w.trainingPanel();
+        QVERIFY(!w.startTraining(panel->request())); // no project yet
+        QVERIFY(w.bannerText().contains("project"));
+        QVERIFY(w.newProject(m_dir.filePath("train.schedlab")));
+        panel->episodesBox()->setValue(2);
+        panel->podsBox()->setValue(150);
+        QSignalSpy done(&w, &app::MainWindow::trainingDone);
+        QTest::mouseClick(panel->startButton(), Qt::LeftButton);
+        QVERIFY(done.wait(120000));
+        QVERIFY2(w.bannerText().isEmpty(), qPrintable(w.bannerText()));
+        QCOMPARE(panel->curves()->graph(2)->dataCount(), 2); // mean loss per episode
+        QCOMPARE(panel->curves()->graph(4)->dataCount(), 2); // smoothed return
+        QCOMPARE(panel->lineage()->topLevelItemCount(), 1);
+        QTreeWidgetItem* round = panel->lineage()->topLevelItem(0);
+        QCOMPARE(round->text(1), QString("finished"));
+        QVERIFY(QFile::exists(round->text(5)));
+        // a second round continues from the first (the parent box defaults to the newest round)
+        QVERIFY(w.startTraining(panel->request()));
+        QVERIFY(done.wait(120000));
+        QCOMPARE(panel->lineage()->topLevelItemCount(), 1);
+        QCOMPARE(panel->lineage()->topLevelItem(0)->childCount(), 1); // shown under its parent
+        // show both rounds on the dashboard
+        panel->lineage()->topLevelItem(0)->setSelected(true);
+        panel->lineage()->topLevelItem(0)->child(0)->setSelected(true);
+        QSignalSpy batch(&w, &app::MainWindow::batchDone);
+        QTest::mouseClick(panel->findChild<QPushButton*>("showRounds"), Qt::LeftButton);
+        QVERIFY(batch.wait(120000));
+        QCOMPARE(w.results().size(), std::size_t(2));
+        QVERIFY(QString::fromStdString(w.results()[0].label).startsWith("learned round-"));
+        QCOMPARE(w.dashboard()->plot(0)->graphCount(), 2);
+        // cancel a long round: it is stored as cancelled and leaves no checkpoint
+        panel->podsBox()->setValue(0);
+        panel->episodesBox()->setValue(500);
+        QVERIFY(w.startTraining(panel->request()));
+        QTest::qWait(300);
+        w.trainingPanel()->findChildren<QPushButton*>().at(1)->click(); // Cancel
+        QVERIFY(done.wait(120000));
+        QVERIFY(w.bannerText().isEmpty()); // cancel is not an error
+        QTreeWidgetItem* last = panel->lineage()->topLevelItem(0)->child(0)->child(0);
+        QVERIFY(last);
+        QCOMPARE(last->text(1), QString("cancelled"));
     }
 
     void badTraceShowsTheBanner()

@@ -137,6 +137,7 @@ private slots:
         QCOMPARE(lt->timed->units_.size(), tr.units_.size());
         QCOMPARE(lt->timed->units_.back().startS, tr.units_.back().startS);
         QCOMPARE(lt->timed->heat.util, tr.heat.util);
+        QCOMPARE(p->setting("reward_weights").value(), std::string()); // unset
         auto missing = p->loadRun(999);
         QVERIFY(!missing.ok());
         QVERIFY(missing.error().message.find("no run 999") != std::string::npos);
@@ -168,6 +169,9 @@ private slots:
         QVERIFY(p->finishFillRun(id.value(), fill(smallTrace())).ok()); // the new table is usable
         QVERIFY(!p->loadRun(id.value())->fill->heat.x.empty());
         QVERIFY(p->rounds().ok()); // schema 3's tables exist after the migration
+        QVERIFY(p->setSetting("reward_weights", "balance=1").ok());
+        QVERIFY(p->setSetting("reward_weights", "balance=2").ok()); // replaced, not duplicated
+        QCOMPARE(p->setting("reward_weights").value(), std::string("balance=2"));
     }
 
     void roundsLineageCurvesAndRecovery()

@@ -1,0 +1,263 @@
+#include "training_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+#include <sstream>
+
+namespace schedlab::views {
+
+TrainingPanel::TrainingPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    qRegisterMetaType<TrainRequest>();
+    qRegisterMetaType<rl::EpisodeStats>();
+    auto* layout = new QHBoxLayout(this);
+    auto* left = new QWidget(this);
+    auto* form = new QFormLayout(left);
+    m_mode = new QComboBox(left);
+    m_mode->addItems({ tr("fill experiment"), tr("timed replay") });
+    m_window = new QDoubleSpinBox(left);
+    m_window->setRange(0.1, 24 * 365);
+    m_window->setValue(4);
+    m_window->setSuffix(tr(" h"));
+    m_from = new QDoubleSpinBox(left);
+    m_from->setRange(0, 24 * 365 * 10);
+    m_from->setSuffix(tr(" h"));
+    m_pods = new QSpinBox(left);
+    m_pods->setRange(0, 100'000'000);
+    m_pods->setSpecialValueText(tr("all"));
+    m_episodes = new QSpinBox(left);
+    m_episodes->setRange(1, 10000);
+    m_episodes->setValue(3);
+    m_rounds = new QSpinBox(left);
+    m_rounds->setRange(1, 100);
+    m_lr = new QDoubleSpinBox(left);
+    m_lr->setDecimals(5);
+    m_lr->setRange(1e-5, 1);
+    m_lr->setSingleStep(1e-4);
+    m_lr->setValue(1e-3);
+    m_gamma = new QDoubleSpinBox(left);
+    m_gamma->setRange(0, 0.999);
+    m_gamma->setSingleStep(0.05);
+    m_gamma->setValue(0.9);
+    m_parent = new QComboBox(left);
+    m_parent->addItem(tr("fresh network"), qlonglong(-1));
+    connect(m_parent, qOverload<int>(&QComboBox::activated), this, [this] { m_parentPicked = true; });
+    m_baselines = new QLineEdit(QStringLiteral("bestfit,fgd"), left);
+    form->addRow(tr("Mode"), m_mode);
+    form->addRow(tr("Window (timed)"), m_window);
+    form->addRow(tr("From (timed)"), m_from);
+    form->addRow(tr("Pods per episode (fill)"), m_pods);
+    form->addRow(tr("Episodes"), m_episodes);
+    form->addRow(tr("Rounds"), m_rounds);
+    form->addRow(tr("Learning rate"), m_lr);
+    form->addRow(tr("Discount"), m_gamma);
+    form->addRow(tr("Parent"), m_parent);
+    form->addRow(tr("Baselines"), m_baselines);
+    auto* buttons = new QHBoxLayout();
+    m_start = new QPushButton(tr("Start round"), left);
+    m_start->setObjectName("startTraining");
+    m_cancel = new QPushButton(tr("Cancel"), left);
+    m_cancel->setEnabled(false);
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_cancel);
+    form->addRow(buttons);
+    m_progress = new QProgressBar(left);
+    m_progress->setRange(0, 1000);
+    form->addRow(m_progress);
+    connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        m_baselines->setText(i == 0 ? QStringLiteral("bestfit,fgd") : QStringLiteral("firstfit,bestfit"));
+        m_window->setEnabled(i == 1);
+        m_from->setEnabled(i == 1);
+        m_pods->setEnabled(i == 0);
+    });
+    m_window->setEnabled(false);
+    m_from->setEnabled(false);
+    connect(m_start, &QPushButton::clicked, this, [this] { emit startRequested(request()); });
+    connect(m_cancel, &QPushButton::clicked, this, &TrainingPanel::cancelRequested);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_plot = new QCustomPlot(split);
+    m_plot->setMinimumHeight(180);
+    m_plot->xAxis->setLabel(tr("episode"));
+    m_plot->yAxis->setLabel(tr("loss (Huber)"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(tr("episode return"));
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    // graph 0: loss max, 1: loss min (filled up to max = the envelope), 2: loss mean,
+    // 3: return, 4: return smoothed
+    QCPGraph* hi = m_plot->addGraph();
+    QCPGraph* lo = m_plot->addGraph();
+    hi->setPen(Qt::NoPen);
+    lo->setPen(Qt::NoPen);
+    lo->setBrush(QColor(0, 114, 178, 50));
+    lo->setChannelFillGraph(hi);
+    hi->setName(tr("loss min/max"));
+    m_plot->legend->removeItem(m_plot->legend->itemCount() - 1); // one legend entry for the band
+    QCPGraph* mean = m_plot->addGraph();
+    mean->setPen(QPen(QColor(0, 114, 178), 2));
+    mean->setName(tr("loss (mean)"));
+    QCPGraph* ret = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    ret->setPen(QPen(QColor(213, 94, 0, 90), 1));
+    ret->setName(tr("return"));
+    QCPGraph* sm = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    sm->setPen(QPen(QColor(213, 94, 0), 2));
+    sm->setName(tr("return (smoothed)"));
+    m_tree = new QTreeWidget(split);
+    m_tree->setObjectName("roundLineage");
+    m_tree->setHeaderLabels({ tr("Round"), tr("Status"), tr("Mode / window"), tr("Learned"), tr("Weights"), tr("Checkpoint / error") });
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* right = new QWidget(this);
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->addWidget(split, 1);
+    auto* show = new QPushButton(tr("Show selected rounds on the dashboard"), right);
+    show->setObjectName("showRounds");
+    rl->addWidget(show);
+    connect(show, &QPushButton::clicked, this, [this] {
+        std::vector<std::string> policies;
+        for (const std::string& c : selectedCheckpoints())
+            policies.push_back("learned:" + c);
+        if (!policies.empty())
+            emit showOnDashboard(policies);
+    });
+    layout->addWidget(left);
+    layout->addWidget(right, 1);
+}
+
+TrainRequest TrainingPanel::request() const
+{
+    TrainRequest r;
+    r.mode = m_mode->currentIndex() == 0 ? rl::TrainMode::Fill : rl::TrainMode::Timed;
+    r.windowH = m_window->value();
+    r.fromH = m_from->value();
+    r.pods = m_pods->value();
+    r.episodes = m_episodes->value();
+    r.rounds = m_rounds->value();
+    r.learningRate = m_lr->value();
+    r.gamma = m_gamma->value();
+    r.parentRound = m_parent->currentData().toLongLong();
+    for (const QString& b : m_baselines->text().split(',', Qt::SkipEmptyParts))
+        r.baselines.push_back(b.trimmed().toStdString());
+    return r;
+}
+
+void TrainingPanel::setRounds(const std::vector<store::RoundRow>& rounds, const std::vector<std::pair<int64_t, double>>& learnedScore)
+{
+    const qlonglong keep = m_parent->currentData().toLongLong();
+    m_parent->clear();
+    m_parent->addItem(tr("fresh network"), qlonglong(-1));
+    m_tree->clear();
+    std::map<int64_t, QTreeWidgetItem*> items;
+    std::map<int64_t, double> score(learnedScore.begin(), learnedScore.end());
+    for (const store::RoundRow& r : rounds) {
+        QStringList cols { QString::number(r.id), QString::fromStdString(r.status),
+            QString::fromStdString(r.mode + ", " + r.window),
+            score.count(r.id) ? QString::number(score[r.id], 'f', 2) : QStringLiteral("—"),
+            QString::fromStdString(r.weights.substr(0, r.weights.find(",customTerm"))),
+            QString::fromStdString(r.status == "finished" ? r.checkpoint : r.error) };
+        auto* parentItem = items.count(r.parentId) ? items[r.parentId] : nullptr;
+        auto* item = parentItem ? new QTreeWidgetItem(parentItem, cols) : new QTreeWidgetItem(m_tree, cols);
+        item->setData(0, Qt::UserRole, qlonglong(r.id));
+        item->setData(0, Qt::UserRole + 1, QString::fromStdString(r.status == "finished" ? r.checkpoint : std::string()));
+        item->setToolTip(5, cols[5]);
+        if (r.status != "finished")
+            item->setForeground(1, QColor(170, 0, 0));
+        else
+            m_parent->addItem(tr("round %1").arg(r.id), qlonglong(r.id));
+        items[r.id] = item;
+    }
+    m_tree->expandAll();
+    // Default: continue from the newest finished round; a round the user picked stays picked.
+    const int at = m_parentPicked ? m_parent->findData(keep) : -1;
+    m_parent->setCurrentIndex(at >= 0 ? at : m_parent->count() - 1);
+}
+
+std::vector<std::string> TrainingPanel::selectedCheckpoints() const
+{
+    std::vector<std::string> out;
+    for (QTreeWidgetItem* item : m_tree->selectedItems()) {
+        const QString c = item->data(0, Qt::UserRole + 1).toString();
+        if (!c.isEmpty())
+            out.push_back(c.toStdString());
+    }
+    return out;
+}
+
+std::vector<double> TrainingPanel::smooth(const std::vector<double>& values, double alpha)
+{
+    std::vector<double> out;
+    out.reserve(values.size());
+    for (double v : values)
+        out.push_back(out.empty() ? v : alpha * v + (1 - alpha) * out.back());
+    return out;
+}
+
+void TrainingPanel::clearCurves()
+{
+    m_episodesSeen.clear();
+    replotCurves();
+}
+
+void TrainingPanel::addEpisode(int round, const rl::EpisodeStats& s)
+{
+    (void)round;
+    m_episodesSeen.push_back(s);
+    replotCurves();
+}
+
+void TrainingPanel::replotCurves()
+{
+    QVector<double> x, hi, lo, mean, ret;
+    std::vector<double> returns;
+    for (std::size_t i = 0; i < m_episodesSeen.size(); ++i) {
+        const rl::EpisodeStats& s = m_episodesSeen[i];
+        x.push_back(double(i + 1));
+        hi.push_back(s.maxLoss);
+        lo.push_back(s.minLoss);
+        mean.push_back(s.meanLoss);
+        ret.push_back(s.episodeReturn);
+        returns.push_back(s.episodeReturn);
+    }
+    const std::vector<double> sm = smooth(returns);
+    m_plot->graph(0)->setData(x, hi, true);
+    m_plot->graph(1)->setData(x, lo, true);
+    m_plot->graph(2)->setData(x, mean, true);
+    m_plot->graph(3)->setData(x, ret, true);
+    m_plot->graph(4)->setData(x, QVector<double>(sm.begin(), sm.end()), true);
+    m_plot->rescaleAxes();
+    m_plot->xAxis->setRange(0.5, std::max(2.0, double(x.size()) + 0.5));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TrainingPanel::setRunning(bool running)
+{
+    m_start->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    if (!running)
+        m_progress->setValue(m_progress->maximum());
+}
+
+void TrainingPanel::setProgress(double fraction, const QString& text)
+{
+    m_progress->setValue(int(fraction * 1000));
+    m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral("  %p%"));
+}
+
+} // namespace schedlab::views

@@ -1,0 +1,94 @@
+#pragma once
+// Training panel: start fine-tune rounds (mode, window, episodes, learning rate, parent round,
+// baselines), progress and cancel, live curves (loss with its min/max envelope per episode,
+// episode return raw and smoothed), and the round lineage as a tree by parent. Selecting rounds
+// and "Show on dashboard" asks for them to be replayed next to the checked baselines.
+// The panel only collects input and shows state; app/ runs the training off the GUI thread.
+
+#include "rl/dqn_trainer.h"
+#include "store/project.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTreeWidget;
+
+namespace schedlab::views {
+
+/// What the user asked to train.
+struct TrainRequest {
+    rl::TrainMode mode = rl::TrainMode::Fill;
+    double windowH = 4, fromH = 0;
+    int64_t pods = 0; ///< fill: pods per episode, 0 = all
+    int episodes = 3;
+    int rounds = 1;
+    double learningRate = 1e-3;
+    double gamma = 0.9;
+    int64_t parentRound = -1; ///< -1 = fresh
+    std::vector<std::string> baselines;
+    std::vector<uint64_t> evalSeeds { 42, 43, 44 };
+};
+
+class TrainingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingPanel(QWidget* parent = nullptr);
+    TrainRequest request() const;
+    /// Shows the project's rounds (lineage tree, parent choices).
+    void setRounds(const std::vector<store::RoundRow>& rounds, const std::vector<std::pair<int64_t, double>>& learnedScore = {});
+    /// A finished training episode of the running batch (round index 1-based within the batch).
+    void addEpisode(int round, const rl::EpisodeStats& s);
+    void clearCurves();
+    void setRunning(bool running);
+    void setProgress(double fraction, const QString& text);
+    /// Smoothed episode return (exponential moving average, alpha 0.3), as plotted.
+    static std::vector<double> smooth(const std::vector<double>& values, double alpha = 0.3);
+
+    QCustomPlot* curves() const { return m_plot; }
+    QTreeWidget* lineage() const { return m_tree; }
+    QPushButton* startButton() const { return m_start; }
+    QSpinBox* episodesBox() const { return m_episodes; }
+    QSpinBox* podsBox() const { return m_pods; }
+    QComboBox* modeBox() const { return m_mode; }
+    /// Checkpoints of the selected finished rounds.
+    std::vector<std::string> selectedCheckpoints() const;
+
+signals:
+    void startRequested(const schedlab::views::TrainRequest& request);
+    void cancelRequested();
+    /// Replay these model policies ("learned:PATH") on the open trace.
+    void showOnDashboard(const std::vector<std::string>& policies);
+
+private:
+    void replotCurves();
+    QComboBox* m_mode = nullptr;
+    QDoubleSpinBox* m_window = nullptr;
+    QDoubleSpinBox* m_from = nullptr;
+    QSpinBox* m_pods = nullptr;
+    QSpinBox* m_episodes = nullptr;
+    QSpinBox* m_rounds = nullptr;
+    QDoubleSpinBox* m_lr = nullptr;
+    QDoubleSpinBox* m_gamma = nullptr;
+    QComboBox* m_parent = nullptr;
+    QLineEdit* m_baselines = nullptr;
+    QPushButton* m_start = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QTreeWidget* m_tree = nullptr;
+    std::vector<rl::EpisodeStats> m_episodesSeen;
+    bool m_parentPicked = false; ///< the user chose a parent; otherwise the newest round is the default
+};
+
+} // namespace schedlab::views
+
+Q_DECLARE_METATYPE(schedlab::views::TrainRequest)
+Q_DECLARE_METATYPE(schedlab::rl::EpisodeStats)
