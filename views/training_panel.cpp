@@ -99,6 +99,12 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_plot->yAxis2->setLabel(tr("episode return"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
+    // Legend below the axes, in one row, so it never hides the curves.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     // graph 0: loss max, 1: loss min (filled up to max = the envelope), 2: loss mean,
     // 3: return, 4: return smoothed
     QCPGraph* hi = m_plot->addGraph();
@@ -123,6 +129,8 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_tree->setHeaderLabels({ tr("Round"), tr("Status"), tr("Mode / window"), tr("Learned"), tr("Weights"), tr("Checkpoint / error") });
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     auto* right = new QWidget(this);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);

@@ -8,6 +8,9 @@
 
 #include "dashboard_widget.h"
 #include "main_window.h"
+#include "training_panel.h"
+
+#include <QTreeWidget>
 
 #include <qcustomplot.h>
 
@@ -86,7 +89,7 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window to <png> once the runs finish, then exit.", "png");
     QCommandLineOption policies("policies", "Comma-separated placement policies to run at start.", "list");
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
-    QCommandLineOption tab("tab", "Tab to show at start: dashboard or comparison.", "name", "dashboard");
+    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison or training.", "name", "dashboard");
     QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
     parser.addOption(screenshot);
     parser.addOption(policies);
@@ -112,10 +115,11 @@ int main(int argc, char** argv)
         else
             files.push_back(f.toStdString());
     if (!project.isEmpty()) {
-        if (parser.value(tab) == "comparison")
-            window.showTab(1);
+        window.showTab(parser.value(tab) == "comparison" ? 1 : parser.value(tab) == "training" ? 2 : 0);
         window.show();
         window.openProject(project);
+        if (parser.value(tab) == "training")
+            window.trainingPanel()->lineage()->selectAll(); // the curves of every stored round
         if (parser.isSet(screenshot))
             QTimer::singleShot(50, [&window, &parser, &screenshot] {
                 const QString out = parser.value(screenshot);
@@ -130,8 +134,7 @@ int main(int argc, char** argv)
         if (!sample.isEmpty())
             files.push_back(sample.toStdString());
     }
-    if (parser.value(tab) == "comparison")
-        window.showTab(1);
+    window.showTab(parser.value(tab) == "comparison" ? 1 : parser.value(tab) == "training" ? 2 : 0);
     window.show();
     const bool loaded = !files.empty() && window.openTrace(files);
 

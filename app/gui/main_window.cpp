@@ -35,6 +35,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace schedlab::app {
@@ -113,6 +114,30 @@ MainWindow::MainWindow(QWidget* parent)
         runPolicies(policies);
     });
     connect(m_trainer, &TrainingController::episode, m_training, &views::TrainingPanel::addEpisode);
+    // Selecting stored rounds (while nothing trains) shows their curves, in round order.
+    connect(m_training->lineage(), &QTreeWidget::itemSelectionChanged, this, [this] {
+        if (m_trainer->isRunning() || !m_session.project())
+            return;
+        std::vector<int64_t> ids;
+        for (QTreeWidgetItem* item : m_training->lineage()->selectedItems())
+            ids.push_back(item->data(0, Qt::UserRole).toLongLong());
+        std::sort(ids.begin(), ids.end());
+        m_training->clearCurves();
+        for (int64_t id : ids)
+            if (auto curve = m_session.project()->roundCurve(id))
+                for (const store::CurvePoint& p : curve.value()) {
+                    rl::EpisodeStats s;
+                    s.episode = p.episode;
+                    s.meanLoss = p.loss;
+                    s.minLoss = p.lossMin;
+                    s.maxLoss = p.lossMax;
+                    s.episodeReturn = p.episodeReturn;
+                    s.epsilon = p.epsilon;
+                    s.decisions = p.decisions;
+                    s.seconds = p.seconds;
+                    m_training->addEpisode(int(id), s);
+                }
+    });
     connect(m_trainer, &TrainingController::progress, m_training, &views::TrainingPanel::setProgress);
     connect(m_trainer, &TrainingController::roundFinished, this, [this] { refreshRounds(); });
     connect(m_trainer, &TrainingController::finished, this, [this](bool cancelled, const QString& error) {
@@ -617,11 +642,19 @@ bool MainWindow::openProject(const QString& path)
     m_results.clear();
     m_runList->clear();
     m_banner->setVisible(false);
-    // The trace of the newest finished run, when its files are still where they were.
-    for (auto it = rows->rbegin(); it != rows->rend(); ++it) {
-        if (it->status != "finished")
+    // The trace of the newest finished run (or round), when its files are still where they were.
+    std::vector<int64_t> traceIds;
+    for (auto it = rows->rbegin(); it != rows->rend(); ++it)
+        if (it->status == "finished")
+            traceIds.push_back(it->traceId);
+    if (auto rounds = m_session.project()->rounds())
+        for (auto it = rounds->rbegin(); it != rounds->rend(); ++it)
+            if (it->status == "finished")
+                traceIds.push_back(it->traceId);
+    for (int64_t traceId : traceIds) {
+        if (traceId < 0)
             continue;
-        const std::vector<std::string> files = m_session.traceFilesOf(*it);
+        const std::vector<std::string> files = m_session.traceFilesOf(traceId);
         const bool present = !files.empty()
             && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
         if (present && files != m_tracePaths)

@@ -52,7 +52,7 @@ public:
     views::ComparisonWidget* comparison() const { return m_comparison; }
     const std::vector<views::RunResult>& results() const { return m_results; }
     QString bannerText() const;
-    /// 0 dashboard, 1 comparison.
+    /// 0 dashboard, 1 comparison, 2 training.
     void showTab(int index);
 
     // Projects (.schedlab). Each returns success; errors go to the banner.

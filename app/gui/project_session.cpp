@@ -100,11 +100,11 @@ Result<views::RunResult> ProjectSession::load(int64_t runId, int sessionId)
     return r;
 }
 
-std::vector<std::string> ProjectSession::traceFilesOf(const store::RunRow& row)
+std::vector<std::string> ProjectSession::traceFilesOf(int64_t traceId)
 {
-    if (!m_project || row.traceId < 0)
+    if (!m_project || traceId < 0)
         return {};
-    auto files = m_project->traceFiles(row.traceId);
+    auto files = m_project->traceFiles(traceId);
     return files ? files.value() : std::vector<std::string> {};
 }
 

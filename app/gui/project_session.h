@@ -34,7 +34,7 @@ public:
     /// A finished stored run as the views see it (id = the given session id).
     Result<views::RunResult> load(int64_t runId, int sessionId);
     /// Files of the trace a stored run used (empty when unknown).
-    std::vector<std::string> traceFilesOf(const store::RunRow& row);
+    std::vector<std::string> traceFilesOf(int64_t traceId);
     bool readOnly() const { return m_project && m_project->readOnly(); }
     /// The open project (nullptr when none); GUI thread only.
     store::Project* project() const { return m_project.get(); }
