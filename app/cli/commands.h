@@ -15,6 +15,7 @@ int runReplay(const std::vector<std::string>& args);
 int runPolicies(const std::vector<std::string>& args);
 int runRuns(const std::vector<std::string>& args);
 int runTrain(const std::vector<std::string>& args);
+int runImport(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);
 int runExportModel(const std::vector<std::string>& args);
 int runRounds(const std::vector<std::string>& args);

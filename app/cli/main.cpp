@@ -19,6 +19,8 @@ commands:
         import any supported trace and write it in schedlab's own format
   generate --nodes N --jobs M --seed S --out FILE.sltrace [--load L]
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
+  import FILE... --project P [--json] [--procs-per-node K]
+        check a trace and store a compressed copy of it in a project (replays survive moved files)
   replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break random|first] [--project P] [--json]
   replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
         [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--project P] [--json]
@@ -73,6 +75,8 @@ int main(int argc, char** argv)
         return schedlab::cli::runRuns(args);
     if (command == "policies")
         return schedlab::cli::runPolicies(args);
+    if (command == "import")
+        return schedlab::cli::runImport(args);
     if (command == "train")
         return schedlab::cli::runTrain(args);
     if (command == "eval")

@@ -90,6 +90,14 @@ CREATE TABLE round_eval (
     metric TEXT NOT NULL, value REAL, PRIMARY KEY (round_id, policy, seed, metric));
 )sql";
 
+// Schema 4: a copy of an imported trace (our own format, zlib-compressed), so a project replays
+// even after the original files moved.
+const char* kSchemaV4 = R"sql(
+CREATE TABLE trace_data (
+    trace_id INTEGER PRIMARY KEY REFERENCES traces(id) ON DELETE CASCADE, format TEXT NOT NULL,
+    raw_bytes INTEGER NOT NULL, data BLOB NOT NULL);
+)sql";
+
 } // namespace
 
 namespace detail {
@@ -234,6 +242,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV3); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV4); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -268,6 +278,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 3)
         if (Status s = step(3, kSchemaV3); !s)
+            return s;
+    if (from < 4)
+        if (Status s = step(4, kSchemaV4); !s)
             return s;
     return {};
 }

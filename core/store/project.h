@@ -25,7 +25,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -109,6 +109,11 @@ public:
 
     /// Records an imported trace; the same content (SHA-256 of the files) returns the existing id.
     Result<int64_t> addTrace(const trace::Trace& trace, const std::vector<std::string>& files);
+    /// Records the trace (addTrace) and stores a compressed copy of it in our format, all in one
+    /// transaction: a crash leaves either the whole import or none of it. Returns the trace id.
+    Result<int64_t> importTrace(const trace::Trace& trace, const std::vector<std::string>& files);
+    /// The stored copy of an imported trace; an error when the trace has none.
+    Result<trace::Trace> storedTrace(int64_t traceId);
     /// Inserts a run as 'running'; returns its id.
     Result<int64_t> beginRun(const RunInfo& info);
     /// Writes everything of a finished run in one transaction and marks it 'finished'.

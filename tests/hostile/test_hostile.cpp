@@ -9,6 +9,7 @@
 #include "trace/trace_loader.h"
 
 #include <QProcess>
+#include <QElapsedTimer>
 #include <QThread>
 #include <QtTest>
 
@@ -137,6 +138,49 @@ private slots:
             }
         }
         QCOMPARE(failed, 1);
+    }
+
+    // Kill -9 of the CLI in the middle of an import into a project, at several points of it: the
+    // project always opens, the earlier import is intact, and the killed one is whole or absent
+    // (a trace row never exists without its stored copy).
+    void killCliMidImport()
+    {
+        const QString project = m_dir.filePath("import-kill.schedlab");
+        const QString small = m_dir.filePath("small.sltrace"), big = m_dir.filePath("big.sltrace");
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "generate", "--nodes", "16", "--jobs", "500", "--seed", "1", "--out", small }), 0);
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "generate", "--nodes", "256", "--jobs", "400000", "--seed", "3", "--out", big }), 0);
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "import", small, "--project", project }), 0);
+        // How long a whole import takes here, into a scratch project.
+        QElapsedTimer timer;
+        timer.start();
+        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "import", big, "--project", m_dir.filePath("scratch.schedlab") }), 0);
+        const qint64 fullMs = timer.elapsed();
+        int whole = 0, absent = 0;
+        for (double at : { 0.5, 0.75, 0.9, 0.97 }) {
+            QProcess p;
+            p.start(SCHEDLAB_CLI, { "import", big, "--project", project });
+            QVERIFY(p.waitForStarted());
+            QThread::msleep(std::max<qint64>(1, qint64(double(fullMs) * at)));
+            p.kill();
+            QVERIFY(p.waitForFinished());
+            auto opened = store::Project::open(project.toStdString());
+            QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().toString().c_str());
+            auto first = opened.value()->storedTrace(1);
+            QVERIFY(first.ok());
+            QCOMPARE(first->jobs.size(), std::size_t(500));
+            auto second = opened.value()->storedTrace(2);
+            if (second.ok()) {
+                QCOMPARE(second->jobs.size(), std::size_t(400000));
+                ++whole;
+            } else {
+                // no half import: no trace row 2 either
+                QVERIFY(second.error().message.find("no stored copy") != std::string::npos);
+                QVERIFY(!opened.value()->traceFiles(2).ok());
+                ++absent;
+            }
+        }
+        qInfo("import of 400,000 jobs: %lld ms; killed 4 times: %d whole, %d absent", static_cast<long long>(fullMs), whole, absent);
+        QVERIFY(absent >= 1); // at least one kill landed before the commit
     }
 
     // Kill -9 of the CLI in the middle of a training round: the finished round stays, the

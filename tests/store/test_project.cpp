@@ -156,6 +156,7 @@ private slots:
         QVERIFY(QProcess::execute("python3", { "-c",
                     QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('drop table node_heat'); "
                             "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
+                            "c.execute('drop table trace_data'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);
@@ -219,6 +220,22 @@ private slots:
         auto again = mustOpen(file);
         QCOMPARE(again->rounds()->back().status, std::string("failed"));
         QVERIFY(again->rounds()->back().error.find("interrupted") != std::string::npos);
+    }
+
+    void importedTraceIsStoredAndReadBack()
+    {
+        auto p = mustOpen(path("import.schedlab"));
+        const trace::Trace t = smallTrace();
+        auto id = p->importTrace(t, { test::dataPath("tiny/jobs.swf") });
+        QVERIFY2(id.ok(), id.ok() ? "" : id.error().toString().c_str());
+        QCOMPARE(p->importTrace(t, { test::dataPath("tiny/jobs.swf") }).value(), id.value()); // same content: same trace
+        auto back = p->storedTrace(id.value());
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().toString().c_str());
+        QCOMPARE(back->jobs.size(), t.jobs.size());
+        QCOMPARE(back->tasks, t.tasks);
+        QCOMPARE(back->nodes, t.nodes);
+        auto none = p->storedTrace(id.value() + 1);
+        QVERIFY(!none.ok());
     }
 
     void cancelledRunKeepsNoResults()
