@@ -16,6 +16,8 @@ int runPolicies(const std::vector<std::string>& args);
 int runRuns(const std::vector<std::string>& args);
 int runTrain(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
+int runDecisions(const std::vector<std::string>& args);
+int runFork(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);
 int runExportModel(const std::vector<std::string>& args);
 int runRounds(const std::vector<std::string>& args);

@@ -38,6 +38,11 @@ commands:
         write a checkpoint as TorchScript (float [candidates, 16] -> [candidates])
   rounds --project P [--json]
         the fine-tune rounds of a project: lineage, status, evaluation, checkpoints
+  decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--json]
+        incident replay of a fill run: failure bursts, or the state decision K saw (rebuilt and checked
+        against the run's state hashes), its candidates and what other policies would have chosen
+  fork --project P --run R --index K --policy B [--json]
+        continue a fill run from decision K under policy B; prints the deltas against the original
   policies [--json]
         list the policies
   bench replay [--traces DIR] [--repeat R]
@@ -75,6 +80,10 @@ int main(int argc, char** argv)
         return schedlab::cli::runRuns(args);
     if (command == "policies")
         return schedlab::cli::runPolicies(args);
+    if (command == "decisions")
+        return schedlab::cli::runDecisions(args);
+    if (command == "fork")
+        return schedlab::cli::runFork(args);
     if (command == "import")
         return schedlab::cli::runImport(args);
     if (command == "train")

@@ -78,6 +78,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     policy.reset(policy::PolicyContext { trace, &frag }, cluster);
     Rng policyRng(options.seed ^ kPolicyStream);
     ThrottledProgress progress(std::move(progressFn));
+    policy::PlacementPolicy* active = &policy; // the fork's policy from forkAt on
 
     if (options.maxPods > 0 && int64_t(pods.size()) > options.maxPods)
         pods.resize(std::size_t(options.maxPods)); // a prefix of the shuffled order
@@ -96,7 +97,21 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         const uint32_t taskIndex = pods[i];
         const trace::Task& task = trace.tasks[taskIndex];
         const trace::TaskRequest& r = task.request;
-        policy::PlacementDecision d = policy.place(cluster, policy::PlacementRequest { r, nullptr, &task, double(i) }, policyRng, topK);
+        const int64_t k = int64_t(i);
+        if (options.hashEvery > 0 && k > 0 && k % options.hashEvery == 0)
+            out.stateHashes.push_back({ k, cluster.stateHash() });
+        if (k == options.stopAt) {
+            out.state = std::make_shared<const ClusterState>(cluster);
+            out.podIndexStopped = int64_t(taskIndex);
+            out.curve.clear();
+            return out;
+        }
+        if (k == options.forkAt && options.forkPolicy) {
+            active = options.forkPolicy;
+            active->setTieBreak(options.tieBreak);
+            active->reset(policy::PolicyContext { trace, &frag }, cluster);
+        }
+        policy::PlacementDecision d = active->place(cluster, policy::PlacementRequest { r, nullptr, &task, double(i) }, policyRng, topK);
         Decision rec;
         rec.timeS = double(i);
         rec.task = int32_t(taskIndex);
@@ -105,7 +120,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
             const Placement p = cluster.makePlacement(d.node, r, d.gpuMask);
             cluster.allocate(p);
             frag.nodeChanged(d.node);
-            policy.onAllocated(p, r);
+            active->onAllocated(p, r);
             rec.node = d.node;
             ++out.placed;
         } else {

@@ -24,6 +24,12 @@ struct FillOptions {
     policy::TieBreak tieBreak = policy::TieBreak::Random;
     bool recordHeat = true; ///< per-node utilization at every 1 % point (NodeHeat)
     int64_t maxPods = 0; ///< stop after this many pods (training windows); 0 = all
+    // Incident replay. Decision k is the k-th pod (0-based); "the state at k" is the cluster
+    // decision k saw, after decisions 0..k-1.
+    int64_t hashEvery = 1000; ///< record the state hash at every k that is a multiple; 0 = never
+    int64_t stopAt = -1; ///< stop before decision k and return that state in FillResult::state
+    int64_t forkAt = -1; ///< from decision k on, place with forkPolicy (same pods, same order)
+    policy::PlacementPolicy* forkPolicy = nullptr;
 };
 
 /// State after the first pod at which arrived workload reached `arrivedPct` (an integer percent).
@@ -53,6 +59,9 @@ struct FillResult {
     uint64_t stateHash = 0; ///< of the final cluster state (determinism checks)
     std::vector<FillPoint> curve;
     NodeHeat heat; ///< x = arrived workload %; empty unless recordHeat
+    std::vector<std::pair<int64_t, uint64_t>> stateHashes; ///< (k, hash of the state at k)
+    std::shared_ptr<const ClusterState> state; ///< the state at stopAt, when the run stopped there
+    int64_t podIndexStopped = -1; ///< task index of decision stopAt (the pod it was about to place)
     DecisionLog decisions;
 };
 

@@ -98,6 +98,13 @@ CREATE TABLE trace_data (
     raw_bytes INTEGER NOT NULL, data BLOB NOT NULL);
 )sql";
 
+// Schema 5: state hashes of a run every N decisions (incident replay checks its rebuilds).
+const char* kSchemaV5 = R"sql(
+CREATE TABLE state_hashes (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, idx INTEGER NOT NULL, hash TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx));
+)sql";
+
 } // namespace
 
 namespace detail {
@@ -244,6 +251,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV4); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV5); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -281,6 +290,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 4)
         if (Status s = step(4, kSchemaV4); !s)
+            return s;
+    if (from < 5)
+        if (Status s = step(5, kSchemaV5); !s)
             return s;
     return {};
 }
@@ -451,6 +463,8 @@ Status Project::finishFillRun(int64_t runId, const sim::FillResult& r)
         return s;
     if (Status s = writeHeat(runId, r.heat); !s)
         return s;
+    if (Status s = writeStateHashes(runId, r.stateHashes); !s)
+        return s;
     if (Status s = markFinished(runId, r.seconds); !s)
         return s;
     return tx.commit();
@@ -511,7 +525,7 @@ Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
 Result<std::vector<RunRow>> Project::runs()
 {
     auto q = m_db->prepare("SELECT id, coalesce(trace_id, -1), mode, policy, queue, backfill, status, coalesce(error, ''), "
-                           "started_at, coalesce(finished_at, ''), seed, coalesce(wall_seconds, 0) FROM runs ORDER BY id");
+                           "started_at, coalesce(finished_at, ''), seed, coalesce(wall_seconds, 0), options FROM runs ORDER BY id");
     if (!q)
         return q.error();
     std::vector<RunRow> out;
@@ -529,6 +543,7 @@ Result<std::vector<RunRow>> Project::runs()
         r.finishedAt = q->columnText(9);
         r.seed = uint64_t(q->columnInt(10));
         r.wallSeconds = q->columnDouble(11);
+        r.optionsJson = q->columnText(12);
         out.push_back(std::move(r));
     }
     if (q->error())

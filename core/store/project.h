@@ -25,7 +25,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -48,6 +48,7 @@ struct RunRow {
     std::string mode, policy, queue, backfill, status, error, startedAt, finishedAt;
     uint64_t seed = 0;
     double wallSeconds = 0;
+    std::string optionsJson;
 };
 
 /// A finished run read back for the views (summary, series or fill curve, per-job results, heat;
@@ -139,6 +140,10 @@ public:
     /// Project-wide settings (e.g. "reward_weights"), kept in the meta table. Empty when unset.
     Result<std::string> setting(const std::string& key);
     Status setSetting(const std::string& key, const std::string& value);
+    /// The decision log of a run (decisions and their stored candidates).
+    Result<sim::DecisionLog> decisions(int64_t runId);
+    /// State hashes recorded during a run: (decision index, hash of the state that decision saw).
+    Result<std::vector<std::pair<int64_t, uint64_t>>> stateHashes(int64_t runId);
     /// Files a stored trace was imported from (as recorded; they may have moved since).
     Result<std::vector<std::string>> traceFiles(int64_t traceId);
     /// Reads a finished run back; an unfinished one is an error naming its status.
@@ -157,6 +162,7 @@ private:
     Status writeSummary(int64_t runId, const std::vector<std::pair<std::string, double>>& values);
     Status writeDecisions(int64_t runId, const sim::DecisionLog& log);
     Status writeHeat(int64_t runId, const sim::NodeHeat& heat);
+    Status writeStateHashes(int64_t runId, const std::vector<std::pair<int64_t, uint64_t>>& hashes);
     Status readHeat(int64_t runId, sim::NodeHeat& heat);
     Status markFinished(int64_t runId, double wallSeconds);
 

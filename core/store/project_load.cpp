@@ -3,6 +3,8 @@
 #include "project.h"
 #include "sqlite_db.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -234,6 +236,77 @@ Result<StoredRun> Project::loadRun(int64_t runId)
         return st.error();
     out.timed = std::move(t);
     return out;
+}
+
+} // namespace schedlab::store
+
+namespace schedlab::store {
+
+Status Project::writeStateHashes(int64_t runId, const std::vector<std::pair<int64_t, uint64_t>>& hashes)
+{
+    auto ins = m_db->prepare("INSERT INTO state_hashes(run_id, idx, hash) VALUES (?, ?, ?)");
+    if (!ins)
+        return ins.error();
+    for (const auto& [k, h] : hashes) {
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+        if (Status s = ins->bind(1, runId).bind(2, k).bind(3, std::string(hex)).exec(); !s)
+            return s;
+    }
+    return {};
+}
+
+Result<std::vector<std::pair<int64_t, uint64_t>>> Project::stateHashes(int64_t runId)
+{
+    auto q = m_db->prepare("SELECT idx, hash FROM state_hashes WHERE run_id = ? ORDER BY idx");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    std::vector<std::pair<int64_t, uint64_t>> out;
+    while (q->step())
+        out.push_back({ q->columnInt(0), std::strtoull(q->columnText(1).c_str(), nullptr, 16) });
+    if (q->error())
+        return *q->error();
+    return out;
+}
+
+Result<sim::DecisionLog> Project::decisions(int64_t runId)
+{
+    auto q = m_db->prepare("SELECT t, job, task, node, outcome, feasible, candidates FROM decisions WHERE run_id = ? ORDER BY idx");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    sim::DecisionLog log;
+    std::vector<policy::Candidate> top;
+    while (q->step()) {
+        sim::Decision d;
+        d.timeS = q->columnDouble(0);
+        d.job = int32_t(q->columnInt(1));
+        d.task = int32_t(q->columnInt(2));
+        d.node = int32_t(q->columnInt(3));
+        const int64_t outcome = q->columnInt(4);
+        if (outcome < 0 || outcome > 2)
+            return makeError(ErrorCode::Format, "run " + std::to_string(runId) + ": a decision has an unknown outcome", m_path);
+        d.outcome = sim::Outcome(outcome);
+        d.feasible = int32_t(q->columnInt(5));
+        const std::vector<unsigned char> blob = q->columnBlob(6);
+        constexpr std::size_t kRecord = 4 + 8 + 8 + 8; // see writeDecisions
+        if (blob.size() % kRecord != 0)
+            return makeError(ErrorCode::Format, "run " + std::to_string(runId) + ": a decision's candidate list is corrupted", m_path);
+        top.clear();
+        for (std::size_t at = 0; at < blob.size(); at += kRecord) {
+            policy::Candidate c;
+            std::memcpy(&c.node, blob.data() + at, 4);
+            std::memcpy(&c.score, blob.data() + at + 4, 8);
+            std::memcpy(&c.raw, blob.data() + at + 12, 8);
+            std::memcpy(&c.gpuMask, blob.data() + at + 20, 8);
+            top.push_back(c);
+        }
+        log.add(d, top);
+    }
+    if (q->error())
+        return *q->error();
+    return log;
 }
 
 } // namespace schedlab::store

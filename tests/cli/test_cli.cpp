@@ -267,6 +267,59 @@ private slots:
         QVERIFY(missing.err.contains("/nonexistent.slq"));
     }
 
+    // Incident replay of a stored fill run: the overview, one decision with its rebuilt state
+    // (hash-checked), candidates and re-scoring, and a fork with deltas.
+    void decisionsAndFork()
+    {
+        const QString trace = m_dir.filePath("inc.sltrace"), project = m_dir.filePath("inc.schedlab");
+        QCOMPARE(cli({ "generate", "--nodes", "16", "--jobs", "3000", "--seed", "8", "--out", trace }).code, 0);
+        QCOMPARE(cli({ "import", trace, "--project", project }).code, 0);
+        QCOMPARE(cli({ "replay", trace, "--mode", "fill", "--policy", "bestfit", "--seeds", "42", "--project", project }).code, 0);
+        Run overview = cli({ "decisions", "--project", project, "--run", "1", "--json" });
+        QVERIFY2(overview.code == 0, overview.err.constData());
+        const QJsonObject ov = QJsonDocument::fromJson(overview.out).object();
+        QVERIFY(ov["decisions"].toInt() > 2000);
+        QVERIFY(ov["failed"].toInt() > 0); // the sample asks for far more GPUs than there are
+        const int burst = ov["failureBursts"].toArray()[0].toObject()["index"].toInt();
+
+        Run one = cli({ "decisions", "--project", project, "--run", "1", "--index", "2000", "--rescore", "fgd,firstfit", "--json" });
+        QVERIFY2(one.code == 0, one.err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(one.out).object();
+        QCOMPARE(d["index"].toInt(), 2000);
+        QCOMPARE(d["stateHashesVerified"].toInt(), 2); // decisions 1000 and 2000
+        const QJsonArray cands = d["candidates"].toArray();
+        if (d["outcome"].toString() == "placed") {
+            QVERIFY(d["rankOfChoice"].toInt() >= 1);
+            bool chosen = false;
+            for (const auto& c : cands)
+                chosen = chosen || c.toObject()["chosen"].toBool();
+            QVERIFY(chosen);
+        }
+        const QJsonArray rescored = d["rescored"].toArray();
+        QCOMPARE(rescored.size(), 2);
+        QCOMPARE(rescored[1].toObject()["policy"].toString(), QString("firstfit"));
+        QVERIFY(d["cluster"].toObject()["gpuAllocPct"].toDouble() > 0);
+        Run failed = cli({ "decisions", "--project", project, "--run", "1", "--index", QString::number(burst), "--json" });
+        QCOMPARE(QJsonDocument::fromJson(failed.out).object()["outcome"].toString(), QString("failed"));
+
+        Run f = cli({ "fork", "--project", project, "--run", "1", "--index", "100", "--policy", "random", "--json" }); // before the cluster fills
+        QVERIFY2(f.code == 0, f.err.constData());
+        const QJsonObject m = QJsonDocument::fromJson(f.out).object()["metrics"].toObject();
+        const QJsonObject alloc = m["finalGpuAllocPct"].toObject();
+        QVERIFY(alloc["fork"].toDouble() != alloc["original"].toDouble());
+        QCOMPARE(alloc["delta"].toDouble(), alloc["fork"].toDouble() - alloc["original"].toDouble());
+        // a fork under the run's own policy changes nothing
+        Run same = cli({ "fork", "--project", project, "--run", "1", "--index", "100", "--policy", "bestfit", "--json" });
+        QCOMPARE(QJsonDocument::fromJson(same.out).object()["metrics"].toObject()["finalGpuAllocPct"].toObject()["delta"].toDouble(), 0.0);
+
+        QCOMPARE(cli({ "decisions", "--project", project, "--run", "1", "--index", "999999" }).code, 2);
+        QCOMPARE(cli({ "decisions", "--project", project, "--run", "7" }).code, 2);
+        QCOMPARE(cli({ "replay", trace, "--mode", "timed", "--policy", "firstfit", "--project", project }).code, 0);
+        Run timed = cli({ "decisions", "--project", project, "--run", "2", "--index", "3" });
+        QCOMPARE(timed.code, 2);
+        QVERIFY(timed.err.contains("timed replay"));
+    }
+
     // The bundled sample is this project's own generator output, and must stay loadable.
     void bundledSampleLoads()
     {
