@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -67,6 +68,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     form->addRow(tr("Learning rate"), m_lr);
     form->addRow(tr("Discount"), m_gamma);
     form->addRow(tr("Parent"), m_parent);
+    m_wait = new QCheckBox(tr("Wait action (timed)"), left);
+    m_wait->setToolTip(tr("The agent may hold a job instead of placing it, at most 8 times in a row"));
+    m_wait->setEnabled(false);
+    form->addRow(QString(), m_wait);
     form->addRow(tr("Baselines"), m_baselines);
     auto* buttons = new QHBoxLayout();
     m_start = new QPushButton(tr("Start round"), left);
@@ -84,6 +89,7 @@ TrainingPanel::TrainingPanel(QWidget* parent)
         m_window->setEnabled(i == 1);
         m_from->setEnabled(i == 1);
         m_pods->setEnabled(i == 0);
+        m_wait->setEnabled(i == 1);
     });
     m_window->setEnabled(false);
     m_from->setEnabled(false);
@@ -160,6 +166,7 @@ TrainRequest TrainingPanel::request() const
     r.rounds = m_rounds->value();
     r.learningRate = m_lr->value();
     r.gamma = m_gamma->value();
+    r.allowWait = m_wait->isChecked() && r.mode == rl::TrainMode::Timed;
     r.parentRound = m_parent->currentData().toLongLong();
     for (const QString& b : m_baselines->text().split(',', Qt::SkipEmptyParts))
         r.baselines.push_back(b.trimmed().toStdString());

@@ -12,6 +12,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QCustomPlot;
 class QComboBox;
 class QDoubleSpinBox;
@@ -32,6 +33,7 @@ struct TrainRequest {
     int rounds = 1;
     double learningRate = 1e-3;
     double gamma = 0.9;
+    bool allowWait = false; ///< timed: the agent may hold a job (at most 8 times in a row)
     int64_t parentRound = -1; ///< -1 = fresh
     std::vector<std::string> baselines;
     std::vector<uint64_t> evalSeeds { 42, 43, 44 };
@@ -78,6 +80,7 @@ private:
     QDoubleSpinBox* m_lr = nullptr;
     QDoubleSpinBox* m_gamma = nullptr;
     QComboBox* m_parent = nullptr;
+    QCheckBox* m_wait = nullptr;
     QLineEdit* m_baselines = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_cancel = nullptr;

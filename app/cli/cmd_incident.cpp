@@ -224,6 +224,9 @@ int runDecisions(const std::vector<std::string>& argv)
             { "cluster", QJsonObject { { "gpuAllocPct", allocPct }, { "gpuFragRatePct", 100.0 * frag.gpuFragRate() },
                              { "activeNodes", state.activeNodes() } } },
             { "candidates", candidatesJson(top, d.candidateCount, d.node) }, { "rescored", rs } };
+        if (const float* t = log->rewardOf(d))
+            o["reward"] = QJsonObject { { "balance", t[0] }, { "packing", t[1] }, { "success", t[2] }, { "custom", t[3] },
+                { "tail", t[4] }, { "total", t[5] } };
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
@@ -234,6 +237,9 @@ int runDecisions(const std::vector<std::string>& argv)
         d.outcome == sim::Outcome::Placed ? "placed on node " : d.outcome == sim::Outcome::Failed ? "FAILED (fits nowhere)" : "waited",
         d.outcome == sim::Outcome::Placed ? std::to_string(d.node).c_str() : "", d.feasible,
         rank > 0 ? (", rank " + std::to_string(rank) + " of the logged candidates").c_str() : "");
+    if (const float* t = log->rewardOf(d))
+        std::printf("  reward: %.4f = balance %.3f, packing %.3f, success %.3f, custom %.3f (weighted) + tail %.3f\n", t[5], t[0], t[1],
+            t[2], t[3], t[4]);
     std::printf("  cluster then: GPU allocation %.2f %%, GPU fragmentation rate %.2f %%, %d active nodes; %d state hash(es) verified\n",
         allocPct, 100.0 * frag.gpuFragRate(), state.activeNodes(), verified);
     auto printNode = [&](const policy::Candidate& cand, const char* mark) {

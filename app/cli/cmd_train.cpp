@@ -61,6 +61,8 @@ std::string parseCommon(const Args& a, Common& c)
     c.train.batchSize = int(a.integer("batch", 64, error));
     c.train.policy.preselectAbove = int(a.integer("preselect-above", 500, error));
     c.train.policy.preselectTop = int(a.integer("preselect-top", 50, error));
+    c.train.policy.allowWait = a.flag("wait-action");
+    c.train.policy.maxConsecutiveWaits = int(a.integer("max-waits", 8, error));
     if (!error.empty())
         return error;
     if (auto q = a.value("queue"); q && !policy::parseQueueOrder(*q, c.train.queue))
@@ -151,7 +153,7 @@ Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent,
 
 const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset",
     "queue", "backfill", "window", "from", "eval-seeds", "baselines", "project", "procs-per-node", "preselect-above",
-    "preselect-top" };
+    "preselect-top", "max-waits" };
 
 } // namespace
 
@@ -160,7 +162,7 @@ int runTrain(const std::vector<std::string>& argv)
     Args a;
     std::set<std::string> values = kCommonValues;
     values.insert({ "rounds", "parent", "out", "checkpoint-dir" });
-    if (std::string e = a.parse(argv, values, { "json", "strict" }); !e.empty())
+    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
         return fail("train: " + e, 2);
     if (a.positional().empty())
         return fail("train: give trace files", 2);
@@ -257,7 +259,7 @@ int runEval(const std::vector<std::string>& argv)
     Args a;
     std::set<std::string> values = kCommonValues;
     values.insert({ "policy", "round" });
-    if (std::string e = a.parse(argv, values, { "json", "strict" }); !e.empty())
+    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
         return fail("eval: " + e, 2);
     if (a.positional().empty())
         return fail("eval: give trace files", 2);

@@ -30,6 +30,7 @@ commands:
   train FILE... [--mode fill|timed] [--rounds N] [--episodes E] [--window 4h] [--from T] [--pods N] [--lr 1e-3]
         [--weights balance=0.4,packing=0.3,success=0.2,custom=0.1] [--preset default|latency-first|packing-first]
         [--parent ROUND|FILE.slq] [--baselines a,b] [--eval-seeds 42-44] [--project P | --out FILE.slq] [--json]
+        [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
         fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines
   eval FILE... --policy learned:FILE.slq,torchscript:M.pt,bestfit [--round R --project P] [--mode fill|timed]
         [--eval-seeds 42-44] [--window 4h --from T] [--json]

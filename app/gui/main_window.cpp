@@ -109,7 +109,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_trainer = new TrainingController(this);
     connect(m_training, &views::TrainingPanel::startRequested, this, [this](const views::TrainRequest& r) { startTraining(r); });
     connect(m_training, &views::TrainingPanel::cancelRequested, m_trainer, &TrainingController::cancel);
-    connect(m_training, &views::TrainingPanel::showOnDashboard, this, [this](const std::vector<std::string>& policies) {
+    connect(m_training, &views::TrainingPanel::showOnDashboard, this, [this](const std::vector<std::string>& rounds) {
+        // The selected rounds next to the baselines checked in the Policies dock.
+        std::vector<std::string> policies = rounds;
+        for (int i = 0; i < m_policyList->count(); ++i)
+            if (m_policyList->item(i)->checkState() == Qt::Checked)
+                policies.push_back(m_policyList->item(i)->text().toStdString());
         showTab(0);
         runPolicies(policies);
     });
@@ -213,6 +218,7 @@ void MainWindow::buildDocks()
     auto* pw = new QWidget(policyDock);
     auto* pl = new QVBoxLayout(pw);
     m_policyList = new QListWidget(pw);
+    m_policyList->setObjectName("policyList");
     for (const policy::PolicyInfo& info : policy::placementPolicies()) {
         auto* item = new QListWidgetItem(QString::fromStdString(info.name), m_policyList);
         item->setToolTip(QString::fromStdString(info.description));

@@ -56,6 +56,7 @@ void TrainingController::start(const TrainingJob& job)
             o.train.episodes = r.episodes;
             o.train.learningRate = r.learningRate;
             o.train.gamma = r.gamma;
+            o.train.policy.allowWait = r.allowWait;
             o.train.maxPods = r.pods;
             o.train.reward = job.reward;
             o.train.seed = 1000 + uint64_t(parentRound + 1) * 1000 + uint64_t(i) * uint64_t(r.episodes);

@@ -34,6 +34,9 @@ struct PlacementDecision {
     uint64_t gpuMask = 0;
     int32_t feasible = 0; ///< feasible nodes considered
     std::vector<Candidate> top; ///< best candidates, best first (at most topK)
+    /// The decision's reward by term when the policy computes one (the learned policy): balance,
+    /// packing, success, custom, tail, total. Empty for heuristics.
+    std::vector<float> reward;
 };
 
 /// The task to place, with the context a policy may look at.

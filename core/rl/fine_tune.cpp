@@ -33,10 +33,11 @@ std::vector<std::string> evalMetrics(TrainMode mode)
 }
 
 namespace {
-Result<std::unique_ptr<policy::PlacementPolicy>> policyFor(const std::string& name, const RewardConfig& reward)
+Result<std::unique_ptr<policy::PlacementPolicy>> policyFor(const std::string& name, const RewardConfig& reward,
+    const LearnedOptions& options)
 {
     if (isModelPolicy(name))
-        return makeModelPolicy(name, reward);
+        return makeModelPolicy(name, reward, options);
     auto p = policy::makePlacementPolicy(name);
     if (!p)
         return makeError(ErrorCode::Invalid, "unknown policy '" + name + "' (see schedlab-cli policies)");
@@ -66,7 +67,7 @@ Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, TrainMode m
         EvalSummary s;
         s.policy = name;
         for (uint64_t seed : runSeeds) {
-            auto p = policyFor(name, o.reward);
+            auto p = policyFor(name, o.reward, o.policy);
             if (!p)
                 return p.error();
             auto sub = [&](double f) { progress.report((double(done) + f) / double(total)); };

@@ -3,6 +3,7 @@
 #include "q_network.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace schedlab::rl {
@@ -25,6 +26,7 @@ void LearnedPolicy::reset(const policy::PolicyContext& ctx, const sim::ClusterSt
     m_pendingRow.reset();
     m_sum = {};
     m_decisions = 0;
+    m_consecutiveWaits = 0;
     m_error.reset();
 }
 
@@ -64,6 +66,7 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
             m_sum.success += fail.success;
             m_sum.total += fail.total;
             m_pendingReward += float(fail.total);
+            d.reward = { 0.0f, 0.0f, float(fail.success), 0.0f, 0.0f, float(fail.total) };
         }
         return d;
     }
@@ -87,22 +90,40 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     for (int i = 1; i < n; ++i)
         if (m_q[std::size_t(i)] > m_q[std::size_t(chosen)])
             chosen = i; // first best wins: the heuristic's order breaks ties
-    if (m_learner && m_explore.uniform() < m_learner->epsilon())
-        chosen = int(m_explore.below(uint64_t(n)));
+    // The wait action (timed replays only), masked after too many waits in a row.
+    const bool canWait = m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
+    FeatureRow wait {};
+    bool waiting = false;
+    if (canWait) {
+        const double alloc = cluster.totalGpuMilli() > 0 ? double(cluster.allocGpuMilli()) / double(cluster.totalGpuMilli())
+                                                         : double(cluster.allocCpu()) / double(std::max<int64_t>(1, cluster.totalCpu()));
+        wait = waitRow(ctx, alloc);
+        std::vector<float> qWait;
+        if (m_scorer->score(wait.data(), 1, kFeatureCount, qWait).ok() && qWait[0] > m_q[std::size_t(chosen)])
+            waiting = true;
+    }
+    if (m_learner && m_explore.uniform() < m_learner->epsilon()) {
+        const int pick = int(m_explore.below(uint64_t(n + (canWait ? 1 : 0))));
+        waiting = pick == n;
+        if (!waiting)
+            chosen = pick;
+    }
 
     // Training: the previous decision's transition ends here.
     const FeatureRow* rows = reinterpret_cast<const FeatureRow*>(m_rows.data());
     if (m_learner && m_pendingRow)
         m_learner->addTransition(*m_pendingRow, m_pendingReward, rows, std::min(n, m_opt.maxNextRows), false);
-    const FeatureRow& c = rows[chosen];
+    const FeatureRow& c = waiting ? wait : rows[chosen];
     RewardInputs in;
-    in.placed = true;
-    in.balanceAfter = c[7];
-    in.dominantAfter = c[9];
-    in.wokeIdleNode = c[8] > 0.5f;
-    in.fragDelta = c[6];
+    in.placed = !waiting;
+    in.waited = waiting;
+    in.balanceAfter = waiting ? 0 : c[7];
+    in.dominantAfter = waiting ? 0 : c[9];
+    in.wokeIdleNode = !waiting && c[8] > 0.5f;
+    in.fragDelta = waiting ? 0 : c[6];
     in.waitS = ctx.taskWaitS;
     const RewardBreakdown r = computeReward(m_reward, in);
+    d.reward = { float(r.balance), float(r.packing), float(r.success), float(r.custom), float(r.tail), float(r.total) };
     m_sum.balance += r.balance;
     m_sum.packing += r.packing;
     m_sum.success += r.success;
@@ -111,9 +132,13 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     m_sum.total += r.total;
     m_pendingRow = c;
     m_pendingReward = float(r.total);
-
-    d.node = h.top[std::size_t(chosen)].node;
-    d.gpuMask = h.top[std::size_t(chosen)].gpuMask;
+    // Waiting leaves node -1 with feasible > 0: the engine keeps the unit queued. The candidates
+    // are logged either way.
+    m_consecutiveWaits = waiting ? m_consecutiveWaits + 1 : 0;
+    if (!waiting) {
+        d.node = h.top[std::size_t(chosen)].node;
+        d.gpuMask = h.top[std::size_t(chosen)].gpuMask;
+    }
     if (topK > 0) {
         std::vector<int> order(static_cast<std::size_t>(n));
         std::iota(order.begin(), order.end(), 0);
@@ -133,9 +158,22 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
 void LearnedPolicy::onAllocated(const sim::Placement& p, const trace::TaskRequest& r) { m_heuristic->onAllocated(p, r); }
 void LearnedPolicy::onReleased(const sim::Placement& p, const trace::TaskRequest& r) { m_heuristic->onReleased(p, r); }
 
+FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc)
+{
+    FeatureRow f {};
+    f[10] = -1.0f; // no candidate has a negative heuristic score: this marks the wait action
+    f[11] = float(std::min(1.0, std::log1p(double(std::max(0, ctx.queued))) / std::log1p(1000.0)));
+    auto shape = [&](double w) { return w <= 0 ? 0.0f : float(w / (w + std::max(1.0, ctx.waitTargetS))); };
+    f[12] = shape(ctx.headWaitS);
+    f[13] = shape(ctx.taskWaitS);
+    f[15] = float(clusterAlloc);
+    return f;
+}
+
 bool isModelPolicy(const std::string& spec) { return spec.rfind("learned:", 0) == 0 || spec.rfind("torchscript:", 0) == 0; }
 
-Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward)
+Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward,
+    const LearnedOptions& options)
 {
     if (spec.rfind("learned:", 0) == 0) {
         auto net = QNetwork::load(spec.substr(8));
@@ -144,13 +182,13 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
         if (net.value()->shape().features != kFeatureCount)
             return makeError(ErrorCode::Format, "model mismatch: checkpoint takes " + std::to_string(net.value()->shape().features)
                     + " features, this build computes " + std::to_string(kFeatureCount), spec.substr(8));
-        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(net).value(), reward));
+        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(net).value(), reward, options));
     }
     if (spec.rfind("torchscript:", 0) == 0) {
         auto s = loadTorchScript(spec.substr(12), kFeatureCount);
         if (!s)
             return s.error();
-        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(s).value(), reward));
+        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(s).value(), reward, options));
     }
     return std::unique_ptr<policy::PlacementPolicy>();
 }

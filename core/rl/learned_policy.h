@@ -30,7 +30,15 @@ struct LearnedOptions {
     std::string heuristic = "bestfit";
     /// Next-state rows kept per transition (the heuristic's best); bounds replay-buffer memory.
     int maxNextRows = 64;
+    /// Timed replays: a "wait" action competes with the nodes (its row has every node feature 0
+    /// and heuristic_score -1). After maxConsecutiveWaits waits in a row it is masked out, so a
+    /// job that fits is never held forever.
+    bool allowWait = false;
+    int maxConsecutiveWaits = 8;
 };
+
+/// The wait action's feature row for a decision context (see LearnedOptions::allowWait).
+FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc);
 
 /// Receives transitions while training (dqn_trainer.h).
 class Learner {
@@ -78,13 +86,15 @@ private:
     std::optional<FeatureRow> m_pendingRow;
     float m_pendingReward = 0;
     RewardBreakdown m_sum;
+    int m_consecutiveWaits = 0;
     int64_t m_decisions = 0;
     std::optional<Error> m_error;
 };
 
 /// "learned:CHECKPOINT.slq" or "torchscript:MODEL.pt" -> a LearnedPolicy (other names: nullptr
 /// result with no error, so callers fall back to the heuristics registry).
-Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward = {});
+Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward = {},
+    const LearnedOptions& options = {});
 /// True when `spec` names a model policy.
 bool isModelPolicy(const std::string& spec);
 

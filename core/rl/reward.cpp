@@ -117,7 +117,7 @@ RewardBreakdown computeReward(const RewardConfig& c, const RewardInputs& in)
 {
     RewardBreakdown b;
     const double target = std::max(1.0, c.p99TargetS);
-    b.success = in.placed ? 1.0 : -1.0;
+    b.success = in.placed ? 1.0 : in.waited ? 0.0 : -1.0;
     if (in.placed) {
         b.balance = std::clamp(in.balanceAfter, 0.0, 1.0);
         b.packing = std::clamp(in.dominantAfter, 0.0, 1.0);

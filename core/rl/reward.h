@@ -56,6 +56,7 @@ struct RewardInputs {
     bool wokeIdleNode = false;
     double fragDelta = 0; ///< feature frag_delta (GPUs / 8)
     double waitS = 0; ///< this task's wait so far (timed replay)
+    bool waited = false; ///< the policy chose to hold the task (wait action): success 0, not -1
 };
 
 RewardBreakdown computeReward(const RewardConfig& c, const RewardInputs& in);

@@ -24,18 +24,29 @@ struct Decision {
     int32_t feasible = 0;
     uint32_t firstCandidate = 0; ///< into DecisionLog::candidates
     uint16_t candidateCount = 0;
+    int32_t reward = -1; ///< into DecisionLog::rewardOf; -1 = no reward recorded
 };
+
+/// Reward terms of a decision, in PlacementDecision::reward order.
+inline constexpr int kRewardTerms = 6;
 
 /// Decisions of one run, candidates stored flat. Not thread-safe.
 class DecisionLog {
 public:
-    void add(Decision d, const std::vector<policy::Candidate>& top)
+    void add(Decision d, const std::vector<policy::Candidate>& top, const std::vector<float>& reward = {})
     {
         d.firstCandidate = uint32_t(m_candidates.size());
         d.candidateCount = uint16_t(top.size());
         m_candidates.insert(m_candidates.end(), top.begin(), top.end());
+        d.reward = -1;
+        if (reward.size() == std::size_t(kRewardTerms)) {
+            d.reward = int32_t(m_rewards.size() / kRewardTerms);
+            m_rewards.insert(m_rewards.end(), reward.begin(), reward.end());
+        }
         m_decisions.push_back(d);
     }
+    /// The decision's kRewardTerms reward terms, or nullptr.
+    const float* rewardOf(const Decision& d) const { return d.reward < 0 ? nullptr : m_rewards.data() + std::size_t(d.reward) * kRewardTerms; }
     const std::vector<Decision>& decisions() const { return m_decisions; }
     const policy::Candidate* candidatesOf(const Decision& d) const { return m_candidates.data() + d.firstCandidate; }
     std::size_t size() const { return m_decisions.size(); }
@@ -43,6 +54,7 @@ public:
 private:
     std::vector<Decision> m_decisions;
     std::vector<policy::Candidate> m_candidates;
+    std::vector<float> m_rewards;
 };
 
 } // namespace schedlab::sim

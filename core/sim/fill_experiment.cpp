@@ -129,7 +129,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
             out.failedGpuMilli += r.totalGpuMilli();
         }
         if (options.recordDecisions)
-            out.decisions.add(rec, d.top);
+            out.decisions.add(rec, d.top, d.reward);
         arrived += r.totalGpuMilli();
         const double arrivedPct = double(arrived) * 100.0 / total;
         // Exact integer test: a point for k % is recorded once arrived * 100 >= k * capacity.

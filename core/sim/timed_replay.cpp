@@ -278,7 +278,7 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
             d.task = u.firstTask + int32_t(k);
             d.node = placed[k].node;
             d.feasible = ds[k].feasible;
-            m_out.decisions.add(d, ds[k].top);
+            m_out.decisions.add(d, ds[k].top, ds[k].reward);
         }
     if (u.user >= 0) {
         auto& a = m_userAlloc[std::size_t(u.user)];
@@ -327,7 +327,7 @@ void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d
     rec.node = -1;
     rec.outcome = Outcome::Waited;
     rec.feasible = d ? d->feasible : 0;
-    m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {});
+    m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {}, d ? d->reward : std::vector<float> {});
 }
 
 double Replay::userShare(int32_t user) const
@@ -583,6 +583,14 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         }
         if (!onlyTicks && !m_logged)
             schedule(t);
+        // Nothing runs and nothing else will happen, yet units wait: only a policy that chose to
+        // hold them (the learned policy's wait action) gets here, since units that can never fit
+        // fail at arrival. Give it a pass at this tick; if still nothing starts, stop.
+        if (onlyTicks && m_events.empty() && m_running.empty() && !m_queue.empty() && !m_logged) {
+            schedule(t);
+            if (m_running.empty())
+                return makeError(ErrorCode::Internal, std::to_string(m_queue.size()) + " jobs wait on an idle cluster and nothing else will happen");
+        }
         // Ticks sample the state once everything at this instant, scheduling included, is done.
         if (tickHere) {
             sample(t);

@@ -105,6 +105,11 @@ CREATE TABLE state_hashes (
     PRIMARY KEY (run_id, idx));
 )sql";
 
+// Schema 6: each decision's reward by term (6 float32: balance, packing, success, custom, tail, total).
+const char* kSchemaV6 = R"sql(
+ALTER TABLE decisions ADD COLUMN reward BLOB;
+)sql";
+
 } // namespace
 
 namespace detail {
@@ -253,6 +258,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV5); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV6); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -293,6 +300,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 5)
         if (Status s = step(5, kSchemaV5); !s)
+            return s;
+    if (from < 6)
+        if (Status s = step(6, kSchemaV6); !s)
             return s;
     return {};
 }
@@ -399,8 +409,8 @@ Status Project::writeSummary(int64_t runId, const std::vector<std::pair<std::str
 
 Status Project::writeDecisions(int64_t runId, const sim::DecisionLog& log)
 {
-    auto ins = m_db->prepare("INSERT INTO decisions(run_id, idx, t, job, task, node, outcome, feasible, candidates) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto ins = m_db->prepare("INSERT INTO decisions(run_id, idx, t, job, task, node, outcome, feasible, candidates, reward) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ins)
         return ins.error();
     // Candidates packed little-endian: per candidate int32 node, float64 score, float64 raw, uint64 gpu mask.
@@ -425,6 +435,10 @@ Status Project::writeDecisions(int64_t runId, const sim::DecisionLog& log)
             ins->bindNull(9);
         else
             ins->bindBlob(9, blob.data(), int(blob.size()));
+        if (const float* r = log.rewardOf(d))
+            ins->bindBlob(10, r, int(sizeof(float) * sim::kRewardTerms));
+        else
+            ins->bindNull(10);
         if (Status s = ins->exec(); !s)
             return s;
     }

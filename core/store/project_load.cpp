@@ -272,7 +272,7 @@ Result<std::vector<std::pair<int64_t, uint64_t>>> Project::stateHashes(int64_t r
 
 Result<sim::DecisionLog> Project::decisions(int64_t runId)
 {
-    auto q = m_db->prepare("SELECT t, job, task, node, outcome, feasible, candidates FROM decisions WHERE run_id = ? ORDER BY idx");
+    auto q = m_db->prepare("SELECT t, job, task, node, outcome, feasible, candidates, reward FROM decisions WHERE run_id = ? ORDER BY idx");
     if (!q)
         return q.error();
     q->bind(1, runId);
@@ -302,7 +302,13 @@ Result<sim::DecisionLog> Project::decisions(int64_t runId)
             std::memcpy(&c.gpuMask, blob.data() + at + 20, 8);
             top.push_back(c);
         }
-        log.add(d, top);
+        const std::vector<unsigned char> rewardBlob = q->columnBlob(7);
+        std::vector<float> reward;
+        if (rewardBlob.size() == sizeof(float) * sim::kRewardTerms) {
+            reward.resize(sim::kRewardTerms);
+            std::memcpy(reward.data(), rewardBlob.data(), rewardBlob.size());
+        }
+        log.add(d, top, reward);
     }
     if (q->error())
         return *q->error();

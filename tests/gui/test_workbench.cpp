@@ -318,12 +318,20 @@ private slots:
         // show both rounds on the dashboard
         panel->lineage()->topLevelItem(0)->setSelected(true);
         panel->lineage()->topLevelItem(0)->child(0)->setSelected(true);
+        // ... next to the baseline checked in the Policies dock
+        auto* policies = w.findChild<QListWidget*>("policyList");
+        QVERIFY(policies);
+        for (int i = 0; i < policies->count(); ++i)
+            policies->item(i)->setCheckState(policies->item(i)->text() == "bestfit" ? Qt::Checked : Qt::Unchecked);
         QSignalSpy batch(&w, &app::MainWindow::batchDone);
         QTest::mouseClick(panel->findChild<QPushButton*>("showRounds"), Qt::LeftButton);
         QVERIFY(batch.wait(120000));
-        QCOMPARE(w.results().size(), std::size_t(2));
-        QVERIFY(QString::fromStdString(w.results()[0].label).startsWith("learned round-"));
-        QCOMPARE(w.dashboard()->plot(0)->graphCount(), 2);
+        QCOMPARE(w.results().size(), std::size_t(3));
+        int learned = 0;
+        for (const auto& r : w.results())
+            learned += QString::fromStdString(r.label).startsWith("learned round-");
+        QCOMPARE(learned, 2);
+        QCOMPARE(w.dashboard()->plot(0)->graphCount(), 3);
         // cancel a long round: it is stored as cancelled and leaves no checkpoint
         panel->podsBox()->setValue(0);
         panel->episodesBox()->setValue(500);

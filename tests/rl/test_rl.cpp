@@ -13,6 +13,7 @@
 #include "rl/reward.h"
 #include "rl/trace_window.h"
 #include "sim/fill_experiment.h"
+#include "sim/timed_replay.h"
 #include "trace/trace_generator.h"
 
 #pragma push_macro("slots")
@@ -267,6 +268,53 @@ private slots:
         QVERIFY(fill.ok());
         QVERIFY(fill->placed > 0);
         QVERIFY(!fill->decisions.decisions().empty());
+    }
+
+    void waitActionIsMaskedAfterMaxWaits()
+    {
+        // The scorer prefers the wait row (heuristic_score -1 scores +1, every node <= 0).
+        TraceBuilder b;
+        b.node(8000, 8000, 0).node(8000, 8000, 0);
+        for (int i = 0; i < 6; ++i)
+            b.task(2000, 0, 0, 0, 10.0 * i, 100);
+        sim::ClusterState c(b.t);
+        rl::LearnedOptions o;
+        o.allowWait = true;
+        o.maxConsecutiveWaits = 2;
+        auto scorer = rl::loadTorchScript(scriptedModule(path("w.pt"), "return -x.select(1, 10)"), rl::kFeatureCount);
+        rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {}, o);
+        p.reset(policy::PolicyContext { b.t, nullptr }, c);
+        Rng rng(1);
+        const trace::TaskRequest r { 2000, 0, 0, 0, 0 };
+        std::vector<int> nodes;
+        for (int i = 0; i < 4; ++i) {
+            auto d = p.place(c, policy::PlacementRequest { r, nullptr, nullptr, 100.0, 3, 50.0, 0.0 }, rng, 8);
+            nodes.push_back(d.node);
+            QCOMPARE(d.feasible, 2);
+            QCOMPARE(d.top.size(), std::size_t(2)); // candidates are logged even when it waits
+            QCOMPARE(d.reward.size(), std::size_t(6));
+            QCOMPARE(d.reward[2], d.node < 0 ? 0.0f : 1.0f); // success: 0 for a wait, 1 for a placement
+        }
+        QCOMPARE(nodes, (std::vector<int> { -1, -1, 0, -1 })); // two waits, then masked; the counter restarts
+        // In a fill experiment (no submit time) the wait action does not exist.
+        auto d = p.place(c, policy::PlacementRequest { r, nullptr, nullptr, 0 }, rng, 8);
+        QVERIFY(d.node >= 0);
+        // A whole timed replay still finishes every job.
+        auto scorer2 = rl::loadTorchScript(path("w.pt"), rl::kFeatureCount);
+        rl::LearnedPolicy q(std::move(scorer2).value(), rl::RewardConfig {}, o);
+        auto run = sim::runTimedReplay(b.t, q, {});
+        QVERIFY(run.ok());
+        QCOMPARE(run->completed, int64_t(6));
+        QVERIFY(run->waitS.max > 0); // it did hold jobs
+        // Every logged decision carries its reward terms; total = weighted terms + tail.
+        int withReward = 0;
+        for (const sim::Decision& dec : run->decisions.decisions())
+            if (const float* t = run->decisions.rewardOf(dec)) {
+                ++withReward;
+                const auto w = rl::RewardConfig {}.normalised();
+                QVERIFY(std::abs(t[5] - float(w[0] * t[0] + w[1] * t[1] + w[2] * t[2] + w[3] * t[3] + t[4])) < 1e-5f);
+            }
+        QVERIFY(withReward >= 6);
     }
 
     void preselectionKeepsTheHeuristicsBest()

@@ -156,7 +156,7 @@ private slots:
         QVERIFY(QProcess::execute("python3", { "-c",
                     QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('drop table node_heat'); "
                             "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
-                            "c.execute('drop table trace_data'); c.execute('drop table state_hashes'); "
+                            "c.execute('drop table trace_data'); c.execute('drop table state_hashes'); c.execute('alter table decisions drop column reward'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);
