@@ -1,7 +1,5 @@
 #include "cli_args.h"
 
-#include "rl/learned_policy.h"
-
 #include <sstream>
 
 #include <charconv>
@@ -108,16 +106,6 @@ bool parseSeeds(const std::string& s, std::vector<uint64_t>& out)
         }
     }
     return !out.empty();
-}
-
-Result<std::unique_ptr<policy::PlacementPolicy>> makePolicy(const std::string& name)
-{
-    if (rl::isModelPolicy(name))
-        return rl::makeModelPolicy(name);
-    auto p = policy::makePlacementPolicy(name);
-    if (!p)
-        return makeError(ErrorCode::Invalid, "unknown policy '" + name + "' (see schedlab-cli policies)");
-    return p;
 }
 
 } // namespace schedlab::cli

@@ -2,9 +2,6 @@
 // Minimal argument parsing for schedlab-cli subcommands: positionals, --key value, --key=value,
 // and boolean flags. Unknown options are errors (a typo must not silently change a result).
 
-#include "base/result.h"
-#include "policy/placement_policy.h"
-
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,7 +35,5 @@ private:
 std::vector<std::string> splitList(const std::string& s);
 /// "42-51", "1,2,7" or "42" (at most 10,001 per range); false on a malformed list.
 bool parseSeeds(const std::string& s, std::vector<uint64_t>& out);
-/// A heuristic by name, or a model: "learned:FILE.slq" (our checkpoint), "torchscript:FILE.pt".
-Result<std::unique_ptr<policy::PlacementPolicy>> makePolicy(const std::string& name);
 
 } // namespace schedlab::cli

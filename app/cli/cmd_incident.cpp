@@ -8,6 +8,7 @@
 #include "commands.h"
 
 #include "metrics/fragmentation.h"
+#include "rl/learned_policy.h"
 #include "sim/fill_experiment.h"
 #include "store/project.h"
 #include "trace/trace_loader.h"
@@ -156,7 +157,7 @@ int runDecisions(const std::vector<std::string>& argv)
         return fail("decisions: --index " + std::to_string(k) + " is past the run's " + std::to_string(ds.size()) + " decisions", 2);
 
     // Rebuild the state decision k saw, and check it against the hashes recorded during the run.
-    auto policy = makePolicy(c.row.policy);
+    auto policy = rl::makeAnyPolicy(c.row.policy);
     if (!policy)
         return fail(policy.error().toString());
     auto stored = c.project->stateHashes(c.row.id);
@@ -198,7 +199,7 @@ int runDecisions(const std::vector<std::string>& argv)
     };
     std::vector<Rescore> rescored;
     for (const std::string& name : splitList(a.value("rescore").value_or(""))) {
-        auto p = makePolicy(name);
+        auto p = rl::makeAnyPolicy(name);
         if (!p)
             return fail("decisions: " + p.error().toString(), 2);
         p.value()->setTieBreak(c.fill.tieBreak);
@@ -276,8 +277,8 @@ int runFork(const std::vector<std::string>& argv)
     const int64_t k = a.integer("index", -1, error);
     if (!error.empty() || k < 0 || !a.value("policy"))
         return fail("fork: give --index K (>= 0) and --policy B", 2);
-    auto original = makePolicy(c.row.policy);
-    auto fork = makePolicy(*a.value("policy"));
+    auto original = rl::makeAnyPolicy(c.row.policy);
+    auto fork = rl::makeAnyPolicy(*a.value("policy"));
     if (!original)
         return fail(original.error().toString());
     if (!fork)

@@ -148,7 +148,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     for (const std::string& name : policies) {
         Row row;
         for (uint64_t seed : seeds) {
-            auto made = makePolicy(name);
+            auto made = rl::makeAnyPolicy(name);
             if (!made)
                 return fail(made.error().toString());
             auto policy = std::move(made).value();
@@ -308,7 +308,7 @@ int runReplay(const std::vector<std::string>& argv)
     for (const std::string& name : policies) {
         Row row { name, {}, {}, {}, {} };
         for (uint64_t seed : seeds) {
-            auto made = makePolicy(name);
+            auto made = rl::makeAnyPolicy(name);
             if (!made)
                 return fail(made.error().toString());
             auto policy = std::move(made).value();

@@ -102,25 +102,16 @@ void RunController::launch(std::size_t index)
         out.result.policy = policyName;
         out.result.seed = seed;
         out.result.label = policyName + " #" + std::to_string(seed);
-        std::unique_ptr<policy::PlacementPolicy> policy;
-        if (rl::isModelPolicy(policyName)) {
-            // "learned:/path/round-3.slq" shows as "learned round-3"
+        if (rl::isModelPolicy(policyName)) // "learned:/path/round-3.slq" shows as "learned round-3"
             out.result.label = policyName.substr(0, policyName.find(':')) + " "
                 + QFileInfo(QString::fromStdString(policyName.substr(policyName.find(':') + 1))).completeBaseName().toStdString()
                 + " #" + std::to_string(seed);
-            auto made = rl::makeModelPolicy(policyName);
-            if (!made) {
-                out.error = made.error();
-                return out;
-            }
-            policy = std::move(made).value();
-        } else {
-            policy = policy::makePlacementPolicy(policyName);
-        }
-        if (!policy) {
-            out.error = makeError(ErrorCode::Invalid, "unknown policy " + policyName);
+        auto made = rl::makeAnyPolicy(policyName);
+        if (!made) {
+            out.error = made.error();
             return out;
         }
+        std::unique_ptr<policy::PlacementPolicy> policy = std::move(made).value();
         if (batch.fill) {
             sim::FillOptions o;
             o.seed = seed;

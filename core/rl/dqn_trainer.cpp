@@ -163,6 +163,27 @@ private:
 
 } // namespace
 
+sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed)
+{
+    sim::FillOptions f;
+    f.seed = seed;
+    f.ratio = o.ratio;
+    f.recordDecisions = false;
+    f.recordHeat = false;
+    return f;
+}
+
+sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed)
+{
+    sim::TimedOptions t;
+    t.seed = seed;
+    t.queue = o.queue;
+    t.backfill = o.backfill;
+    t.recordDecisions = false;
+    t.recordHeat = false;
+    return t;
+}
+
 Result<TrainReport> train(QNetwork& net, const trace::Trace& trace, const TrainOptions& o,
     const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progressFn, CancelToken cancel)
 {
@@ -205,23 +226,13 @@ Result<TrainReport> train(QNetwork& net, const trace::Trace& trace, const TrainO
         auto sub = [&](double f) { progress.report((double(e) + f) / double(o.episodes)); };
         Status ran;
         if (o.mode == TrainMode::Fill) {
-            sim::FillOptions fo;
-            fo.seed = seed;
-            fo.ratio = o.ratio;
-            fo.maxPods = o.maxPods;
-            fo.recordDecisions = false;
-            fo.recordHeat = false;
+            sim::FillOptions fo = fillOptionsFor(o, seed);
+            fo.maxPods = o.maxPods; // a training window; evaluations place every pod
             auto r = sim::runFillExperiment(trace, policy, fo, sub, stop);
             if (!r)
                 ran = r.error();
         } else {
-            sim::TimedOptions to;
-            to.seed = seed;
-            to.queue = o.queue;
-            to.backfill = o.backfill;
-            to.recordDecisions = false;
-            to.recordHeat = false;
-            auto r = sim::runTimedReplay(trace, policy, to, sub, stop);
+            auto r = sim::runTimedReplay(trace, policy, timedOptionsFor(o, seed), sub, stop);
             if (!r)
                 ran = r.error();
         }

@@ -13,6 +13,7 @@
 #include "base/progress.h"
 #include "base/result.h"
 #include "policy/queue_policy.h"
+#include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
 #include "trace/trace.h"
 
@@ -63,6 +64,11 @@ struct TrainReport {
     int64_t decisions = 0;
     double seconds = 0;
 };
+
+/// Replay options for an episode or an evaluation run of `o` with `seed`: the fill ratio or the
+/// queue and backfilling, no decision log, no heatmap.
+sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed);
+sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed);
 
 /// Trains `net` in place. On error (cancel, divergence) `net` may hold partial updates: callers
 /// train a copy and keep the parent (fine_tune.h does).

@@ -33,17 +33,6 @@ std::vector<std::string> evalMetrics(TrainMode mode)
 }
 
 namespace {
-Result<std::unique_ptr<policy::PlacementPolicy>> policyFor(const std::string& name, const RewardConfig& reward,
-    const LearnedOptions& options)
-{
-    if (isModelPolicy(name))
-        return makeModelPolicy(name, reward, options);
-    auto p = policy::makePlacementPolicy(name);
-    if (!p)
-        return makeError(ErrorCode::Invalid, "unknown policy '" + name + "' (see schedlab-cli policies)");
-    return p;
-}
-
 std::string windowText(const RoundOptions& o)
 {
     std::ostringstream s;
@@ -67,30 +56,19 @@ Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, TrainMode m
         EvalSummary s;
         s.policy = name;
         for (uint64_t seed : runSeeds) {
-            auto p = policyFor(name, o.reward, o.policy);
+            auto p = makeAnyPolicy(name, o.reward, o.policy);
             if (!p)
                 return p.error();
             auto sub = [&](double f) { progress.report((double(done) + f) / double(total)); };
             std::vector<std::pair<std::string, double>> m;
             if (mode == TrainMode::Fill) {
-                sim::FillOptions fo;
-                fo.seed = seed;
-                fo.ratio = o.ratio;
-                fo.recordDecisions = false;
-                fo.recordHeat = false;
-                auto r = sim::runFillExperiment(trace, **p, fo, sub, cancel);
+                auto r = sim::runFillExperiment(trace, **p, fillOptionsFor(o, seed), sub, cancel);
                 if (!r)
                     return r.error();
                 m = { { "finalGpuAllocPct", r->finalGpuAllocPct }, { "failedPods", double(r->failed) },
                     { "fragRatePct", r->finalFragRatePct } };
             } else {
-                sim::TimedOptions to;
-                to.seed = seed;
-                to.queue = o.queue;
-                to.backfill = o.backfill;
-                to.recordDecisions = false;
-                to.recordHeat = false;
-                auto r = sim::runTimedReplay(trace, **p, to, sub, cancel);
+                auto r = sim::runTimedReplay(trace, **p, timedOptionsFor(o, seed), sub, cancel);
                 if (!r)
                     return r.error();
                 m = { { "waitP99S", r->waitS.p99 }, { "waitMeanS", r->waitS.mean }, { "failed", double(r->failed) },

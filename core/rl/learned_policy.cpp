@@ -193,4 +193,15 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
     return std::unique_ptr<policy::PlacementPolicy>();
 }
 
+Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const RewardConfig& reward,
+    const LearnedOptions& options)
+{
+    if (isModelPolicy(name))
+        return makeModelPolicy(name, reward, options);
+    auto p = policy::makePlacementPolicy(name);
+    if (!p)
+        return makeError(ErrorCode::Invalid, "unknown policy '" + name + "' (see schedlab-cli policies)");
+    return p;
+}
+
 } // namespace schedlab::rl

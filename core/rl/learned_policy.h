@@ -97,5 +97,9 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
     const LearnedOptions& options = {});
 /// True when `spec` names a model policy.
 bool isModelPolicy(const std::string& spec);
+/// Any placement policy by name: a model ("learned:…", "torchscript:…") or a heuristic of the
+/// registry. Unknown names and unloadable models are errors naming them.
+Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const RewardConfig& reward = {},
+    const LearnedOptions& options = {});
 
 } // namespace schedlab::rl
