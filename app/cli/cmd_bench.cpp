@@ -187,12 +187,14 @@ int benchReplay(const fs::path& traces, int repeat)
 
 int runBench(const std::vector<std::string>& argv)
 {
+    if (!argv.empty() && argv[0] == "seek")
+        return runBenchSeek(std::vector<std::string>(argv.begin() + 1, argv.end()));
     Args args;
     if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat" }, {}); !e.empty())
         return fail("bench: " + e, 2);
     if (args.positional().empty()
         || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"))
-        return fail("bench: usage: bench import|replay|model [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
+        return fail("bench: usage: bench import|replay|model|seek [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
     std::string error;
     const int64_t bigMb = args.integer("big-mb", 1024, error);
     const int repeat = int(args.integer("repeat", 3, error));

@@ -1,15 +1,16 @@
-// `schedlab-cli decisions` and `schedlab-cli fork`: incident decision replay of a stored run.
-// The state a decision saw is rebuilt by replaying the run deterministically up to it (checked
-// against the state hashes recorded during the run); its candidates are shown as scored by the
-// run's policy and re-scored by others; a fork continues the run from there under another policy.
-// Fill-experiment runs for now.
+// `schedlab-cli decisions` and `schedlab-cli fork`: incident decision replay of a stored run
+// (fill or timed). The run is replayed once with a state journal and checked against its stored
+// decision log and state hashes (core/incident); the state any decision saw is then rebuilt from
+// the journal, its candidates shown as scored by the run's policy and re-scored by others; a fork
+// continues the run from a decision under another policy.
 
 #include "cli_args.h"
 #include "commands.h"
 
-#include "metrics/fragmentation.h"
-#include "rl/learned_policy.h"
-#include "sim/fill_experiment.h"
+#include "incident/fork.h"
+#include "incident/incidents.h"
+#include "incident/run_index.h"
+#include "rl/trace_window.h"
 #include "store/project.h"
 #include "trace/trace_loader.h"
 
@@ -18,8 +19,9 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
-#include <map>
+#include <random>
 
 namespace schedlab::cli {
 
@@ -28,11 +30,11 @@ namespace {
 struct RunContext {
     std::unique_ptr<store::Project> project;
     store::RunRow row;
-    trace::Trace trace;
-    sim::FillOptions fill;
+    std::shared_ptr<const incident::RunIndex> index;
 };
 
-// The run, its trace (stored copy first, else the recorded files) and its fill options.
+// The run, its trace (stored copy first, else the recorded files), replayed with a journal and
+// checked against what the run recorded.
 Result<RunContext> openRun(const Args& a, const char* command)
 {
     auto path = a.value("project");
@@ -61,11 +63,12 @@ Result<RunContext> openRun(const Args& a, const char* command)
         return makeError(ErrorCode::Invalid, "no run " + std::to_string(runId) + " in " + *path);
     if (c.row.status != "finished")
         return makeError(ErrorCode::Invalid, "run " + std::to_string(runId) + " is " + c.row.status + "; it has no decisions");
-    if (c.row.mode != "fill")
-        return makeError(ErrorCode::Invalid,
-            "run " + std::to_string(runId) + " is a timed replay; incident replay covers fill-experiment runs so far");
+    auto spec = incident::specFromRow(c.row);
+    if (!spec)
+        return spec.error();
+    std::shared_ptr<trace::Trace> tr;
     if (auto stored = c.project->storedTrace(c.row.traceId)) {
-        c.trace = std::move(stored).value();
+        tr = std::make_shared<trace::Trace>(std::move(stored).value());
     } else {
         auto files = c.project->traceFiles(c.row.traceId);
         if (!files)
@@ -74,14 +77,18 @@ Result<RunContext> openRun(const Args& a, const char* command)
         if (!loaded)
             return Error { ErrorCode::Io, "the run's trace could not be reopened (" + loaded.error().toString()
                     + "); import it into the project with schedlab-cli import", *path, -1, -1 };
-        c.trace = std::move(loaded->trace);
+        tr = std::make_shared<trace::Trace>(std::move(loaded->trace));
     }
-    const QJsonObject options = QJsonDocument::fromJson(QByteArray::fromStdString(c.row.optionsJson)).object();
-    c.fill.seed = c.row.seed;
-    c.fill.ratio = options.value("ratio").toDouble(1.3);
-    c.fill.tieBreak = options.value("tieBreak").toString() == "first" ? policy::TieBreak::First : policy::TieBreak::Random;
-    c.fill.recordDecisions = false;
-    c.fill.recordHeat = false;
+    auto log = c.project->decisions(c.row.id);
+    if (!log)
+        return log.error();
+    auto hashes = c.project->stateHashes(c.row.id);
+    if (!hashes)
+        return hashes.error();
+    auto index = incident::buildRunIndex(tr, spec.value(), &log.value(), &hashes.value());
+    if (!index)
+        return Error { index.error().code, "run " + std::to_string(runId) + ": " + index.error().message, *path, -1, -1 };
+    c.index = std::move(index).value();
     return c;
 }
 
@@ -90,13 +97,38 @@ QString requestText(const trace::TaskRequest& r)
     return QStringLiteral("cpu %1 m, mem %2 MiB, %3 GPU x %4 m").arg(r.cpuMilli).arg(r.memMiB).arg(r.numGpu).arg(r.gpuMilli);
 }
 
-QJsonArray candidatesJson(const policy::Candidate* c, int n, int chosen)
+QJsonArray candidatesJson(const std::vector<policy::Candidate>& c, int chosen)
 {
     QJsonArray out;
-    for (int i = 0; i < n; ++i)
-        out.append(QJsonObject { { "node", c[i].node }, { "score", c[i].score }, { "raw", c[i].raw },
-            { "gpuMask", QString::number(qulonglong(c[i].gpuMask), 16) }, { "chosen", c[i].node == chosen } });
+    for (const policy::Candidate& x : c)
+        out.append(QJsonObject { { "node", x.node }, { "score", x.score }, { "raw", x.raw },
+            { "gpuMask", QString::number(qulonglong(x.gpuMask), 16) }, { "chosen", x.node == chosen } });
     return out;
+}
+
+// --at: seconds or a duration ("14h", "90m") for timed runs; the pod number for fill runs.
+Result<int64_t> decisionIndexOf(const Args& a, const incident::RunIndex& index)
+{
+    std::string error;
+    if (a.value("index")) {
+        const int64_t k = a.integer("index", -1, error);
+        if (!error.empty())
+            return makeError(ErrorCode::Invalid, error);
+        return k;
+    }
+    if (!a.value("at"))
+        return int64_t(-1);
+    auto x = rl::parseDuration(*a.value("at"));
+    if (!x)
+        return makeError(ErrorCode::Invalid, "--at: " + x.error().message);
+    return incident::nearestDecision(index, x.value());
+}
+
+void printIncidents(const std::vector<incident::Incident>& list, bool fill)
+{
+    for (const incident::Incident& i : list)
+        std::printf("  %-20s at %s %-10.0f decision %-7lld %s\n", incident::incidentKindName(i.kind), fill ? "pod" : "t=", i.startX,
+            static_cast<long long>(i.decision), i.text.c_str());
 }
 
 } // namespace
@@ -110,17 +142,15 @@ int runDecisions(const std::vector<std::string>& argv)
     if (!ctx)
         return fail(ctx.error().toString(), ctx.error().code == ErrorCode::Invalid ? 2 : 1);
     RunContext& c = ctx.value();
-    auto log = c.project->decisions(c.row.id);
-    if (!log)
-        return fail(log.error().toString());
-    const auto& ds = log->decisions();
-    std::string error;
-    int64_t k = a.integer("index", a.integer("at", -1, error), error); // fill: time = pod number
-    if (!error.empty())
-        return fail("decisions: " + error, 2);
+    const incident::RunIndex& index = *c.index;
+    const auto& ds = index.decisions.decisions();
+    auto kr = decisionIndexOf(a, index);
+    if (!kr)
+        return fail("decisions: " + kr.error().message, 2);
+    const int64_t k = kr.value();
     const bool json = a.flag("json");
     if (k < 0) {
-        // Overview: outcomes and bursts of failures (where to look first).
+        // Overview: outcomes, incidents and the longest bursts of failures (where to look first).
         int64_t failed = 0;
         std::vector<std::pair<int64_t, int64_t>> bursts; // start, length
         for (std::size_t i = 0; i < ds.size(); ++i) {
@@ -135,19 +165,28 @@ int runDecisions(const std::vector<std::string>& argv)
         std::sort(bursts.begin(), bursts.end(), [](auto x, auto y) { return x.second != y.second ? x.second > y.second : x.first < y.first; });
         if (bursts.size() > 10)
             bursts.resize(10);
+        const auto incidents = incident::findIncidents(index);
         if (json) {
-            QJsonArray b;
+            QJsonArray b, inc;
             for (auto [s, n] : bursts)
                 b.append(QJsonObject { { "index", double(s) }, { "failed", double(n) } });
-            std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.decisions/1" }, { "run", double(c.row.id) },
-                                         { "decisions", double(ds.size()) }, { "failed", double(failed) }, { "failureBursts", b } })
+            for (const incident::Incident& i : incidents)
+                inc.append(QJsonObject { { "kind", incident::incidentKindName(i.kind) }, { "start", i.startX }, { "end", i.endX },
+                    { "peak", i.peak }, { "decision", double(i.decision) }, { "text", QString::fromStdString(i.text) } });
+            std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.decisions/2" }, { "run", double(c.row.id) },
+                                         { "mode", index.spec.fill ? "fill" : "timed" }, { "decisions", double(ds.size()) },
+                                         { "failed", double(failed) }, { "failureBursts", b }, { "incidents", inc },
+                                         { "stateHashesVerified", index.hashesVerified } })
                            .toJson(QJsonDocument::Indented)
                            .constData(),
                 stdout);
             return 0;
         }
-        std::printf("run %lld (%s, seed %llu): %zu decisions, %lld failed\n", static_cast<long long>(c.row.id), c.row.policy.c_str(),
-            static_cast<unsigned long long>(c.row.seed), ds.size(), static_cast<long long>(failed));
+        std::printf("run %lld (%s %s, seed %llu): %zu decisions, %lld failed; replay matches the log (%d state hashes verified)\n",
+            static_cast<long long>(c.row.id), c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed),
+            ds.size(), static_cast<long long>(failed), index.hashesVerified);
+        std::printf("incidents (%zu):\n", incidents.size());
+        printIncidents(incidents, index.spec.fill);
         for (auto [s, n] : bursts)
             std::printf("  failure burst at decision %lld: %lld in a row  (schedlab-cli decisions ... --index %lld)\n",
                 static_cast<long long>(s), static_cast<long long>(n), static_cast<long long>(s));
@@ -155,94 +194,49 @@ int runDecisions(const std::vector<std::string>& argv)
     }
     if (k >= int64_t(ds.size()))
         return fail("decisions: --index " + std::to_string(k) + " is past the run's " + std::to_string(ds.size()) + " decisions", 2);
-
-    // Rebuild the state decision k saw, and check it against the hashes recorded during the run.
-    auto policy = rl::makeAnyPolicy(c.row.policy);
-    if (!policy)
-        return fail(policy.error().toString());
-    auto stored = c.project->stateHashes(c.row.id);
-    if (!stored)
-        return fail(stored.error().toString());
-    sim::FillOptions o = c.fill;
-    o.stopAt = k;
-    auto rebuilt = sim::runFillExperiment(c.trace, *policy.value(), o);
-    if (!rebuilt)
-        return fail(rebuilt.error().toString());
-    if (!rebuilt->state)
-        return fail("decisions: the replay ended before decision " + std::to_string(k));
-    int verified = 0;
-    std::map<int64_t, uint64_t> want(stored->begin(), stored->end());
-    for (const auto& [idx, h] : rebuilt->stateHashes)
-        if (auto it = want.find(idx); it != want.end()) {
-            if (it->second != h)
-                return fail("decisions: the rebuilt state differs from the recorded one at decision " + std::to_string(idx)
-                    + " (hash " + std::to_string(h) + " vs " + std::to_string(it->second) + "): trace or build changed since the run");
-            ++verified;
-        }
-    const sim::ClusterState& state = *rebuilt->state;
-    const sim::Decision& d = ds[std::size_t(k)];
-    const trace::TaskRequest& req = c.trace.tasks[std::size_t(rebuilt->podIndexStopped)].request;
-    if (d.task != int32_t(rebuilt->podIndexStopped))
-        return fail("decisions: the rebuilt replay reaches another pod at decision " + std::to_string(k));
-    metrics::FragTracker frag(state, metrics::TypicalWorkload::fromTrace(c.trace));
-
-    // Its candidates under the run's policy (as logged) and re-scored under others.
-    const policy::Candidate* top = log->candidatesOf(d);
-    int rank = -1;
-    for (int i = 0; i < d.candidateCount; ++i)
-        if (top[i].node == d.node)
-            rank = i + 1;
-    struct Rescore {
-        std::string policy;
-        policy::PlacementDecision decision;
-        int rankOfChosen = -1;
-    };
-    std::vector<Rescore> rescored;
-    for (const std::string& name : splitList(a.value("rescore").value_or(""))) {
-        auto p = rl::makeAnyPolicy(name);
-        if (!p)
-            return fail("decisions: " + p.error().toString(), 2);
-        p.value()->setTieBreak(c.fill.tieBreak);
-        p.value()->reset(policy::PolicyContext { c.trace, &frag }, state);
-        Rng rng(c.fill.seed ^ 0x9e3779b97f4a7c15ull);
-        Rescore r { name, p.value()->place(state, policy::PlacementRequest { req, nullptr, nullptr, double(k) }, rng, 8), -1 };
-        for (std::size_t i = 0; i < r.decision.top.size(); ++i)
-            if (r.decision.top[i].node == d.node)
-                r.rankOfChosen = int(i) + 1;
-        rescored.push_back(std::move(r));
-    }
-    const double allocPct = 100.0 * double(state.allocGpuMilli()) / double(std::max<int64_t>(1, state.totalGpuMilli()));
+    auto in = incident::inspect(index, k, splitList(a.value("rescore").value_or("")));
+    if (!in)
+        return fail("decisions: " + in.error().toString(), in.error().code == ErrorCode::Range ? 2 : 1);
+    const incident::Inspection& x = in.value();
+    const sim::Decision& d = x.decision;
+    const sim::ClusterState& state = *x.state;
     if (json) {
         QJsonArray rs;
-        for (const Rescore& r : rescored)
+        for (const incident::Rescored& r : x.rescored)
             rs.append(QJsonObject { { "policy", QString::fromStdString(r.policy) }, { "choice", r.decision.node },
-                { "feasible", r.decision.feasible }, { "rankOfLoggedChoice", r.rankOfChosen },
-                { "candidates", candidatesJson(r.decision.top.data(), int(r.decision.top.size()), r.decision.node) } });
-        const char* outcome = d.outcome == sim::Outcome::Placed ? "placed" : d.outcome == sim::Outcome::Failed ? "failed" : "waited";
-        QJsonObject o { { "schema", "schedlab.decision/1" }, { "run", double(c.row.id) }, { "index", double(k) },
-            { "time", d.timeS }, { "task", d.task }, { "request", requestText(req) }, { "outcome", outcome }, { "node", d.node },
-            { "feasible", d.feasible }, { "rankOfChoice", rank }, { "stateHashesVerified", verified },
-            { "cluster", QJsonObject { { "gpuAllocPct", allocPct }, { "gpuFragRatePct", 100.0 * frag.gpuFragRate() },
-                             { "activeNodes", state.activeNodes() } } },
-            { "candidates", candidatesJson(top, d.candidateCount, d.node) }, { "rescored", rs } };
-        if (const float* t = log->rewardOf(d))
+                { "feasible", r.decision.feasible }, { "rankOfLoggedChoice", r.rankOfLogged },
+                { "candidates", candidatesJson(r.decision.top, r.decision.node) } });
+        QJsonObject o { { "schema", "schedlab.decision/2" }, { "run", double(c.row.id) }, { "index", double(k) }, { "time", d.timeS },
+            { "job", d.job }, { "jobName", QString::fromStdString(x.jobName) }, { "task", d.task },
+            { "request", requestText(x.request) }, { "outcome", incident::outcomeName(d.outcome) }, { "node", d.node },
+            { "feasible", d.feasible }, { "rankOfChoice", x.rankOfChoice }, { "stateHashesVerified", index.hashesVerified },
+            { "cluster", QJsonObject { { "gpuAllocPct", x.gpuAllocPct }, { "cpuAllocPct", x.cpuAllocPct },
+                             { "gpuFragRatePct", x.gpuFragRatePct }, { "activeNodes", x.activeNodes } } },
+            { "candidates", candidatesJson(x.candidates, d.node) }, { "rescored", rs } };
+        if (x.reward) {
+            const auto& t = *x.reward;
             o["reward"] = QJsonObject { { "balance", t[0] }, { "packing", t[1] }, { "success", t[2] }, { "custom", t[3] },
                 { "tail", t[4] }, { "total", t[5] } };
+        }
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
-    std::printf("run %lld (%s, seed %llu), decision %lld of %zu: pod %d (%s)\n", static_cast<long long>(c.row.id),
-        c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k), ds.size(), d.task,
-        qPrintable(requestText(req)));
+    std::printf("run %lld (%s %s, seed %llu), decision %lld of %zu at %s %.0f: task %d%s%s (%s)\n", static_cast<long long>(c.row.id),
+        c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k), ds.size(),
+        index.spec.fill ? "pod" : "t =", d.timeS, d.task, x.jobName.empty() ? "" : " of job ", x.jobName.c_str(),
+        qPrintable(requestText(x.request)));
     std::printf("  outcome: %s%s, %d feasible nodes%s\n",
         d.outcome == sim::Outcome::Placed ? "placed on node " : d.outcome == sim::Outcome::Failed ? "FAILED (fits nowhere)" : "waited",
         d.outcome == sim::Outcome::Placed ? std::to_string(d.node).c_str() : "", d.feasible,
-        rank > 0 ? (", rank " + std::to_string(rank) + " of the logged candidates").c_str() : "");
-    if (const float* t = log->rewardOf(d))
+        x.rankOfChoice > 0 ? (", rank " + std::to_string(x.rankOfChoice) + " of the logged candidates").c_str() : "");
+    if (x.reward) {
+        const auto& t = *x.reward;
         std::printf("  reward: %.4f = balance %.3f, packing %.3f, success %.3f, custom %.3f (weighted) + tail %.3f\n", t[5], t[0], t[1],
             t[2], t[3], t[4]);
-    std::printf("  cluster then: GPU allocation %.2f %%, GPU fragmentation rate %.2f %%, %d active nodes; %d state hash(es) verified\n",
-        allocPct, 100.0 * frag.gpuFragRate(), state.activeNodes(), verified);
+    }
+    std::printf("  cluster then: GPU allocation %.2f %%, CPU allocation %.2f %%, GPU fragmentation rate %.2f %%, %d active nodes; "
+                "replay matches the log, %d state hash(es) verified\n",
+        x.gpuAllocPct, x.cpuAllocPct, x.gpuFragRatePct, x.activeNodes, index.hashesVerified);
     auto printNode = [&](const policy::Candidate& cand, const char* mark) {
         const int n = cand.node;
         std::string gpus;
@@ -252,11 +246,11 @@ int runDecisions(const std::vector<std::string>& argv)
             cand.raw, static_cast<long long>(state.freeCpu(n)), static_cast<long long>(state.freeMem(n)), gpus.c_str());
     };
     std::printf("  candidates as %s scored them (best first):\n", c.row.policy.c_str());
-    for (int i = 0; i < d.candidateCount; ++i)
-        printNode(top[i], top[i].node == d.node ? "*" : " ");
-    for (const Rescore& r : rescored) {
+    for (const policy::Candidate& cand : x.candidates)
+        printNode(cand, cand.node == d.node ? "*" : " ");
+    for (const incident::Rescored& r : x.rescored) {
         std::printf("  re-scored by %s: would choose node %d%s\n", r.policy.c_str(), r.decision.node,
-            r.rankOfChosen > 0 ? (" (the logged choice ranks " + std::to_string(r.rankOfChosen) + ")").c_str()
+            r.rankOfLogged > 0 ? (" (the logged choice ranks " + std::to_string(r.rankOfLogged) + ")").c_str()
                                : " (the logged choice is not in its top 8)");
         for (const policy::Candidate& cand : r.decision.top)
             printNode(cand, cand.node == r.decision.node ? ">" : " ");
@@ -267,61 +261,106 @@ int runDecisions(const std::vector<std::string>& argv)
 int runFork(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "index", "policy" }, { "json" }); !e.empty())
+    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "policy", "window" }, { "json" }); !e.empty())
         return fail("fork: " + e, 2);
+    if (!a.value("policy") || (!a.value("index") && !a.value("at")))
+        return fail("fork: give --index K (or --at T) and --policy B", 2);
     auto ctx = openRun(a, "fork");
     if (!ctx)
         return fail(ctx.error().toString(), ctx.error().code == ErrorCode::Invalid ? 2 : 1);
     RunContext& c = ctx.value();
-    std::string error;
-    const int64_t k = a.integer("index", -1, error);
-    if (!error.empty() || k < 0 || !a.value("policy"))
-        return fail("fork: give --index K (>= 0) and --policy B", 2);
-    auto original = rl::makeAnyPolicy(c.row.policy);
-    auto fork = rl::makeAnyPolicy(*a.value("policy"));
-    if (!original)
-        return fail(original.error().toString());
-    if (!fork)
-        return fail("fork: " + fork.error().toString(), 2);
-    sim::FillOptions o = c.fill;
-    o.forkAt = k;
-    o.forkPolicy = fork.value().get();
-    auto r = sim::runFillExperiment(c.trace, *original.value(), o);
+    auto kr = decisionIndexOf(a, *c.index);
+    if (!kr || kr.value() < 0)
+        return fail("fork: " + (kr ? std::string("--index must be >= 0") : kr.error().message), 2);
+    const int64_t k = kr.value();
+    double window = 0;
+    if (a.value("window")) {
+        auto w = c.index->spec.fill ? Result<double>(std::atof(a.value("window")->c_str())) : rl::parseDuration(*a.value("window"));
+        if (!w || !(w.value() > 0))
+            return fail("fork: --window is a positive duration (timed, e.g. 6h) or pod count (fill)", 2);
+        window = w.value();
+    }
+    auto r = incident::forkRun(*c.index, k, *a.value("policy"), window);
     if (!r)
-        return fail(r.error().toString());
-    if (k >= r->pods)
-        return fail("fork: --index " + std::to_string(k) + " is past the run's " + std::to_string(r->pods) + " decisions", 2);
-    auto summary = c.project->summary(c.row.id);
-    if (!summary)
-        return fail(summary.error().toString());
-    std::map<std::string, double> s(summary->begin(), summary->end());
-    struct Row {
-        const char* name;
-        double original, fork;
-    };
-    const Row rows[] = { { "finalGpuAllocPct", s["finalGpuAllocPct"], r->finalGpuAllocPct },
-        { "finalFragRatePct", s["finalFragRatePct"], r->finalFragRatePct }, { "failedPods", s["failed"], double(r->failed) },
-        { "failedGpuMilli", s["failedGpuMilli"], double(r->failedGpuMilli) } };
+        return fail("fork: " + r.error().toString(), r.error().code == ErrorCode::Range || r.error().code == ErrorCode::Invalid ? 2 : 1);
     if (a.flag("json")) {
         QJsonObject m;
-        for (const Row& row : rows)
-            m[row.name] = QJsonObject { { "original", row.original }, { "fork", row.fork }, { "delta", row.fork - row.original } };
+        for (const incident::ForkDelta& row : r->deltas)
+            m[QString::fromStdString(row.id)] = QJsonObject { { "label", QString::fromStdString(row.metric) }, { "original", row.original },
+                { "fork", row.fork }, { "delta", row.delta() } };
         QJsonArray curve;
-        for (const sim::FillPoint& p : r->curve)
-            curve.append(QJsonObject { { "arrivedPct", p.arrivedPct }, { "gpuAllocPct", p.gpuAllocPct }, { "fragRatePct", p.fragRatePct } });
-        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.fork/1" }, { "run", double(c.row.id) }, { "index", double(k) },
-                                     { "from", QString::fromStdString(c.row.policy) }, { "to", QString::fromStdString(*a.value("policy")) },
-                                     { "metrics", m }, { "curve", curve } })
+        if (r->fill)
+            for (const sim::FillPoint& p : r->fill->curve)
+                curve.append(QJsonObject { { "arrivedPct", p.arrivedPct }, { "gpuAllocPct", p.gpuAllocPct }, { "fragRatePct", p.fragRatePct } });
+        else
+            for (const sim::SeriesPoint& p : r->timed->series)
+                curve.append(QJsonObject { { "timeS", p.timeS }, { "p99WaitS", p.p99WaitS }, { "gpuUtilPct", 100.0 * p.gpuUtil },
+                    { "gpuFragRatePct", 100.0 * p.gpuFragRate } });
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.fork/2" }, { "run", double(c.row.id) }, { "index", double(k) },
+                                     { "at", r->forkX }, { "window", window }, { "from", QString::fromStdString(c.row.policy) },
+                                     { "to", QString::fromStdString(r->policy) }, { "metrics", m }, { "curve", curve } })
                        .toJson(QJsonDocument::Indented)
                        .constData(),
             stdout);
         return 0;
     }
-    std::printf("fork of run %lld (%s, seed %llu) at decision %lld under %s:\n", static_cast<long long>(c.row.id), c.row.policy.c_str(),
-        static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k), a.value("policy")->c_str());
-    std::printf("  %-18s %12s %12s %12s\n", "metric", "original", "fork", "delta");
-    for (const Row& row : rows)
-        std::printf("  %-18s %12.2f %12.2f %+12.2f\n", row.name, row.original, row.fork, row.fork - row.original);
+    std::printf("fork of run %lld (%s %s, seed %llu) at decision %lld (%s %.0f) under %s%s:\n", static_cast<long long>(c.row.id),
+        c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k),
+        c.index->spec.fill ? "pod" : "t =", r->forkX, r->policy.c_str(), window > 0 ? (", window " + QString::number(window).toStdString() + (c.index->spec.fill ? " pods" : " s")).c_str() : "");
+    std::printf("  %-44s %12s %12s %12s\n", "metric", "original", "fork", "delta");
+    for (const incident::ForkDelta& row : r->deltas)
+        std::printf("  %-44s %12.2f %12.2f %+12.2f\n", row.metric.c_str(), row.original, row.fork, row.delta());
+    return 0;
+}
+
+int runBenchSeek(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "project", "run", "seeks", "seed" }, { "json" }); !e.empty())
+        return fail("bench seek: " + e, 2);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto ctx = openRun(a, "bench seek");
+    if (!ctx)
+        return fail(ctx.error().toString(), ctx.error().code == ErrorCode::Invalid ? 2 : 1);
+    const double openS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const incident::RunIndex& index = *ctx->index;
+    std::string error;
+    const int64_t seeks = a.integer("seeks", 200, error);
+    const uint64_t seed = uint64_t(a.integer("seed", 1, error));
+    if (!error.empty() || seeks <= 0)
+        return fail("bench seek: --seeks is a positive count", 2);
+    const int64_t n = int64_t(index.decisions.size());
+    if (n == 0)
+        return fail("bench seek: the run has no decisions", 2);
+    std::mt19937_64 rng(seed);
+    std::vector<double> ms;
+    for (int64_t i = 0; i < seeks; ++i) {
+        const int64_t k = int64_t(rng() % uint64_t(n));
+        const auto s0 = std::chrono::steady_clock::now();
+        auto in = incident::inspect(index, k);
+        if (!in)
+            return fail(in.error().toString());
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2], p99 = ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], worst = ms.back();
+    if (a.flag("json")) {
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.bench-seek/1" }, { "decisions", double(n) },
+                                     { "openAndIndexS", openS }, { "indexReplayS", index.buildSeconds },
+                                     { "journalOps", double(index.journal.position()) }, { "snapshots", double(index.journal.snapshotCount()) },
+                                     { "spacing", double(index.journal.spacing()) }, { "journalMiB", double(index.journal.memoryBytes()) / 1048576.0 },
+                                     { "seeks", double(seeks) }, { "seekMedianMs", median }, { "seekP99Ms", p99 }, { "seekMaxMs", worst } })
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+            stdout);
+        return 0;
+    }
+    std::printf("run %lld: %lld decisions; open + replay + verify %.2f s (replay %.2f s), journal %lld ops, %zu snapshots every %lld ops, %.1f MiB\n",
+        static_cast<long long>(ctx->row.id), static_cast<long long>(n), openS, index.buildSeconds,
+        static_cast<long long>(index.journal.position()), index.journal.snapshotCount(), static_cast<long long>(index.journal.spacing()),
+        double(index.journal.memoryBytes()) / 1048576.0);
+    std::printf("seek to a random decision (state + candidates), %lld seeks: median %.3f ms, p99 %.3f ms, max %.3f ms\n",
+        static_cast<long long>(seeks), median, p99, worst);
     return 0;
 }
 

@@ -2,6 +2,7 @@
 // seeds and prints a comparison table (mean over seeds with min/max), or JSON (docs/cli-json.md).
 
 #include "cli_args.h"
+#include "incident/run_spec.h"
 #include "commands.h"
 #include "import_options.h"
 #include "replay_json.h"
@@ -154,7 +155,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             auto policy = std::move(made).value();
             o.seed = seed;
             const store::RunInfo info { traceId, "timed", name, policy::queueOrderName(o.queue), backfill,
-                "{\"window\":" + std::to_string(o.p99WindowS) + ",\"tick\":" + std::to_string(o.tickS) + "}", seed };
+                incident::optionsJson(o), seed };
             auto r = recordedRun<sim::TimedResult>(
                 project, info, [&] { return sim::runTimedReplay(trace, *policy, o); }, &store::Project::finishTimedRun);
             if (!r)
@@ -315,7 +316,7 @@ int runReplay(const std::vector<std::string>& argv)
             fill.seed = seed;
             fill.recordDecisions = project != nullptr;
             const store::RunInfo info { traceId, "fill", name, "", "",
-                "{\"ratio\":" + std::to_string(fill.ratio) + ",\"tieBreak\":\"" + tie + "\"}", seed };
+                incident::optionsJson(fill), seed };
             auto r = recordedRun<sim::FillResult>(
                 project.get(), info, [&] { return sim::runFillExperiment(trace, *policy, fill); }, &store::Project::finishFillRun);
             if (!r)

@@ -18,6 +18,8 @@ int runTrain(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
 int runDecisions(const std::vector<std::string>& args);
 int runFork(const std::vector<std::string>& args);
+/// `bench seek --project P --run R [--seeks N]` (cmd_incident.cpp): seek time of incident replay.
+int runBenchSeek(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);
 int runExportModel(const std::vector<std::string>& args);
 int runRounds(const std::vector<std::string>& args);

@@ -40,16 +40,21 @@ commands:
   rounds --project P [--json]
         the fine-tune rounds of a project: lineage, status, evaluation, checkpoints
   decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--json]
-        incident replay of a fill run: failure bursts, or the state decision K saw (rebuilt and checked
-        against the run's state hashes), its candidates and what other policies would have chosen
-  fork --project P --run R --index K --policy B [--json]
-        continue a fill run from decision K under policy B; prints the deltas against the original
+        incident replay of a run: its incidents (p99 above its SLA or jumping, failure bursts, SLA
+        violations, fragmentation spikes), or the state decision K (or the one nearest time T, e.g.
+        14h) saw, rebuilt and checked against the run's log, its candidates and what other
+        policies would have chosen
+  fork --project P --run R (--index K | --at T) --policy B [--window W] [--json]
+        continue a run from decision K under policy B; prints the deltas against the original
+        (over the window W after K when given: a duration for timed runs, pods for fill runs)
   policies [--json]
         list the policies
   bench replay [--traces DIR] [--repeat R]
         time fill experiments on openb, the paper grid, NASA and Google timed replays
   bench model [--traces DIR]
         inference latency of the learned policy per decision (all_node) and training steps per second
+  bench seek --project P --run R [--seeks N]
+        incident replay: time to index a run and to rebuild the state of random decisions
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
 

@@ -25,6 +25,9 @@ struct Decision {
     uint32_t firstCandidate = 0; ///< into DecisionLog::candidates
     uint16_t candidateCount = 0;
     int32_t reward = -1; ///< into DecisionLog::rewardOf; -1 = no reward recorded
+    /// Operations of the run's StateJournal applied when the decision was made (the cluster it
+    /// saw is journal.stateAt(statePos)); -1 = no journal. Not stored in projects.
+    int64_t statePos = -1;
 };
 
 /// Reward terms of a decision, in PlacementDecision::reward order.

@@ -79,6 +79,8 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     Rng policyRng(options.seed ^ kPolicyStream);
     ThrottledProgress progress(std::move(progressFn));
     policy::PlacementPolicy* active = &policy; // the fork's policy from forkAt on
+    if (options.journal)
+        options.journal->begin(cluster);
 
     if (options.maxPods > 0 && int64_t(pods.size()) > options.maxPods)
         pods.resize(std::size_t(options.maxPods)); // a prefix of the shuffled order
@@ -116,9 +118,12 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         rec.timeS = double(i);
         rec.task = int32_t(taskIndex);
         rec.feasible = d.feasible;
+        rec.statePos = options.journal ? options.journal->position() : -1;
         if (d.node >= 0) {
             const Placement p = cluster.makePlacement(d.node, r, d.gpuMask);
             cluster.allocate(p);
+            if (options.journal)
+                options.journal->allocate(p, cluster);
             frag.nodeChanged(d.node);
             active->onAllocated(p, r);
             rec.node = d.node;

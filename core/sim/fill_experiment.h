@@ -7,6 +7,7 @@
 #include "base/result.h"
 #include "decision_log.h"
 #include "node_heat.h"
+#include "state_journal.h"
 #include "policy/placement_policy.h"
 #include "trace/trace.h"
 
@@ -30,6 +31,8 @@ struct FillOptions {
     int64_t stopAt = -1; ///< stop before decision k and return that state in FillResult::state
     int64_t forkAt = -1; ///< from decision k on, place with forkPolicy (same pods, same order)
     policy::PlacementPolicy* forkPolicy = nullptr;
+    /// Every allocation is recorded here (Decision::statePos points into it); not owned.
+    StateJournal* journal = nullptr;
 };
 
 /// State after the first pod at which arrived workload reached `arrivedPct` (an integer percent).

@@ -49,7 +49,7 @@ class Replay {
 public:
     Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options)
         : m_trace(trace)
-        , m_policy(policy)
+        , m_policy(&policy)
         , m_opt(options)
         , m_cluster(trace)
         , m_frag(m_cluster, metrics::TypicalWorkload::fromTrace(trace))
@@ -72,17 +72,22 @@ private:
         m_frag.nodeChanged(node);
         m_power.nodeChanged(node);
     }
+    int64_t journalPos() const { return m_opt.journal ? m_opt.journal->position() : -1; }
     void allocate(const Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.allocate(p);
+        if (m_opt.journal)
+            m_opt.journal->allocate(p, m_cluster);
         nodeChanged(p.node);
-        m_policy.onAllocated(p, r);
+        m_policy->onAllocated(p, r);
     }
     void release(const Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.release(p);
+        if (m_opt.journal)
+            m_opt.journal->release(p, m_cluster);
         nodeChanged(p.node);
-        m_policy.onReleased(p, r);
+        m_policy->onReleased(p, r);
     }
     const trace::Task& taskOf(const Unit& u, int k) const { return m_trace.tasks[std::size_t(u.firstTask + k)]; }
     /// Places every task of the unit with the policy; on failure rolls back and returns false.
@@ -95,10 +100,11 @@ private:
     bool fitsFirstFit(ClusterState& state, const Unit& u) const;
     double userShare(int32_t user) const;
     void sample(double t);
-    void recordWait(int32_t ui, double t, const policy::PlacementDecision* d);
+    void recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos);
 
     const trace::Trace& m_trace;
-    policy::PlacementPolicy& m_policy;
+    policy::PlacementPolicy* m_policy; ///< the fork's policy once the fork time is reached
+    int64_t m_tryPos = 0; ///< journal position when the current tryPlace started
     TimedOptions m_opt;
     ClusterState m_cluster;
     metrics::FragTracker m_frag;
@@ -232,6 +238,7 @@ void Replay::advanceTo(double t)
 
 bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
+    m_tryPos = journalPos();
     const Unit& u = m_units[std::size_t(ui)];
     const trace::Job& job = m_trace.jobs[std::size_t(u.job)];
     placed.clear();
@@ -240,7 +247,7 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std:
     for (int32_t k = 0; k < u.count; ++k) {
         const trace::Task& task = taskOf(u, k);
         policy::PlacementDecision d
-            = m_policy.place(m_cluster,
+            = m_policy->place(m_cluster,
                 policy::PlacementRequest { task.request, &job, &task, t, int32_t(m_queue.size()), m_headWaitS, u.submit },
                 m_rng, topK);
         if (d.node < 0) {
@@ -278,6 +285,7 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
             d.task = u.firstTask + int32_t(k);
             d.node = placed[k].node;
             d.feasible = ds[k].feasible;
+            d.statePos = m_tryPos < 0 ? -1 : m_tryPos + int64_t(k);
             m_out.decisions.add(d, ds[k].top, ds[k].reward);
         }
     if (u.user >= 0) {
@@ -314,7 +322,7 @@ void Replay::finish(int32_t ui)
     ++m_done;
 }
 
-void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d)
+void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos)
 {
     if (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])
         return;
@@ -327,6 +335,7 @@ void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d
     rec.node = -1;
     rec.outcome = Outcome::Waited;
     rec.feasible = d ? d->feasible : 0;
+    rec.statePos = statePos;
     m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {}, d ? d->reward : std::vector<float> {});
 }
 
@@ -422,7 +431,7 @@ void Replay::schedule(double t)
                 continue;
             }
             failedSignatures.push_back(signature(u));
-            recordWait(ui, t, ds.empty() ? nullptr : &ds.back());
+            recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
             if (m_opt.backfill == Backfill::None)
                 break;
             head = ui;
@@ -435,7 +444,7 @@ void Replay::schedule(double t)
         if (knownToFail(u) || !tryPlace(ui, t, placed, ds)) {
             if (!knownToFail(u))
                 failedSignatures.push_back(signature(u));
-            recordWait(ui, t, ds.empty() ? nullptr : &ds.back());
+            recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
             continue;
         }
         bool allowed = t + u.req <= shadow;
@@ -462,7 +471,7 @@ void Replay::schedule(double t)
             ++m_out.backfilled;
         } else {
             rollback(ui, placed);
-            recordWait(ui, t, nullptr);
+            recordWait(ui, t, nullptr, journalPos());
         }
     }
     std::vector<int32_t> rest;
@@ -498,10 +507,12 @@ void Replay::sample(double t)
 Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel)
 {
     const auto wall0 = std::chrono::steady_clock::now();
-    m_policy.setTieBreak(m_opt.tieBreak);
-    m_policy.reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+    m_policy->setTieBreak(m_opt.tieBreak);
+    m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+    if (m_opt.journal)
+        m_opt.journal->begin(m_cluster);
     buildUnits();
-    m_out.policy = m_policy.name();
+    m_out.policy = m_policy->name();
     m_out.queue = policy::queueOrderName(m_opt.queue);
     m_out.backfill = m_opt.backfill == Backfill::Easy ? "easy" : "none";
     m_out.seed = m_opt.seed;
@@ -535,6 +546,11 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             break;
         const double t = m_events.top().t;
         advanceTo(t);
+        if (m_opt.forkPolicy && m_policy != m_opt.forkPolicy && t >= m_opt.forkAtS) {
+            m_policy = m_opt.forkPolicy;
+            m_policy->setTieBreak(m_opt.tieBreak);
+            m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+        }
         bool onlyTicks = true, tickHere = false;
         while (!m_events.empty() && m_events.top().t == t) {
             const Event e = m_events.top();
@@ -556,6 +572,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
                         d.job = m_units[std::size_t(e.unit)].job;
                         d.task = m_units[std::size_t(e.unit)].firstTask;
                         d.outcome = Outcome::Failed;
+                        d.statePos = journalPos();
                         m_out.decisions.add(d, {});
                     }
                 } else {

@@ -9,6 +9,7 @@
 #include "base/stats.h"
 #include "decision_log.h"
 #include "node_heat.h"
+#include "state_journal.h"
 #include "policy/placement_policy.h"
 #include "policy/queue_policy.h"
 #include "trace/trace.h"
@@ -34,6 +35,13 @@ struct TimedOptions {
     std::map<std::string, double> slaByQos; ///< per QoS class name
     bool powerOffIdle = false;
     bool recordHeat = true; ///< per-node utilization for the heatmap (NodeHeat)
+    /// Incident replay: every allocate/release is recorded here (Decision::statePos points into
+    /// it); not owned; nullptr = none.
+    StateJournal* journal = nullptr;
+    /// Counterfactual fork: from the first scheduling pass at or after forkAtS on, place with
+    /// forkPolicy (reset on the cluster of that moment; same RNG stream). Not owned.
+    double forkAtS = -1;
+    policy::PlacementPolicy* forkPolicy = nullptr;
 };
 
 /// One scheduling unit: a gang job, or one task of a non-gang job.

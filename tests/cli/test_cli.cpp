@@ -286,7 +286,8 @@ private slots:
         QVERIFY2(one.code == 0, one.err.constData());
         const QJsonObject d = QJsonDocument::fromJson(one.out).object();
         QCOMPARE(d["index"].toInt(), 2000);
-        QCOMPARE(d["stateHashesVerified"].toInt(), 2); // decisions 1000 and 2000
+        // the whole run is replayed and checked: decisions 1000, 2000, ... before its end
+        QCOMPARE(d["stateHashesVerified"].toInt(), (ov["decisions"].toInt() - 1) / 1000);
         const QJsonArray cands = d["candidates"].toArray();
         if (d["outcome"].toString() == "placed") {
             QVERIFY(d["rankOfChoice"].toInt() >= 1);
@@ -314,10 +315,29 @@ private slots:
 
         QCOMPARE(cli({ "decisions", "--project", project, "--run", "1", "--index", "999999" }).code, 2);
         QCOMPARE(cli({ "decisions", "--project", project, "--run", "7" }).code, 2);
+        // Timed runs: incidents, a decision by time, a fork by time with a window.
         QCOMPARE(cli({ "replay", trace, "--mode", "timed", "--policy", "firstfit", "--project", project }).code, 0);
-        Run timed = cli({ "decisions", "--project", project, "--run", "2", "--index", "3" });
-        QCOMPARE(timed.code, 2);
-        QVERIFY(timed.err.contains("timed replay"));
+        Run tov = cli({ "decisions", "--project", project, "--run", "2", "--json" });
+        QVERIFY2(tov.code == 0, tov.err.constData());
+        const QJsonObject to = QJsonDocument::fromJson(tov.out).object();
+        QCOMPARE(to["mode"].toString(), QString("timed"));
+        QVERIFY(!to["incidents"].toArray().isEmpty()); // 16 nodes for 3000 jobs: waits pile up
+        const int inc = to["incidents"].toArray()[0].toObject()["decision"].toInt();
+        Run at = cli({ "decisions", "--project", project, "--run", "2", "--index", QString::number(inc), "--rescore", "bestfit", "--json" });
+        QVERIFY2(at.code == 0, at.err.constData());
+        const QJsonObject td = QJsonDocument::fromJson(at.out).object();
+        QCOMPARE(td["index"].toInt(), inc);
+        QVERIFY(td["job"].toInt() >= 0); // timed decisions belong to a job
+        QVERIFY(td["request"].toString().startsWith("cpu "));
+        QCOMPARE(td["rescored"].toArray().size(), 1);
+        Run byTime = cli({ "decisions", "--project", project, "--run", "2", "--at", QString::number(td["time"].toDouble(), 'f', 3), "--json" });
+        QCOMPARE(QJsonDocument::fromJson(byTime.out).object()["time"].toDouble(), td["time"].toDouble());
+        Run tf = cli({ "fork", "--project", project, "--run", "2", "--index", QString::number(inc), "--policy", "firstfit", "--window", "6h", "--json" });
+        QVERIFY2(tf.code == 0, tf.err.constData());
+        const QJsonObject tm = QJsonDocument::fromJson(tf.out).object()["metrics"].toObject();
+        QCOMPARE(tm["p99WaitS"].toObject()["delta"].toDouble(), 0.0); // the run's own policy
+        QCOMPARE(tm["seriesGpuUtilPct"].toObject()["delta"].toDouble(), 0.0);
+        QCOMPARE(cli({ "fork", "--project", project, "--run", "2", "--index", "3", "--policy", "nosuch" }).code, 2);
     }
 
     // The bundled sample is this project's own generator output, and must stay loadable.

@@ -1,0 +1,69 @@
+#include "state_journal.h"
+
+#include <algorithm>
+
+namespace schedlab::sim {
+
+namespace {
+std::size_t bytesOf(const ClusterState& s)
+{
+    int gpus = 0;
+    for (int n = 0; n < s.nodeCount(); ++n)
+        gpus += s.numGpu(n);
+    // five int64 + three int32 + one int16 + one uint64 per node, one int32 per GPU
+    return std::size_t(s.nodeCount()) * (5 * 8 + 3 * 4 + 2 + 8) + std::size_t(gpus) * 4 + sizeof(ClusterState);
+}
+} // namespace
+
+StateJournal::StateJournal(int64_t initialSpacing)
+    : m_every(std::max<int64_t>(1, initialSpacing))
+{
+}
+
+void StateJournal::begin(const ClusterState& initial)
+{
+    m_ops.clear();
+    m_snapshots.clear();
+    m_snapshots.push_back(std::make_shared<const ClusterState>(initial));
+    m_snapshotBytes = bytesOf(initial);
+}
+
+void StateJournal::record(const Placement& p, bool release, const ClusterState& after)
+{
+    m_ops.push_back(Op { p, release });
+    if (int64_t(m_ops.size()) % m_every != 0)
+        return;
+    m_snapshots.push_back(std::make_shared<const ClusterState>(after));
+    if (m_snapshots.size() <= kMaxSnapshots)
+        return;
+    std::vector<std::shared_ptr<const ClusterState>> kept;
+    kept.reserve(m_snapshots.size() / 2 + 1);
+    for (std::size_t i = 0; i < m_snapshots.size(); i += 2)
+        kept.push_back(std::move(m_snapshots[i]));
+    m_snapshots = std::move(kept);
+    m_every *= 2;
+}
+
+std::unique_ptr<ClusterState> StateJournal::stateAt(int64_t pos) const
+{
+    if (m_snapshots.empty())
+        return nullptr;
+    pos = std::clamp<int64_t>(pos, 0, position());
+    const std::size_t s = std::min(std::size_t(pos / m_every), m_snapshots.size() - 1);
+    auto state = std::make_unique<ClusterState>(*m_snapshots[s]);
+    for (int64_t i = int64_t(s) * m_every; i < pos; ++i) {
+        const Op& op = m_ops[std::size_t(i)];
+        if (op.release)
+            state->release(op.placement);
+        else
+            state->allocate(op.placement);
+    }
+    return state;
+}
+
+std::size_t StateJournal::memoryBytes() const
+{
+    return m_ops.capacity() * sizeof(Op) + m_snapshots.size() * m_snapshotBytes;
+}
+
+} // namespace schedlab::sim

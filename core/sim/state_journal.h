@@ -1,0 +1,51 @@
+#pragma once
+/// Every allocate and release of a replay, in order, with copies of the cluster at spaced
+/// positions, so the cluster after any number of operations can be rebuilt quickly (incident
+/// replay: the state decision k saw is stateAt(decision.statePos)). Not thread-safe while
+/// recording; const member functions may be called from several threads once the replay is over.
+
+#include "cluster_state.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace schedlab::sim {
+
+class StateJournal {
+public:
+    /// At most this many snapshots are kept: past it every other one is dropped and the spacing
+    /// doubles, so memory stays bounded and a seek replays at most spacing() operations.
+    static constexpr std::size_t kMaxSnapshots = 256;
+
+    explicit StateJournal(int64_t initialSpacing = 1024);
+    /// Starts over from `initial`, the replay's cluster before any operation.
+    void begin(const ClusterState& initial);
+    /// Records one operation; `after` is the cluster once it was applied.
+    void allocate(const Placement& p, const ClusterState& after) { record(p, false, after); }
+    void release(const Placement& p, const ClusterState& after) { record(p, true, after); }
+
+    /// Operations recorded so far.
+    int64_t position() const { return int64_t(m_ops.size()); }
+    /// The cluster after the first `pos` operations, 0 <= pos <= position(); nullptr before begin().
+    std::unique_ptr<ClusterState> stateAt(int64_t pos) const;
+    std::size_t snapshotCount() const { return m_snapshots.size(); }
+    /// Operations between two snapshots.
+    int64_t spacing() const { return m_every; }
+    /// Approximate heap use, bytes.
+    std::size_t memoryBytes() const;
+
+private:
+    struct Op {
+        Placement placement;
+        bool release = false;
+    };
+    void record(const Placement& p, bool release, const ClusterState& after);
+
+    std::vector<Op> m_ops;
+    std::vector<std::shared_ptr<const ClusterState>> m_snapshots; ///< [i] = after i x m_every ops
+    int64_t m_every;
+    std::size_t m_snapshotBytes = 0;
+};
+
+} // namespace schedlab::sim

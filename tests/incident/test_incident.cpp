@@ -1,0 +1,305 @@
+// Incident replay (core/incident, sim::StateJournal): rebuilt states against hand-computed ones
+// and against replays stopped at the decision, logs that do not match, forks, incident detection.
+
+#include "trace_builder.h"
+
+#include "incident/fork.h"
+#include "incident/incidents.h"
+#include "incident/run_index.h"
+#include "sim/state_journal.h"
+#include "trace/trace_generator.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace schedlab;
+using schedlab::test::TraceBuilder;
+
+namespace {
+
+std::shared_ptr<const trace::Trace> generated(int nodes, int64_t jobs, uint64_t seed = 3)
+{
+    trace::GeneratorOptions g;
+    g.nodes = nodes;
+    g.jobs = jobs;
+    g.seed = seed;
+    auto t = trace::generateTrace(g);
+    if (!t)
+        qFatal("%s", t.error().toString().c_str());
+    return std::make_shared<const trace::Trace>(std::move(t).value());
+}
+
+std::shared_ptr<const incident::RunIndex> mustIndex(std::shared_ptr<const trace::Trace> t, const incident::RunSpec& spec,
+    const sim::DecisionLog* recorded = nullptr)
+{
+    auto i = incident::buildRunIndex(std::move(t), spec, recorded);
+    if (!i)
+        qFatal("%s", i.error().toString().c_str());
+    return i.value();
+}
+
+incident::RunSpec timedSpec(const std::string& policy, sim::Backfill bf = sim::Backfill::None)
+{
+    incident::RunSpec s;
+    s.policy = policy;
+    s.timedOptions.backfill = bf;
+    return s;
+}
+
+incident::RunSpec fillSpec(const std::string& policy)
+{
+    incident::RunSpec s;
+    s.fill = true;
+    s.policy = policy;
+    return s;
+}
+
+} // namespace
+
+class TestIncident : public QObject {
+    Q_OBJECT
+private slots:
+    void journalRebuildsEveryPosition()
+    {
+        TraceBuilder b;
+        b.node(8000, 8000, 4).node(4000, 4000, 2);
+        sim::ClusterState live(b.t);
+        sim::StateJournal j(1); // a snapshot after every op at first, thinned as it grows
+        j.begin(live);
+        std::vector<uint64_t> hashes { live.stateHash() };
+        std::vector<sim::Placement> running;
+        std::mt19937 rng(7);
+        for (int op = 0; op < 2000; ++op) {
+            if (!running.empty() && (rng() % 2 == 0 || running.size() > 6)) {
+                const std::size_t i = rng() % running.size();
+                live.release(running[i]);
+                j.release(running[i], live);
+                running.erase(running.begin() + long(i));
+            } else {
+                const int n = int(rng() % 2);
+                const trace::TaskRequest r { 500, 500, 0, 0, 0 };
+                if (!live.fits(n, r)) {
+                    --op;
+                    continue;
+                }
+                const sim::Placement p = live.makePlacement(n, r, 0);
+                live.allocate(p);
+                j.allocate(p, live);
+                running.push_back(p);
+            }
+            hashes.push_back(live.stateHash());
+        }
+        QCOMPARE(j.position(), int64_t(2000));
+        QVERIFY(j.snapshotCount() <= sim::StateJournal::kMaxSnapshots);
+        QVERIFY(j.spacing() >= 8); // 2000 ops with at most 256 snapshots
+        for (int64_t p = 0; p <= j.position(); ++p)
+            QCOMPARE(j.stateAt(p)->stateHash(), hashes[std::size_t(p)]);
+    }
+
+    void timedStatesAreWhatEachDecisionSaw()
+    {
+        // One node of 4 cores, FCFS, no backfill. A (t0, 2 cores, 10 s), B (t1, 4 cores, 5 s),
+        // C (t2, 1 core, 3 s), D (t3, 2 cores, 20 s). Decisions and the free cores each saw:
+        //   0 A placed t0 (4000)  1 B waits t1 (2000, A runs)  2 B placed t10 (4000, A done)
+        //   3 C waits t10 (0, B runs; D is behind C and not tried)  4 C placed t15 (4000)
+        //   5 D placed t15 (3000, C runs)
+        TraceBuilder b;
+        b.node(4000, 1000, 0);
+        b.task(2000, 0, 0, 0, 0, 10).task(4000, 0, 0, 0, 1, 5).task(1000, 0, 0, 0, 2, 3).task(2000, 0, 0, 0, 3, 20);
+        auto t = std::make_shared<const trace::Trace>(b.t);
+        auto index = mustIndex(t, timedSpec("firstfit"));
+        const auto& ds = index->decisions.decisions();
+        QCOMPARE(ds.size(), std::size_t(6));
+        const int job[] = { 0, 1, 1, 2, 2, 3 };
+        const sim::Outcome out[] = { sim::Outcome::Placed, sim::Outcome::Waited, sim::Outcome::Placed, sim::Outcome::Waited,
+            sim::Outcome::Placed, sim::Outcome::Placed };
+        const double time[] = { 0, 1, 10, 10, 15, 15 };
+        const int64_t freeCpu[] = { 4000, 2000, 4000, 0, 4000, 3000 };
+        for (int k = 0; k < 6; ++k) {
+            auto in = incident::inspect(*index, k);
+            QVERIFY(in);
+            QCOMPARE(in->decision.job, job[k]);
+            QCOMPARE(in->decision.outcome, out[k]);
+            QCOMPARE(in->decision.timeS, time[k]);
+            QCOMPARE(in->state->freeCpu(0), freeCpu[k]);
+            if (out[k] == sim::Outcome::Placed)
+                QCOMPARE(in->rankOfChoice, 1);
+        }
+        // Nearest decision: the first one at the nearest time.
+        QCOMPARE(incident::nearestDecision(*index, -5), int64_t(0));
+        QCOMPARE(incident::nearestDecision(*index, 9), int64_t(2));
+        QCOMPARE(incident::nearestDecision(*index, 12), int64_t(2));
+        QCOMPARE(incident::nearestDecision(*index, 13), int64_t(4));
+        QCOMPARE(incident::nearestDecision(*index, 1e9), int64_t(4));
+        QVERIFY(!incident::inspect(*index, 6));
+        QVERIFY(!incident::inspect(*index, -1));
+    }
+
+    void fillStatesMatchAReplayStoppedThere()
+    {
+        auto t = generated(24, 1500);
+        auto index = mustIndex(t, fillSpec("fgd"));
+        const int64_t n = int64_t(index->decisions.size());
+        QVERIFY(n > 1500);
+        for (int64_t k : { int64_t(0), int64_t(1), int64_t(777), n / 2, n - 1 }) {
+            auto p = policy::makePlacementPolicy("fgd");
+            sim::FillOptions o;
+            o.stopAt = k;
+            o.recordDecisions = false;
+            auto stopped = sim::runFillExperiment(*t, *p, o);
+            QVERIFY(stopped && stopped->state);
+            auto in = incident::inspect(*index, k);
+            QVERIFY(in);
+            QCOMPARE(in->state->stateHash(), stopped->state->stateHash());
+            QCOMPARE(int64_t(in->decision.task), stopped->podIndexStopped);
+        }
+    }
+
+    void timedStatesMatchTheRecordedPlacements()
+    {
+        // Every placed decision's node fits its request in the rebuilt state, and the state after
+        // the last operation is the run's final state.
+        auto t = generated(12, 800);
+        auto index = mustIndex(t, timedSpec("bestfit", sim::Backfill::Easy));
+        const auto& ds = index->decisions.decisions();
+        QVERIFY(ds.size() > 800);
+        int placed = 0;
+        for (std::size_t k = 0; k < ds.size(); ++k) {
+            if (ds[k].outcome != sim::Outcome::Placed)
+                continue;
+            auto st = index->journal.stateAt(ds[k].statePos);
+            QVERIFY2(st->fits(ds[k].node, t->tasks[std::size_t(ds[k].task)].request), qPrintable(QString::number(k)));
+            ++placed;
+        }
+        QVERIFY(placed >= 800);
+        QCOMPARE(index->journal.stateAt(index->journal.position())->stateHash(), index->timed->stateHash);
+    }
+
+    void aDifferentLogIsRefused()
+    {
+        auto t = generated(12, 600);
+        auto recorded = mustIndex(t, timedSpec("bestfit"));
+        auto other = incident::buildRunIndex(t, timedSpec("worstfit"), &recorded->decisions);
+        QVERIFY(!other);
+        QVERIFY2(QString::fromStdString(other.error().message).contains("departs from the run's decision log at decision"),
+            other.error().message.c_str());
+        QVERIFY(incident::buildRunIndex(t, timedSpec("bestfit"), &recorded->decisions));
+        QVERIFY(!incident::buildRunIndex(t, timedSpec("no-such-policy")));
+    }
+
+    void rescoringUnderTheRunsPolicyAgreesWithTheLog()
+    {
+        auto t = generated(16, 400);
+        incident::RunSpec spec = fillSpec("bestfit");
+        spec.fillOptions.tieBreak = policy::TieBreak::First;
+        auto index = mustIndex(t, spec);
+        int checked = 0;
+        for (int64_t k = 0; k < int64_t(index->decisions.size()); k += 37) {
+            auto in = incident::inspect(*index, k, { "bestfit", "firstfit" });
+            QVERIFY(in);
+            QCOMPARE(in->rescored.size(), std::size_t(2));
+            if (in->decision.outcome != sim::Outcome::Placed)
+                continue;
+            QCOMPARE(in->rescored[0].decision.node, in->decision.node);
+            QCOMPARE(in->rescored[0].rankOfLogged, 1);
+            ++checked;
+        }
+        QVERIFY(checked > 3);
+        QVERIFY(!incident::inspect(*index, 0, { "nosuch" }));
+    }
+
+    void forksStartFromTheRecordedState()
+    {
+        auto t = generated(12, 700);
+        // Timed: a fork at decision 0 under B is a plain run of B; under the run's own policy nothing changes.
+        auto timed = mustIndex(t, timedSpec("firstfit", sim::Backfill::Easy));
+        auto plainB = mustIndex(t, timedSpec("bestfit", sim::Backfill::Easy));
+        auto f0 = incident::forkRun(*timed, 0, "bestfit");
+        QVERIFY(f0);
+        QCOMPARE(f0->timed->stateHash, plainB->timed->stateHash);
+        QCOMPARE(f0->timed->waitS.p99, plainB->timed->waitS.p99);
+        QCOMPARE(f0->deltas[0].id, std::string("p99WaitS"));
+        QCOMPARE(f0->deltas[0].fork, plainB->timed->waitS.p99);
+        QCOMPARE(f0->deltas[0].original, timed->timed->waitS.p99);
+        const int64_t mid = int64_t(timed->decisions.size() / 2);
+        auto same = incident::forkRun(*timed, mid, "firstfit");
+        QVERIFY(same);
+        for (const incident::ForkDelta& d : same->deltas)
+            QVERIFY2(d.delta() == 0, d.metric.c_str());
+        // Fill: the same, and a window stops the fork after that many pods.
+        auto fill = mustIndex(t, fillSpec("bestfit"));
+        auto fillB = mustIndex(t, fillSpec("worstfit"));
+        auto g0 = incident::forkRun(*fill, 0, "worstfit");
+        QVERIFY(g0);
+        QCOMPARE(g0->fill->stateHash, fillB->fill->stateHash);
+        auto w = incident::forkRun(*fill, 100, "bestfit", 50);
+        QVERIFY(w);
+        QCOMPARE(w->fill->pods, int64_t(150));
+        for (const incident::ForkDelta& d : w->deltas)
+            QVERIFY2(std::abs(d.delta()) < 1e-9, d.metric.c_str());
+        QVERIFY(!incident::forkRun(*fill, int64_t(fill->decisions.size()), "bestfit"));
+        QVERIFY(!incident::forkRun(*fill, 5, "nosuch"));
+    }
+
+    void incidentsOfAHandMadeRun()
+    {
+        // Series every 10 min, window 1 h, SLA 1 h: p99 0,0,...; at 5 h it jumps to 2 h for 3 ticks.
+        auto idx = std::make_shared<incident::RunIndex>();
+        TraceBuilder b;
+        b.node(1000, 1000, 0);
+        for (int i = 0; i < 10; ++i)
+            b.task(100, 0, 0, 0, 18000 + i, 10);
+        idx->trace = std::make_shared<const trace::Trace>(b.t);
+        auto r = std::make_shared<sim::TimedResult>();
+        for (int i = 0; i <= 60; ++i) {
+            sim::SeriesPoint p;
+            p.timeS = 600.0 * i;
+            p.p99WaitS = (i >= 30 && i < 33) ? 7200 : 60;
+            p.gpuFragRate = i == 45 ? 0.30 : 0.10; // a 20-point spike at 7.5 h
+            r->series.push_back(p);
+        }
+        // Ten jobs started 2 h late in the 6th hour: SLA violations.
+        for (int i = 0; i < 10; ++i) {
+            sim::UnitResult u;
+            u.job = i;
+            u.submitS = 18000 + i;
+            u.startS = 18000 + i + 7200 - 3600; // 1 h late: not above the 1 h limit
+            if (i < 6)
+                u.startS = 18000 + i + 7201;
+            r->units_.push_back(u);
+        }
+        idx->timed = r;
+        for (int i = 0; i < 5; ++i) {
+            sim::Decision d;
+            d.timeS = 100.0 * i + (i >= 2 ? 20000 : 0);
+            d.task = 0;
+            d.outcome = i >= 2 ? sim::Outcome::Failed : sim::Outcome::Placed;
+            idx->decisions.add(d, {});
+        }
+        const auto list = incident::findIncidents(*idx);
+        std::map<incident::IncidentKind, std::vector<incident::Incident>> by;
+        for (const auto& i : list)
+            by[i.kind].push_back(i);
+        QCOMPARE(by[incident::IncidentKind::P99Above].size(), std::size_t(1));
+        QCOMPARE(by[incident::IncidentKind::P99Above][0].startX, 18000.0);
+        QCOMPARE(by[incident::IncidentKind::P99Above][0].endX, 19200.0);
+        QCOMPARE(by[incident::IncidentKind::P99Above][0].peak, 7200.0);
+        QCOMPARE(by[incident::IncidentKind::P99Jump].size(), std::size_t(1)); // 7200 >= 3 x 60, once
+        QCOMPARE(by[incident::IncidentKind::P99Jump][0].startX, 18000.0);
+        QCOMPARE(by[incident::IncidentKind::FragSpike].size(), std::size_t(1));
+        QCOMPARE(by[incident::IncidentKind::FragSpike][0].startX, 27000.0);
+        QVERIFY(std::abs(by[incident::IncidentKind::FragSpike][0].peak - 20.0) < 1e-9);
+        QCOMPARE(by[incident::IncidentKind::SlaViolations].size(), std::size_t(1));
+        QCOMPARE(by[incident::IncidentKind::SlaViolations][0].peak, 6.0);
+        QCOMPARE(by[incident::IncidentKind::FailureBurst].size(), std::size_t(1));
+        QCOMPARE(by[incident::IncidentKind::FailureBurst][0].peak, 3.0);
+        QCOMPARE(by[incident::IncidentKind::FailureBurst][0].decision, int64_t(2));
+        QCOMPARE(by[incident::IncidentKind::P99Above][0].decision, int64_t(2)); // nearest to 18000 s: the failure at 20000 s
+        for (std::size_t i = 1; i < list.size(); ++i)
+            QVERIFY(list[i - 1].startX <= list[i].startX);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIncident)
+#include "test_incident.moc"
