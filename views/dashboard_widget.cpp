@@ -111,7 +111,11 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         row->addWidget(p, 1);
         connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, i] { linkRange(i); });
         connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
-        connect(p, &QCustomPlot::mousePress, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
+        connect(p, &QCustomPlot::mousePress, this, [this, i](QMouseEvent* e) {
+            onMouseMove(i, e);
+            if (e->button() == Qt::LeftButton)
+                emit cursorClicked(m_cursorX);
+        });
         connect(p, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
         p->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(p, &QWidget::customContextMenuRequested, this,
@@ -136,7 +140,10 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
-    connect(m_heatmap, &HeatmapWidget::clicked, this, &DashboardWidget::setCursorX);
+    connect(m_heatmap, &HeatmapWidget::clicked, this, [this](double x) {
+        setCursorX(x);
+        emit cursorClicked(x);
+    });
     m_heatmap->plot()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_heatmap->plot(), &QWidget::customContextMenuRequested, this,
         [this](const QPoint& at) { showPlotMenu(3, m_heatmap->plot()->mapToGlobal(at)); });

@@ -51,6 +51,8 @@ public:
 
 signals:
     void cursorMoved(double x);
+    /// A left click on a plot or the heatmap put the cursor at x (incident replay follows it).
+    void cursorClicked(double x);
 
 private:
     void rebuild();

@@ -4,6 +4,8 @@
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
 
+#include <QMetaType>
+
 #include <memory>
 #include <string>
 
@@ -17,7 +19,10 @@ struct RunResult {
     int64_t storedId = -1; ///< run id in the open project; -1 = not saved
     std::shared_ptr<const sim::TimedResult> timed; ///< set in timed mode
     std::shared_ptr<const sim::FillResult> fill; ///< set in fill mode
+    bool fork = false; ///< a counterfactual fork (incident replay): shown, never stored
     bool isFill() const { return fill != nullptr; }
 };
 
 } // namespace schedlab::views
+
+Q_DECLARE_METATYPE(schedlab::views::RunResult)

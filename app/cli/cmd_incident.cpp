@@ -176,15 +176,18 @@ int runDecisions(const std::vector<std::string>& argv)
             std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.decisions/2" }, { "run", double(c.row.id) },
                                          { "mode", index.spec.fill ? "fill" : "timed" }, { "decisions", double(ds.size()) },
                                          { "failed", double(failed) }, { "failureBursts", b }, { "incidents", inc },
-                                         { "stateHashesVerified", index.hashesVerified } })
+                                         { "stateHashesVerified", index.hashesVerified },
+                                         { "decisionsVerified", double(index.decisionsVerified) } })
                            .toJson(QJsonDocument::Indented)
                            .constData(),
                 stdout);
             return 0;
         }
-        std::printf("run %lld (%s %s, seed %llu): %zu decisions, %lld failed; replay matches the log (%d state hashes verified)\n",
+        std::printf("run %lld (%s %s, seed %llu): %zu decisions, %lld failed; %s (%d state hashes verified)\n",
             static_cast<long long>(c.row.id), c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed),
-            ds.size(), static_cast<long long>(failed), index.hashesVerified);
+            ds.size(), static_cast<long long>(failed),
+            index.decisionsVerified ? "the replay matches the stored decision log" : "the run stored no decision log to compare",
+            index.hashesVerified);
         std::printf("incidents (%zu):\n", incidents.size());
         printIncidents(incidents, index.spec.fill);
         for (auto [s, n] : bursts)
@@ -235,8 +238,8 @@ int runDecisions(const std::vector<std::string>& argv)
             t[2], t[3], t[4]);
     }
     std::printf("  cluster then: GPU allocation %.2f %%, CPU allocation %.2f %%, GPU fragmentation rate %.2f %%, %d active nodes; "
-                "replay matches the log, %d state hash(es) verified\n",
-        x.gpuAllocPct, x.cpuAllocPct, x.gpuFragRatePct, x.activeNodes, index.hashesVerified);
+                "%lld logged decisions and %d state hash(es) verified\n",
+        x.gpuAllocPct, x.cpuAllocPct, x.gpuFragRatePct, x.activeNodes, static_cast<long long>(index.decisionsVerified), index.hashesVerified);
     auto printNode = [&](const policy::Candidate& cand, const char* mark) {
         const int n = cand.node;
         std::string gpus;

@@ -26,6 +26,11 @@
 #include <cstdio>
 
 namespace {
+int tabIndex(const QString& name)
+{
+    return name == "comparison" ? 1 : name == "training" ? 2 : name == "incidents" ? 3 : 0;
+}
+
 QString bundledSample()
 {
     for (const QString& candidate :
@@ -89,7 +94,7 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window to <png> once the runs finish, then exit.", "png");
     QCommandLineOption policies("policies", "Comma-separated placement policies to run at start.", "list");
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
-    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison or training.", "name", "dashboard");
+    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training or incidents (the first run indexed).", "name", "dashboard");
     QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
     parser.addOption(screenshot);
     parser.addOption(policies);
@@ -115,7 +120,7 @@ int main(int argc, char** argv)
         else
             files.push_back(f.toStdString());
     if (!project.isEmpty()) {
-        window.showTab(parser.value(tab) == "comparison" ? 1 : parser.value(tab) == "training" ? 2 : 0);
+        window.showTab(tabIndex(parser.value(tab)));
         window.show();
         window.openProject(project);
         if (parser.value(tab) == "training")
@@ -134,7 +139,7 @@ int main(int argc, char** argv)
         if (!sample.isEmpty())
             files.push_back(sample.toStdString());
     }
-    window.showTab(parser.value(tab) == "comparison" ? 1 : parser.value(tab) == "training" ? 2 : 0);
+    window.showTab(tabIndex(parser.value(tab)));
     window.show();
     const bool loaded = !files.empty() && window.openTrace(files);
 
@@ -147,7 +152,16 @@ int main(int argc, char** argv)
     };
     const bool willRun = loaded && !parser.isSet(noRun);
     if (parser.isSet(screenshot)) {
-        if (willRun)
+        if (willRun && tabIndex(parser.value(tab)) == 3) {
+            // Incidents: index the first run, then grab the panel with its first incident inspected.
+            QObject::connect(&window, &schedlab::app::MainWindow::batchDone, &window, [&] {
+                if (window.results().empty())
+                    return saveAndQuit();
+                QObject::connect(window.incidentPanel(), &schedlab::app::IncidentPanel::indexed, &window,
+                    [&] { QTimer::singleShot(200, saveAndQuit); });
+                window.incidentPanel()->selectRun(window.results().front().id);
+            });
+        } else if (willRun)
             QObject::connect(&window, &schedlab::app::MainWindow::batchDone, &window, [&] { QTimer::singleShot(50, saveAndQuit); });
         else
             QTimer::singleShot(50, saveAndQuit);

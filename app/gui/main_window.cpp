@@ -87,6 +87,17 @@ MainWindow::MainWindow(QWidget* parent)
     tabs->addTab(m_comparison, tr("Comparison"));
     m_training = new views::TrainingPanel(tabs);
     tabs->addTab(m_training, tr("Training"));
+    m_incidentPanel = new IncidentPanel(tabs);
+    tabs->addTab(m_incidentPanel, tr("Incidents"));
+    // Incident replay and the dashboard share one cursor: a click on a plot or the heatmap selects
+    // the nearest decision; selecting a decision moves the cursor there.
+    connect(m_dashboard, &views::DashboardWidget::cursorClicked, m_incidentPanel, &IncidentPanel::selectAtDashboardX);
+    connect(m_incidentPanel, &IncidentPanel::cursorRequested, m_dashboard, &views::DashboardWidget::setCursorX);
+    connect(m_incidentPanel, &IncidentPanel::forkFinished, this, [this](views::RunResult r) {
+        r.fork = true;
+        onRunFinished(r);
+    });
+    connect(m_incidentPanel, &IncidentPanel::forkFailed, this, &MainWindow::showError);
     layout->addWidget(m_banner);
     layout->addWidget(tabs, 1);
     setCentralWidget(central);
@@ -515,6 +526,12 @@ void MainWindow::refreshDashboard()
                 shown.push_back(r);
     m_dashboard->setRuns(shown);
     m_comparison->setRuns(m_dashboard->runs());
+    std::vector<views::RunResult> replayable;
+    for (const views::RunResult& r : m_results)
+        if (!r.fork)
+            replayable.push_back(r);
+    m_incidentPanel->setProject(m_session.project());
+    m_incidentPanel->setRuns(replayable, m_trace);
 }
 
 void MainWindow::showError(const QString& text)
@@ -584,7 +601,7 @@ namespace schedlab::app {
 
 bool MainWindow::hasUnsavedRuns() const
 {
-    return std::any_of(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0; });
+    return std::any_of(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0 && !r.fork; });
 }
 
 void MainWindow::updateTitle()

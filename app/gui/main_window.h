@@ -2,6 +2,7 @@
 // The workbench main window: Trace, Policies and Runs docks around the dashboard. Runs execute
 // off the GUI thread (RunController); errors show in a non-modal banner.
 
+#include "incident_panel.h"
 #include "project_session.h"
 #include "run_controller.h"
 #include "training_controller.h"
@@ -52,7 +53,7 @@ public:
     views::ComparisonWidget* comparison() const { return m_comparison; }
     const std::vector<views::RunResult>& results() const { return m_results; }
     QString bannerText() const;
-    /// 0 dashboard, 1 comparison, 2 training.
+    /// 0 dashboard, 1 comparison, 2 training, 3 incidents.
     void showTab(int index);
 
     // Projects (.schedlab). Each returns success; errors go to the banner.
@@ -72,6 +73,7 @@ public:
     QListWidget* runList() const { return m_runList; }
     views::RewardEditor* rewardEditor() const { return m_reward; }
     views::TrainingPanel* trainingPanel() const { return m_training; }
+    IncidentPanel* incidentPanel() const { return m_incidentPanel; }
     /// Starts fine-tune rounds with the editor's reward on the open trace (needs a project).
     bool startTraining(const views::TrainRequest& request);
     /// Off for unattended use (tests, --screenshot): never ask before discarding unsaved runs.
@@ -132,6 +134,7 @@ private:
     views::RewardEditor* m_reward = nullptr;
     views::TrainingPanel* m_training = nullptr;
     TrainingController* m_trainer = nullptr;
+    IncidentPanel* m_incidentPanel = nullptr;
     bool m_loadingSettings = false;
     int m_nextLoadedId = 1'000'000; ///< session ids of runs loaded from the project
 };

@@ -1,5 +1,7 @@
 #include "project_session.h"
 
+#include "incident/run_spec.h"
+
 #include <QFileInfo>
 #include <QSettings>
 
@@ -42,7 +44,7 @@ Status ProjectSession::save(std::vector<views::RunResult>& runs, const trace::Tr
         return makeError(ErrorCode::Io, "the project file is read-only; use Save Project As", m_project->path());
     int64_t traceId = -1;
     for (views::RunResult& r : runs) {
-        if (r.storedId >= 0)
+        if (r.storedId >= 0 || r.fork)
             continue;
         if (traceId < 0) {
             auto id = m_project->addTrace(trace, traceFiles);
@@ -59,7 +61,14 @@ Status ProjectSession::save(std::vector<views::RunResult>& runs, const trace::Tr
             info.queue = r.timed->queue;
             info.backfill = r.timed->backfill;
         }
-        info.optionsJson = r.isFill() ? "{\"ratio\": " + std::to_string(r.fill->ratio) + "}" : "{}";
+        // The options the run controller used (defaults but these), so incident replay can redo the run.
+        if (r.isFill()) {
+            sim::FillOptions o;
+            o.ratio = r.fill->ratio;
+            info.optionsJson = incident::optionsJson(o);
+        } else {
+            info.optionsJson = incident::optionsJson(sim::TimedOptions {});
+        }
         auto id = m_project->beginRun(info);
         if (!id)
             return id.error();

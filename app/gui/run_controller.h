@@ -68,4 +68,3 @@ private:
 
 } // namespace schedlab::app
 
-Q_DECLARE_METATYPE(schedlab::views::RunResult)

@@ -93,9 +93,11 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
         r->decisions = {};
         index->timed = std::make_shared<const sim::TimedResult>(std::move(r).value());
     }
-    if (recorded)
+    if (recorded && recorded->size() > 0) { // runs saved without their decisions have nothing to compare
         if (Status s = compareLogs(index->decisions, *recorded); !s)
             return s.error();
+        index->decisionsVerified = int64_t(recorded->size());
+    }
     index->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return std::shared_ptr<const RunIndex>(std::move(index));
 }

@@ -28,10 +28,11 @@ struct RunIndex {
     std::shared_ptr<const sim::FillResult> fill; ///< the index replay's result (fill runs)
     std::shared_ptr<const sim::TimedResult> timed; ///< (timed runs)
     int hashesVerified = 0; ///< recorded state hashes the replay reproduced
+    int64_t decisionsVerified = 0; ///< recorded decisions the replay reproduced (0 = no log given)
     double buildSeconds = 0;
 };
 
-/// Replays `spec` on `trace` with a journal. With `recorded`, every decision (task, outcome, node)
+/// Replays `spec` on `trace` with a journal. With a non-empty `recorded`, every decision (task, outcome, node)
 /// must equal the recorded one, and every recorded (k, hash) must match: a difference is an error
 /// naming the first decision that departs (trace, options or build changed since the run).
 Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,

@@ -44,6 +44,18 @@ void StateJournal::record(const Placement& p, bool release, const ClusterState& 
     m_every *= 2;
 }
 
+void StateJournal::undoAllocate(const Placement& p, const ClusterState& after)
+{
+    if (m_ops.empty() || m_ops.back().release || !(m_ops.back().placement == p)) {
+        record(p, true, after);
+        return;
+    }
+    // A snapshot taken right after that allocation goes too.
+    if (int64_t(m_ops.size()) % m_every == 0 && m_snapshots.size() == std::size_t(int64_t(m_ops.size()) / m_every) + 1)
+        m_snapshots.pop_back();
+    m_ops.pop_back();
+}
+
 std::unique_ptr<ClusterState> StateJournal::stateAt(int64_t pos) const
 {
     if (m_snapshots.empty())

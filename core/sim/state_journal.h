@@ -24,6 +24,10 @@ public:
     /// Records one operation; `after` is the cluster once it was applied.
     void allocate(const Placement& p, const ClusterState& after) { record(p, false, after); }
     void release(const Placement& p, const ClusterState& after) { record(p, true, after); }
+    /// Takes back the last operation when it allocated exactly `p` (a tentative placement rolled
+    /// back that no decision refers to); else records a release. Keeps journals of replays with
+    /// backfilling checks small.
+    void undoAllocate(const Placement& p, const ClusterState& after);
 
     /// Operations recorded so far.
     int64_t position() const { return int64_t(m_ops.size()); }

@@ -84,7 +84,9 @@ private:
     void release(const Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.release(p);
-        if (m_opt.journal)
+        if (m_opt.journal && m_undoing)
+            m_opt.journal->undoAllocate(p, m_cluster);
+        else if (m_opt.journal)
             m_opt.journal->release(p, m_cluster);
         nodeChanged(p.node);
         m_policy->onReleased(p, r);
@@ -92,7 +94,9 @@ private:
     const trace::Task& taskOf(const Unit& u, int k) const { return m_trace.tasks[std::size_t(u.firstTask + k)]; }
     /// Places every task of the unit with the policy; on failure rolls back and returns false.
     bool tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
-    void rollback(int32_t ui, std::vector<Placement>& placed);
+    /// `referenced`: a decision will point into the tentative placements (the unit's first wait),
+    /// so the journal keeps them; otherwise they are taken back from it.
+    void rollback(int32_t ui, std::vector<Placement>& placed, bool referenced = false);
     void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
     void schedule(double t);
@@ -105,6 +109,7 @@ private:
     const trace::Trace& m_trace;
     policy::PlacementPolicy* m_policy; ///< the fork's policy once the fork time is reached
     int64_t m_tryPos = 0; ///< journal position when the current tryPlace started
+    bool m_undoing = false; ///< releases take tentative allocations back from the journal
     TimedOptions m_opt;
     ClusterState m_cluster;
     metrics::FragTracker m_frag;
@@ -252,7 +257,7 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std:
                 m_rng, topK);
         if (d.node < 0) {
             ds.push_back(std::move(d));
-            rollback(ui, placed);
+            rollback(ui, placed, m_opt.recordDecisions && !m_waitRecorded[std::size_t(ui)]);
             return false;
         }
         placed.push_back(m_cluster.makePlacement(d.node, task.request, d.gpuMask));
@@ -262,12 +267,14 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std:
     return true;
 }
 
-void Replay::rollback(int32_t ui, std::vector<Placement>& placed)
+void Replay::rollback(int32_t ui, std::vector<Placement>& placed, bool referenced)
 {
+    m_undoing = !referenced;
     const Unit& u = m_units[std::size_t(ui)];
     for (std::size_t k = placed.size(); k-- > 0;)
         release(placed[k], taskOf(u, int(k)).request);
     placed.clear();
+    m_undoing = false;
 }
 
 void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)

@@ -9,6 +9,10 @@
 #include "reward_editor.h"
 #include "training_panel.h"
 #include "main_window.h"
+#include "decision_table_model.h"
+#include "inspector_widget.h"
+
+#include "incident/run_index.h"
 
 #include <qcustomplot.h>
 
@@ -22,6 +26,8 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QSignalSpy>
+#include <QTableView>
+#include <QLineEdit>
 #include <QtTest>
 
 using namespace schedlab;
@@ -343,6 +349,99 @@ private slots:
         QTreeWidgetItem* last = panel->lineage()->topLevelItem(0)->child(0)->child(0);
         QVERIFY(last);
         QCOMPARE(last->text(1), QString("cancelled"));
+    }
+
+    void incidentReplayStepsThroughDecisionsAndForks()
+    {
+        const QString file = m_dir.filePath("incident.schedlab");
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "firstfit" });
+        QVERIFY(done.wait(120000));
+        QVERIFY2(w.saveProjectAs(file), qPrintable(w.bannerText()));
+        w.showTab(3);
+        app::IncidentPanel* panel = w.incidentPanel();
+        QSignalSpy indexed(panel, &app::IncidentPanel::indexed);
+        QVERIFY(panel->selectRun(w.results()[0].id));
+        QVERIFY(indexed.wait(120000));
+        QVERIFY2(indexed[0][0].toBool(), qPrintable(indexed[0][1].toString()));
+        const incident::RunIndex* index = panel->runIndex();
+        QVERIFY(index);
+        // the stored run was rebuilt from its stored options: the same run
+        QCOMPARE(index->timed->waitS.p99, w.results()[0].timed->waitS.p99);
+        QCOMPARE(index->timed->stateHash, w.results()[0].timed->stateHash);
+        const int n = int(index->decisions.size());
+        QVERIFY(n > 1000);
+        QCOMPARE(panel->decisionTable()->model()->rowCount(), n);
+        QVERIFY(panel->incidentList()->topLevelItemCount() > 0); // 64 nodes for the sample's load: waits pile up
+        // an incident jumps to its decision
+        QTreeWidgetItem* first = panel->incidentList()->topLevelItem(0);
+        panel->incidentList()->setCurrentItem(first);
+        emit panel->incidentList()->itemClicked(first, 0);
+        QCOMPARE(panel->currentDecision(), first->data(0, Qt::UserRole).toLongLong());
+
+        // the inspector shows decision k: the cluster (every node), candidates as run and re-scored
+        panel->selectDecision(100);
+        QCOMPARE(panel->currentDecision(), int64_t(100));
+        QVERIFY2(panel->inspector()->headerText().contains("Decision 100"), qPrintable(panel->inspector()->headerText()));
+        QCOMPARE(panel->inspector()->nodeTable()->model()->rowCount(), int(index->trace->nodes.size()));
+        QCOMPARE(panel->inspector()->candidateTable()->columnCount(), 1 + 2 * 3); // firstfit + bestfit,fgd
+        auto in = incident::inspect(*index, 100);
+        QVERIFY(in);
+        if (in->decision.outcome == sim::Outcome::Placed)
+            QCOMPARE(panel->inspector()->candidateTable()->item(0, 1)->data(Qt::UserRole).toInt(), in->candidates[0].node);
+        // the dashboard cursor followed the selection
+        const double t0 = index->timed->series.front().timeS;
+        QVERIFY(std::abs(w.dashboard()->cursorX() - (in->decision.timeS - t0) / 3600.0) < 1e-9);
+
+        // keyboard: Alt+Down / Alt+Up step through the table
+        panel->decisionTable()->setFocus();
+        QTest::keyClick(panel->decisionTable(), Qt::Key_Down, Qt::AltModifier);
+        QCOMPARE(panel->currentDecision(), int64_t(101));
+        QVERIFY(panel->inspector()->headerText().contains("Decision 101"));
+        QTest::keyClick(panel->decisionTable(), Qt::Key_Up, Qt::AltModifier);
+        QTest::keyClick(panel->decisionTable(), Qt::Key_Up, Qt::AltModifier);
+        QCOMPARE(panel->currentDecision(), int64_t(99));
+
+        // filters: waited decisions only, then one node
+        panel->filter()->setOutcomeFilter(int(sim::Outcome::Waited));
+        int waited = 0;
+        for (const sim::Decision& d : index->decisions.decisions())
+            waited += d.outcome == sim::Outcome::Waited;
+        QCOMPARE(panel->decisionTable()->model()->rowCount(), waited);
+        panel->filter()->setOutcomeFilter(-1);
+        panel->filter()->setNodeFilter(3);
+        for (int r = 0; r < panel->decisionTable()->model()->rowCount(); ++r)
+            QCOMPARE(panel->decisionTable()->model()->index(r, views::DecisionTableModel::Node).data(Qt::UserRole).toInt(), 3);
+        panel->filter()->setNodeFilter(-1);
+
+        // a click on the dashboard at x = 5 h selects the decision nearest to that time
+        emit w.dashboard()->cursorClicked(5.0);
+        const int64_t want = incident::nearestDecision(*index, t0 + 5 * 3600.0);
+        QCOMPARE(panel->currentDecision(), want);
+
+        // fork from there under bestfit: it joins the dashboard, with its deltas
+        const int graphs = w.dashboard()->plot(0)->graphCount();
+        QSignalSpy forked(panel, &app::IncidentPanel::forkFinished);
+        panel->fork("bestfit");
+        QVERIFY(forked.wait(120000));
+        QCOMPARE(w.results().size(), std::size_t(2));
+        QVERIFY(w.results()[1].fork);
+        QCOMPARE(w.dashboard()->plot(0)->graphCount(), graphs + 1);
+        QVERIFY(panel->forkDeltas()->isVisible());
+        QCOMPARE(panel->forkDeltas()->item(0, 0)->text(), QString("p99 wait (s)"));
+        QCOMPARE(panel->forkDeltas()->item(0, 2)->text().toDouble(), std::round(w.results()[1].timed->waitS.p99 * 100) / 100);
+        QVERIFY(!w.hasUnsavedRuns()); // forks are never stored
+        // a bad policy: a clear error, nothing added
+        QSignalSpy failed(panel, &app::IncidentPanel::forkFailed);
+        panel->fork("no-such-policy");
+        QVERIFY(failed.wait(30000));
+        QVERIFY(failed[0][0].toString().contains("no-such-policy"));
+        QCOMPARE(w.results().size(), std::size_t(2));
     }
 
     void badTraceShowsTheBanner()

@@ -136,6 +136,64 @@ private slots:
         QVERIFY(!incident::inspect(*index, -1));
     }
 
+    void journalTakesBackRolledBackAllocations()
+    {
+        TraceBuilder b;
+        b.node(4000, 4000, 2);
+        sim::ClusterState live(b.t);
+        sim::StateJournal j(2);
+        j.begin(live);
+        const trace::TaskRequest r { 1000, 1000, 1, 500, 0 };
+        const sim::Placement a = live.makePlacement(0, r, 1), c = live.makePlacement(0, r, 2);
+        live.allocate(a);
+        j.allocate(a, live);
+        const uint64_t afterA = live.stateHash();
+        live.allocate(c);
+        j.allocate(c, live); // a snapshot after 2 ops
+        live.release(c);
+        j.undoAllocate(c, live); // taken back, with its snapshot
+        QCOMPARE(j.position(), int64_t(1));
+        QCOMPARE(j.snapshotCount(), std::size_t(1));
+        QCOMPARE(j.stateAt(1)->stateHash(), afterA);
+        live.allocate(c);
+        j.allocate(c, live);
+        live.release(a);
+        j.undoAllocate(a, live); // not the last operation: recorded as a release
+        QCOMPARE(j.position(), int64_t(3));
+        QCOMPARE(j.stateAt(3)->stateHash(), live.stateHash());
+        QCOMPARE(j.stateAt(1)->stateHash(), afterA);
+    }
+
+    void aWaitingGangSeesItsTentativeTasks()
+    {
+        // Two nodes of 2000 m cpu. X (t0, 1000 m, 100 s) goes on node 0 (first fit). A (t1) is a
+        // gang of two 1500 m tasks: task 0 goes on node 1, task 1 fits nowhere, A waits; its wait
+        // decision saw node 0 with 1000 m and node 1 with 500 m free (its own task 0 tentatively
+        // placed). At t100 X ends; A's task 0 sees both nodes free and goes on node 0, task 1 sees
+        // node 0 with 500 m and goes on node 1.
+        TraceBuilder b;
+        b.node(2000, 1000, 0).node(2000, 1000, 0);
+        b.task(1000, 0, 0, 0, 0, 100).task(1500, 0, 0, 0, 1, 10);
+        trace::Trace t = b.t;
+        t.tasks.push_back(t.tasks[1]);
+        t.jobs[1].taskCount = 2;
+        t.jobs[1].gang = true;
+        auto index = mustIndex(std::make_shared<const trace::Trace>(t), timedSpec("firstfit"));
+        const auto& ds = index->decisions.decisions();
+        QCOMPARE(ds.size(), std::size_t(4));
+        const sim::Outcome out[] = { sim::Outcome::Placed, sim::Outcome::Waited, sim::Outcome::Placed, sim::Outcome::Placed };
+        const int node[] = { 0, -1, 0, 1 };
+        const int64_t free0[] = { 2000, 1000, 2000, 500 }, free1[] = { 2000, 500, 2000, 2000 };
+        for (int k = 0; k < 4; ++k) {
+            QCOMPARE(ds[std::size_t(k)].outcome, out[k]);
+            QCOMPARE(ds[std::size_t(k)].node, node[k]);
+            auto in = incident::inspect(*index, k);
+            QVERIFY(in);
+            QCOMPARE(in->state->freeCpu(0), free0[k]);
+            QCOMPARE(in->state->freeCpu(1), free1[k]);
+        }
+    }
+
     void fillStatesMatchAReplayStoppedThere()
     {
         auto t = generated(24, 1500);

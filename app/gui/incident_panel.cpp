@@ -1,0 +1,546 @@
+#include "incident_panel.h"
+
+#include "decision_table_model.h"
+#include "inspector_widget.h"
+
+#include "incident/incidents.h"
+#include "incident/run_spec.h"
+#include "policy/placement_policy.h"
+#include "rl/trace_window.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <cmath>
+
+namespace schedlab::app {
+
+namespace {
+
+struct IndexOutcome {
+    std::shared_ptr<const incident::RunIndex> index;
+    std::optional<Error> error;
+};
+
+struct ForkOutcome {
+    std::optional<incident::ForkResult> fork;
+    std::optional<Error> error;
+};
+
+// Reports progress from a worker to a progress bar, on the GUI thread.
+ProgressFn progressTo(QPointer<QProgressBar> bar)
+{
+    return [bar](double f) {
+        QMetaObject::invokeMethod(
+            bar, [bar, f] { if (bar) bar->setValue(int(f * 1000)); }, Qt::QueuedConnection);
+    };
+}
+
+} // namespace
+
+IncidentPanel::IncidentPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+
+    auto* top = new QHBoxLayout;
+    m_run = new QComboBox(this);
+    m_run->setObjectName("incidentRun");
+    m_run->setMinimumContentsLength(24);
+    m_run->setToolTip(tr("The run to replay. It is replayed once more with a state journal, so any decision's cluster can be "
+                         "rebuilt at once; stored runs are checked against their stored decision log."));
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setVisible(false);
+    m_status = new QLabel(this);
+    m_rescore = new QLineEdit(QStringLiteral("bestfit,fgd"), this);
+    m_rescore->setObjectName("rescorePolicies");
+    m_rescore->setToolTip(tr("Policies (comma-separated) that re-score the selected decision's request on the same cluster"));
+    top->addWidget(new QLabel(tr("Run:"), this));
+    top->addWidget(m_run);
+    top->addWidget(m_progress);
+    top->addWidget(m_cancelButton);
+    top->addWidget(m_status, 1);
+    top->addWidget(new QLabel(tr("Re-score with:"), this));
+    top->addWidget(m_rescore);
+    layout->addLayout(top);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* left = new QWidget(split);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_incidents = new QTreeWidget(left);
+    m_incidents->setObjectName("incidentList");
+    m_incidents->setHeaderLabels({ tr("incident"), tr("at"), tr("decision"), tr("what") });
+    m_incidents->setRootIsDecorated(false);
+    m_incidents->setToolTip(tr("Found automatically: p99 wait above the SLA or jumping, bursts of failures, SLA violations, "
+                               "fragmentation spikes. Click one to jump to it."));
+    auto* filters = new QHBoxLayout;
+    m_jobFilter = new QLineEdit(left);
+    m_jobFilter->setPlaceholderText(tr("job name or index"));
+    m_nodeFilter = new QSpinBox(left);
+    m_nodeFilter->setRange(-1, 1 << 30);
+    m_nodeFilter->setValue(-1);
+    m_nodeFilter->setSpecialValueText(tr("any node"));
+    m_outcomeFilter = new QComboBox(left);
+    m_outcomeFilter->addItem(tr("any outcome"), -1);
+    m_outcomeFilter->addItem(tr("placed"), int(sim::Outcome::Placed));
+    m_outcomeFilter->addItem(tr("failed"), int(sim::Outcome::Failed));
+    m_outcomeFilter->addItem(tr("waited"), int(sim::Outcome::Waited));
+    m_fromFilter = new QLineEdit(left);
+    m_toFilter = new QLineEdit(left);
+    m_fromFilter->setPlaceholderText(tr("from"));
+    m_toFilter->setPlaceholderText(tr("to"));
+    m_fromFilter->setToolTip(tr("Time range: hours since the run's start (timed) or pod numbers (fill); empty = open"));
+    m_toFilter->setToolTip(m_fromFilter->toolTip());
+    filters->addWidget(m_jobFilter, 2);
+    filters->addWidget(m_nodeFilter, 1);
+    filters->addWidget(m_outcomeFilter, 1);
+    filters->addWidget(m_fromFilter, 1);
+    filters->addWidget(m_toFilter, 1);
+    m_table = new QTableView(left);
+    m_table->setObjectName("decisionTable");
+    m_model = new views::DecisionTableModel(this);
+    m_proxy = new views::DecisionFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(views::DecisionTableModel::Index, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    auto* leftSplit = new QSplitter(Qt::Vertical, left);
+    leftSplit->addWidget(m_incidents);
+    auto* tableBox = new QWidget(leftSplit);
+    auto* tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addLayout(filters);
+    tableLayout->addWidget(m_table, 1);
+    leftSplit->addWidget(tableBox);
+    leftSplit->setStretchFactor(0, 1);
+    leftSplit->setStretchFactor(1, 3);
+    leftLayout->addWidget(leftSplit);
+
+    auto* right = new QWidget(split);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_inspector = new views::InspectorWidget(right);
+    auto* forkRow = new QHBoxLayout;
+    m_forkPolicy = new QComboBox(right);
+    m_forkPolicy->setObjectName("forkPolicy");
+    for (const policy::PolicyInfo& p : policy::placementPolicies())
+        m_forkPolicy->addItem(QString::fromStdString(p.name));
+    m_forkPolicy->setEditable(true); // model specs ("learned:round-3.slq") too
+    m_forkWindow = new QLineEdit(right);
+    m_forkWindow->setPlaceholderText(tr("to the end"));
+    m_forkWindow->setToolTip(tr("Compare over this window after the decision: a duration for timed runs (6h, 90m), a pod count for "
+                                "fill runs; empty = to the end"));
+    m_forkButton = new QPushButton(tr("Fork here"), right);
+    m_forkButton->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    m_forkButton->setToolTip(tr("Rebuild the state at the selected decision and continue the run under the chosen policy "
+                                "(Ctrl+Shift+F); the fork joins the dashboard next to the original"));
+    forkRow->addWidget(new QLabel(tr("Fork with:"), right));
+    forkRow->addWidget(m_forkPolicy, 1);
+    forkRow->addWidget(new QLabel(tr("window:"), right));
+    forkRow->addWidget(m_forkWindow);
+    forkRow->addWidget(m_forkButton);
+    m_deltas = new QTableWidget(right);
+    m_deltas->setObjectName("forkDeltas");
+    m_deltas->setColumnCount(4);
+    m_deltas->setHorizontalHeaderLabels({ tr("metric"), tr("original"), tr("fork"), tr("delta") });
+    m_deltas->verticalHeader()->setVisible(false);
+    m_deltas->setMaximumHeight(180);
+    m_deltas->setVisible(false);
+    rightLayout->addWidget(m_inspector, 1);
+    rightLayout->addLayout(forkRow);
+    rightLayout->addWidget(m_deltas);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+
+    m_next = new QAction(tr("Next decision"), this);
+    m_next->setShortcut(QKeySequence(tr("Alt+Down")));
+    m_next->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_prev = new QAction(tr("Previous decision"), this);
+    m_prev->setShortcut(QKeySequence(tr("Alt+Up")));
+    m_prev->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(m_next);
+    addAction(m_prev);
+    connect(m_next, &QAction::triggered, this, [this] { step(1); });
+    connect(m_prev, &QAction::triggered, this, [this] { step(-1); });
+
+    connect(m_run, &QComboBox::activated, this, [this](int i) { startIndex(i); });
+    connect(m_cancelButton, &QPushButton::clicked, this, [this] { m_cancel.cancel(); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+        if (!cur.isValid())
+            return;
+        const int64_t k = m_proxy->data(m_proxy->index(cur.row(), views::DecisionTableModel::Index), Qt::UserRole).toLongLong();
+        if (k == m_current)
+            return;
+        m_current = k;
+        inspectCurrent();
+        if (m_index)
+            emit cursorRequested(dashboardXOf(m_index->decisions.decisions()[std::size_t(k)].timeS));
+    });
+    connect(m_incidents, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        selectDecision(item->data(0, Qt::UserRole).toLongLong());
+    });
+    connect(m_rescore, &QLineEdit::editingFinished, this, [this] { inspectCurrent(); });
+    for (QLineEdit* e : { m_jobFilter, m_fromFilter, m_toFilter })
+        connect(e, &QLineEdit::editingFinished, this, &IncidentPanel::applyFilters);
+    connect(m_nodeFilter, &QSpinBox::valueChanged, this, &IncidentPanel::applyFilters);
+    connect(m_outcomeFilter, &QComboBox::currentIndexChanged, this, &IncidentPanel::applyFilters);
+    connect(m_forkButton, &QPushButton::clicked, this, [this] { fork(m_forkPolicy->currentText().trimmed().toStdString()); });
+}
+
+IncidentPanel::~IncidentPanel() { m_cancel.cancel(); }
+
+void IncidentPanel::setRuns(const std::vector<views::RunResult>& runs, std::shared_ptr<const trace::Trace> trace)
+{
+    const int keep = m_index ? m_indexedRun.id : -1;
+    m_runs = runs;
+    if (trace != m_trace) {
+        m_trace = std::move(trace);
+        m_index.reset();
+        m_model->setIndex(nullptr);
+        m_incidents->clear();
+        m_inspector->clear(tr("Pick a run and a decision."));
+        m_current = -1;
+    }
+    const QSignalBlocker block(m_run);
+    m_run->clear();
+    m_run->addItem(tr("(pick a run)"), -1);
+    for (const views::RunResult& r : m_runs)
+        m_run->addItem(QString::fromStdString(r.label) + (r.isFill() ? tr(" (fill)") : QString()), r.id);
+    const int at = m_run->findData(keep);
+    m_run->setCurrentIndex(at >= 0 ? at : 0);
+}
+
+bool IncidentPanel::selectRun(int sessionId)
+{
+    const int i = m_run->findData(sessionId);
+    if (i <= 0)
+        return false;
+    m_run->setCurrentIndex(i);
+    startIndex(i);
+    return true;
+}
+
+incident::RunSpec IncidentPanel::specOf(const views::RunResult& r) const
+{
+    if (m_project && r.storedId >= 0)
+        if (auto rows = m_project->runs())
+            for (const store::RunRow& row : rows.value())
+                if (row.id == r.storedId)
+                    if (auto s = incident::specFromRow(row))
+                        return s.value();
+    // A run of this session: the options the run controller used.
+    incident::RunSpec s;
+    s.policy = r.policy;
+    s.fill = r.isFill();
+    if (r.fill) {
+        s.fillOptions.seed = r.seed;
+        s.fillOptions.ratio = r.fill->ratio;
+    } else if (r.timed) {
+        s.timedOptions.seed = r.seed;
+        policy::parseQueueOrder(r.timed->queue, s.timedOptions.queue);
+        s.timedOptions.backfill = r.timed->backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+    }
+    return s;
+}
+
+void IncidentPanel::startIndex(int comboIndex)
+{
+    const int id = m_run->itemData(comboIndex).toInt();
+    auto it = std::find_if(m_runs.begin(), m_runs.end(), [id](const views::RunResult& r) { return r.id == id; });
+    m_cancel.cancel();
+    ++m_generation;
+    m_index.reset();
+    m_model->setIndex(nullptr);
+    m_incidents->clear();
+    m_deltas->setVisible(false);
+    m_current = -1;
+    if (it == m_runs.end() || !m_trace) {
+        m_inspector->clear(tr("Pick a run and a decision."));
+        return;
+    }
+    const views::RunResult run = *it;
+    const incident::RunSpec spec = specOf(run);
+    // Stored runs are checked against their stored log and state hashes (read here, on the GUI thread).
+    auto recorded = std::make_shared<sim::DecisionLog>();
+    auto hashes = std::make_shared<std::vector<std::pair<int64_t, uint64_t>>>();
+    if (m_project && run.storedId >= 0) {
+        if (auto log = m_project->decisions(run.storedId))
+            *recorded = std::move(log).value();
+        if (auto h = m_project->stateHashes(run.storedId))
+            *hashes = std::move(h).value();
+    }
+    m_cancel = CancelToken {};
+    const CancelToken cancel = m_cancel;
+    const uint64_t generation = m_generation;
+    auto trace = m_trace;
+    m_inspector->clear(tr("Replaying %1 to index its decisions…").arg(QString::fromStdString(run.label)));
+    m_status->setText(tr("indexing…"));
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancelButton->setVisible(true);
+    auto progress = progressTo(m_progress);
+    auto future = QtConcurrent::run([trace, spec, recorded, hashes, progress, cancel]() -> IndexOutcome {
+        IndexOutcome out;
+        auto r = incident::buildRunIndex(trace, spec, recorded->size() ? recorded.get() : nullptr, hashes.get(), progress, cancel);
+        if (r)
+            out.index = std::move(r).value();
+        else
+            out.error = r.error();
+        return out;
+    });
+    auto* watcher = new QFutureWatcher<IndexOutcome>(this);
+    connect(watcher, &QFutureWatcher<IndexOutcome>::finished, this, [this, watcher, generation, run, recordedSize = recorded->size()] {
+        const IndexOutcome out = watcher->result();
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        m_progress->setVisible(false);
+        m_cancelButton->setVisible(false);
+        if (out.error) {
+            const QString e = out.error->isCancelled() ? tr("Indexing cancelled.") : QString::fromStdString(out.error->toString());
+            m_status->setText(out.error->isCancelled() ? tr("cancelled") : tr("failed"));
+            m_inspector->clear(e);
+            emit indexed(false, e);
+            return;
+        }
+        m_index = out.index;
+        m_indexedRun = run;
+        m_status->setText(tr("%1 decisions, replayed in %2 s%3")
+                              .arg(m_index->decisions.size())
+                              .arg(m_index->buildSeconds, 0, 'f', 2)
+                              .arg(recordedSize ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
+                                                : QString()));
+        onIndexed();
+        emit indexed(true, {});
+    });
+    watcher->setFuture(future);
+}
+
+void IncidentPanel::onIndexed()
+{
+    m_model->setIndex(m_index);
+    m_table->resizeColumnsToContents(); // samples the first rows: size the index column for the last
+    m_table->setColumnWidth(views::DecisionTableModel::Index,
+        m_table->fontMetrics().horizontalAdvance(QString::number(m_index->decisions.size()) + "000"));
+    m_incidents->clear();
+    for (const incident::Incident& i : incident::findIncidents(*m_index)) {
+        auto* item = new QTreeWidgetItem(m_incidents);
+        item->setText(0, QString::fromLatin1(incident::incidentKindName(i.kind)));
+        item->setText(1, m_model->timeText(i.startX));
+        item->setText(2, QString::number(i.decision));
+        item->setText(3, QString::fromStdString(i.text));
+        item->setToolTip(3, item->text(3));
+        item->setData(0, Qt::UserRole, qlonglong(i.decision));
+    }
+    m_incidents->resizeColumnToContents(0);
+    m_incidents->resizeColumnToContents(1);
+    applyFilters();
+    if (m_index->decisions.size() > 0)
+        selectDecision(m_incidents->topLevelItemCount() ? m_incidents->topLevelItem(0)->data(0, Qt::UserRole).toLongLong() : 0);
+    else
+        m_inspector->clear(tr("The run made no decisions."));
+}
+
+void IncidentPanel::applyFilters()
+{
+    m_proxy->setJobFilter(m_jobFilter->text());
+    m_proxy->setNodeFilter(m_nodeFilter->value());
+    m_proxy->setOutcomeFilter(m_outcomeFilter->currentData().toInt());
+    auto parse = [this](const QString& text) {
+        bool ok = false;
+        const double v = text.trimmed().toDouble(&ok);
+        if (!ok || !m_index)
+            return std::nan("");
+        if (m_index->spec.fill)
+            return v;
+        const double t0 = m_index->timed && !m_index->timed->series.empty() ? m_index->timed->series.front().timeS : 0;
+        return t0 + v * 3600.0;
+    };
+    m_proxy->setTimeRange(parse(m_fromFilter->text()), parse(m_toFilter->text()));
+}
+
+void IncidentPanel::selectDecision(int64_t k)
+{
+    if (!m_index || k < 0 || k >= int64_t(m_index->decisions.size()))
+        return;
+    // Find its row in the filtered, sorted table; a decision filtered out is inspected anyway.
+    const QModelIndex src = m_model->index(int(k), 0);
+    const QModelIndex row = m_proxy->mapFromSource(src);
+    if (row.isValid()) {
+        m_table->setCurrentIndex(row);
+        m_table->scrollTo(row, QAbstractItemView::PositionAtCenter);
+    }
+    if (m_current != k) {
+        m_current = k;
+        inspectCurrent();
+        emit cursorRequested(dashboardXOf(m_index->decisions.decisions()[std::size_t(k)].timeS));
+    }
+}
+
+void IncidentPanel::step(int delta)
+{
+    if (!m_index || m_proxy->rowCount() == 0)
+        return;
+    const QModelIndex cur = m_proxy->mapFromSource(m_model->index(int(std::max<int64_t>(0, m_current)), 0));
+    const int row = std::clamp((cur.isValid() ? cur.row() : 0) + delta, 0, m_proxy->rowCount() - 1);
+    selectDecision(m_proxy->data(m_proxy->index(row, views::DecisionTableModel::Index), Qt::UserRole).toLongLong());
+}
+
+double IncidentPanel::dashboardXOf(double t) const
+{
+    if (!m_index)
+        return 0;
+    if (m_index->spec.fill) {
+        for (const sim::FillPoint& p : m_index->fill->curve)
+            if (double(p.podsArrived) >= t + 1)
+                return p.arrivedExactPct;
+        return m_index->fill->curve.empty() ? 0 : m_index->fill->curve.back().arrivedExactPct;
+    }
+    const double t0 = m_index->timed->series.empty() ? 0 : m_index->timed->series.front().timeS;
+    return (t - t0) / 3600.0;
+}
+
+void IncidentPanel::selectAtDashboardX(double x)
+{
+    if (!m_index)
+        return;
+    double t = 0;
+    if (m_index->spec.fill) {
+        t = double(m_index->fill->pods - 1);
+        for (const sim::FillPoint& p : m_index->fill->curve)
+            if (p.arrivedExactPct >= x) {
+                t = double(p.podsArrived - 1);
+                break;
+            }
+    } else {
+        t = (m_index->timed->series.empty() ? 0 : m_index->timed->series.front().timeS) + x * 3600.0;
+    }
+    selectDecision(incident::nearestDecision(*m_index, t));
+}
+
+void IncidentPanel::inspectCurrent()
+{
+    if (!m_index || m_current < 0)
+        return;
+    std::vector<std::string> rescore;
+    for (const QString& p : m_rescore->text().split(',', Qt::SkipEmptyParts))
+        rescore.push_back(p.trimmed().toStdString());
+    auto in = incident::inspect(*m_index, m_current, rescore);
+    if (!in) {
+        m_inspector->clear(QString::fromStdString(in.error().toString()));
+        return;
+    }
+    m_inspector->setInspection(in.value(), m_index->trace, m_index->spec.policy, m_model->timeText(in->decision.timeS));
+}
+
+void IncidentPanel::fork(const std::string& policyName)
+{
+    if (!m_index || m_current < 0) {
+        emit forkFailed(tr("Pick a run and a decision to fork from."));
+        return;
+    }
+    double window = 0;
+    const QString w = m_forkWindow->text().trimmed();
+    if (!w.isEmpty()) {
+        auto parsed = m_index->spec.fill ? Result<double>(w.toDouble()) : rl::parseDuration(w.toStdString());
+        if (!parsed || !(parsed.value() > 0)) {
+            emit forkFailed(tr("Fork window: a positive duration (6h, 90m) for timed runs, a pod count for fill runs."));
+            return;
+        }
+        window = parsed.value();
+    }
+    auto index = m_index;
+    const int64_t k = m_current;
+    const views::RunResult base = m_indexedRun;
+    const int id = m_nextForkId++;
+    m_forkButton->setEnabled(false);
+    m_status->setText(tr("forking at decision %1 under %2…").arg(k).arg(QString::fromStdString(policyName)));
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel = CancelToken {};
+    m_cancelButton->setVisible(true);
+    const CancelToken cancel = m_cancel;
+    auto progress = progressTo(m_progress);
+    auto future = QtConcurrent::run([index, k, policyName, window, progress, cancel]() -> ForkOutcome {
+        ForkOutcome out;
+        auto r = incident::forkRun(*index, k, policyName, window, progress, cancel);
+        if (r)
+            out.fork = std::move(r).value();
+        else
+            out.error = r.error();
+        return out;
+    });
+    auto* watcher = new QFutureWatcher<ForkOutcome>(this);
+    connect(watcher, &QFutureWatcher<ForkOutcome>::finished, this, [this, watcher, base, id, k, policyName] {
+        const ForkOutcome out = watcher->result();
+        watcher->deleteLater();
+        m_forkButton->setEnabled(true);
+        m_progress->setVisible(false);
+        m_cancelButton->setVisible(false);
+        if (out.error) {
+            m_status->setText(out.error->isCancelled() ? tr("fork cancelled") : tr("fork failed"));
+            emit forkFailed(QString::fromStdString(out.error->toString()));
+            return;
+        }
+        const incident::ForkResult& f = *out.fork;
+        m_deltas->setRowCount(int(f.deltas.size()));
+        for (std::size_t i = 0; i < f.deltas.size(); ++i) {
+            const incident::ForkDelta& d = f.deltas[i];
+            const QString cells[] = { QString::fromStdString(d.metric), QString::number(d.original, 'f', 2), QString::number(d.fork, 'f', 2),
+                QString::asprintf("%+.2f", d.delta()) };
+            for (int c = 0; c < 4; ++c) {
+                auto* item = new QTableWidgetItem(cells[c]);
+                item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+                if (c > 0)
+                    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                m_deltas->setItem(int(i), c, item);
+            }
+        }
+        m_deltas->resizeColumnsToContents();
+        m_deltas->setVisible(true);
+        m_status->setText(tr("fork of %1 at decision %2 under %3 done: on the dashboard")
+                              .arg(QString::fromStdString(base.label))
+                              .arg(k)
+                              .arg(QString::fromStdString(policyName)));
+        views::RunResult r;
+        r.id = id;
+        r.policy = "fork→" + policyName;
+        r.seed = base.seed;
+        r.label = base.label + " ⑂" + std::to_string(k) + "→" + policyName;
+        r.fill = f.fill;
+        r.timed = f.timed;
+        emit forkFinished(r);
+    });
+    watcher->setFuture(future);
+}
+
+} // namespace schedlab::app
