@@ -86,7 +86,7 @@ Result<ForkResult> forkRun(const RunIndex& index, int64_t k, const std::string& 
         if (end < int64_t(ds.size())) {
             auto st = index.journal.stateAt(ds[std::size_t(end)].statePos);
             allocO = 100.0 * double(st->allocGpuMilli()) / double(st->totalGpuMilli());
-            metrics::FragTracker frag(*st, metrics::TypicalWorkload::fromTrace(*index.trace));
+            metrics::FragTracker frag(*st, index.workload);
             fragO = 100.0 * frag.gpuFragRate();
             failedO = 0;
             for (int64_t i = 0; i < end; ++i)

@@ -54,6 +54,7 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
     auto index = std::make_shared<RunIndex>();
     index->spec = spec;
     index->trace = trace;
+    index->workload = metrics::TypicalWorkload::fromTrace(*trace);
     if (spec.fill) {
         sim::FillOptions o = spec.fillOptions;
         o.recordDecisions = true;
@@ -146,7 +147,7 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
         in.reward.emplace();
         std::copy(r, r + sim::kRewardTerms, in.reward->begin());
     }
-    metrics::FragTracker frag(state, metrics::TypicalWorkload::fromTrace(trace));
+    metrics::FragTracker frag(state, index.workload);
     in.gpuAllocPct = 100.0 * double(state.allocGpuMilli()) / double(std::max<int64_t>(1, state.totalGpuMilli()));
     in.cpuAllocPct = 100.0 * double(state.allocCpu()) / double(std::max<int64_t>(1, state.totalCpu()));
     in.gpuFragRatePct = 100.0 * frag.gpuFragRate();

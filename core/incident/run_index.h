@@ -6,6 +6,7 @@
 
 #include "base/progress.h"
 #include "base/result.h"
+#include "metrics/fragmentation.h"
 #include "run_spec.h"
 #include "sim/decision_log.h"
 #include "sim/state_journal.h"
@@ -23,6 +24,7 @@ namespace schedlab::incident {
 struct RunIndex {
     RunSpec spec;
     std::shared_ptr<const trace::Trace> trace;
+    metrics::TypicalWorkload workload; ///< of the trace, for fragmentation of rebuilt states
     sim::StateJournal journal;
     sim::DecisionLog decisions; ///< of the index replay, with statePos; equal to the recorded log
     std::shared_ptr<const sim::FillResult> fill; ///< the index replay's result (fill runs)
