@@ -203,9 +203,14 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
                           .arg(in.cpuAllocPct, 0, 'f', 2)
                           .arg(in.gpuFragRatePct, 0, 'f', 2)
                           .arg(in.activeNodes));
+    QStringList why;
+    for (int m = 0; m < sim::kMisfitKinds; ++m)
+        if (in.misfits[std::size_t(m)])
+            why << QStringLiteral("%1 %2").arg(in.misfits[std::size_t(m)]).arg(QString::fromLatin1(sim::misfitName(sim::Misfit(m))));
+    const QString nodeLine = tr("Nodes for this request: %1.").arg(why.join(", "));
     if (in.reward) {
         const auto& t = *in.reward;
-        m_reward->setText(tr("Reward %1 = balance %2 + packing %3 + success %4 + custom %5 (weighted), tail %6")
+        m_reward->setText(nodeLine + "<br>" + tr("Reward %1 = balance %2 + packing %3 + success %4 + custom %5 (weighted), tail %6")
                               .arg(double(t[5]), 0, 'f', 4)
                               .arg(double(t[0]), 0, 'f', 3)
                               .arg(double(t[1]), 0, 'f', 3)
@@ -213,7 +218,7 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
                               .arg(double(t[3]), 0, 'f', 3)
                               .arg(double(t[4]), 0, 'f', 3));
     } else {
-        m_reward->setText(tr("No reward recorded (heuristic runs record none)."));
+        m_reward->setText(nodeLine + "<br>" + tr("No reward recorded (heuristic runs record none)."));
     }
 
     // Candidates side by side: one column pair (node, score) per policy.
@@ -256,7 +261,7 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
     }
     const int chosen = d.outcome == sim::Outcome::Placed ? d.node : -1;
     m_strip->setState(in.state, nodes, chosen);
-    m_nodeModel->setState(in.state, std::move(trace), std::move(ranks), chosen);
+    m_nodeModel->setState(in.state, std::move(trace), std::move(ranks), chosen, in.request);
     m_nodes->resizeColumnsToContents();
 }
 

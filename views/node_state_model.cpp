@@ -10,8 +10,9 @@ NodeStateModel::NodeStateModel(QObject* parent)
 }
 
 void NodeStateModel::setState(std::shared_ptr<const sim::ClusterState> state, std::shared_ptr<const trace::Trace> trace,
-    std::map<int, int> ranks, int chosen)
+    std::map<int, int> ranks, int chosen, trace::TaskRequest request)
 {
+    m_request = request;
     beginResetModel();
     m_state = std::move(state);
     m_trace = std::move(trace);
@@ -46,7 +47,7 @@ QVariant NodeStateModel::data(const QModelIndex& index, int role) const
     if (role == HighlightRole)
         return n == m_chosen ? 2 : rank != m_ranks.end() ? 1 : 0;
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Name || index.column() == GpuShares ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+        return index.column() == Name || index.column() == GpuShares || index.column() == Fit ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
                                                                     : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     const bool sortKey = role == Qt::UserRole;
     if (!sortKey && role != Qt::DisplayRole)
@@ -55,6 +56,10 @@ QVariant NodeStateModel::data(const QModelIndex& index, int role) const
     case Node: return n;
     case Name:
         return m_trace && std::size_t(n) < m_trace->nodes.size() ? QString::fromStdString(m_trace->nodes[std::size_t(n)].name) : QString();
+    case Fit: {
+        const sim::Misfit m = s.misfit(n, m_request);
+        return sortKey ? QVariant(int(m)) : QVariant(QString::fromLatin1(sim::misfitName(m)));
+    }
     case FreeCpu:
         return sortKey ? QVariant(qlonglong(s.freeCpu(n))) : QVariant(QStringLiteral("%1 / %2").arg(s.freeCpu(n)).arg(s.capCpu(n)));
     case FreeMem:
@@ -83,7 +88,7 @@ QVariant NodeStateModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = { "node", "name", "free cpu (m)", "free mem (MiB)", "free GPU (milli)", "free per GPU", "dominant share",
+    static const char* names[] = { "node", "name", "fits the request?", "free cpu (m)", "free mem (MiB)", "free GPU (milli)", "free per GPU", "dominant share",
         "candidate rank" };
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

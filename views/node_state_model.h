@@ -16,13 +16,14 @@ namespace schedlab::views {
 class NodeStateModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Node, Name, FreeCpu, FreeMem, FreeGpu, GpuShares, Share, Candidate, ColumnCount };
+    enum Column { Node, Name, Fit, FreeCpu, FreeMem, FreeGpu, GpuShares, Share, Candidate, ColumnCount };
     /// 2 = the chosen node, 1 = a candidate, 0 = other (widgets colour rows by it).
     static constexpr int HighlightRole = Qt::UserRole + 1;
     explicit NodeStateModel(QObject* parent = nullptr);
-    /// `ranks`: node -> 1-based rank among the candidates; `chosen` is marked (-1 = none).
+    /// `ranks`: node -> 1-based rank among the candidates; `chosen` is marked (-1 = none);
+    /// `request`: the Fit column says why each node could (not) host it.
     void setState(std::shared_ptr<const sim::ClusterState> state, std::shared_ptr<const trace::Trace> trace,
-        std::map<int, int> ranks, int chosen);
+        std::map<int, int> ranks, int chosen, trace::TaskRequest request = {});
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -35,6 +36,7 @@ private:
     std::shared_ptr<const trace::Trace> m_trace;
     std::map<int, int> m_ranks;
     int m_chosen = -1;
+    trace::TaskRequest m_request;
 };
 
 } // namespace schedlab::views

@@ -216,6 +216,11 @@ int runDecisions(const std::vector<std::string>& argv)
             { "cluster", QJsonObject { { "gpuAllocPct", x.gpuAllocPct }, { "cpuAllocPct", x.cpuAllocPct },
                              { "gpuFragRatePct", x.gpuFragRatePct }, { "activeNodes", x.activeNodes } } },
             { "candidates", candidatesJson(x.candidates, d.node) }, { "rescored", rs } };
+        QJsonObject nodes;
+        for (int m = 0; m < sim::kMisfitKinds; ++m)
+            if (x.misfits[std::size_t(m)])
+                nodes[sim::misfitName(sim::Misfit(m))] = x.misfits[std::size_t(m)];
+        o["nodes"] = nodes;
         if (x.reward) {
             const auto& t = *x.reward;
             o["reward"] = QJsonObject { { "balance", t[0] }, { "packing", t[1] }, { "success", t[2] }, { "custom", t[3] },
@@ -240,6 +245,11 @@ int runDecisions(const std::vector<std::string>& argv)
     std::printf("  cluster then: GPU allocation %.2f %%, CPU allocation %.2f %%, GPU fragmentation rate %.2f %%, %d active nodes; "
                 "%lld logged decisions and %d state hash(es) verified\n",
         x.gpuAllocPct, x.cpuAllocPct, x.gpuFragRatePct, x.activeNodes, static_cast<long long>(index.decisionsVerified), index.hashesVerified);
+    std::string why;
+    for (int m = 0; m < sim::kMisfitKinds; ++m)
+        if (x.misfits[std::size_t(m)])
+            why += (why.empty() ? "" : ", ") + std::to_string(x.misfits[std::size_t(m)]) + " " + sim::misfitName(sim::Misfit(m));
+    std::printf("  nodes for this request: %s\n", why.c_str());
     auto printNode = [&](const policy::Candidate& cand, const char* mark) {
         const int n = cand.node;
         std::string gpus;

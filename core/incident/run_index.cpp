@@ -152,6 +152,8 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
     in.cpuAllocPct = 100.0 * double(state.allocCpu()) / double(std::max<int64_t>(1, state.totalCpu()));
     in.gpuFragRatePct = 100.0 * frag.gpuFragRate();
     in.activeNodes = state.activeNodes();
+    for (int n = 0; n < state.nodeCount(); ++n)
+        ++in.misfits[std::size_t(state.misfit(n, in.request))];
     const policy::TieBreak tie = index.spec.fill ? index.spec.fillOptions.tieBreak : index.spec.timedOptions.tieBreak;
     for (const std::string& name : rescore) {
         auto p = rl::makeAnyPolicy(name);

@@ -64,6 +64,8 @@ struct Inspection {
     std::optional<std::array<float, sim::kRewardTerms>> reward;
     double gpuAllocPct = 0, gpuFragRatePct = 0, cpuAllocPct = 0;
     int activeNodes = 0;
+    /// Nodes by why they could not host the request then (index = sim::Misfit; [0] = nodes that fit).
+    std::array<int, sim::kMisfitKinds> misfits {};
     std::vector<Rescored> rescored;
 };
 

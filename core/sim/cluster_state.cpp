@@ -69,6 +69,47 @@ bool ClusterState::fits(int n, const trace::TaskRequest& r) const
     return fullyFreeGpus(n) >= r.numGpu;
 }
 
+const char* misfitName(Misfit m)
+{
+    switch (m) {
+    case Misfit::Fits: return "fits";
+    case Misfit::GpuModel: return "GPU model mismatch";
+    case Misfit::TooFewGpus: return "too few GPUs";
+    case Misfit::TooSmall: return "node too small";
+    case Misfit::Cpu: return "insufficient cpu";
+    case Misfit::Memory: return "insufficient memory";
+    case Misfit::GpuShare: return "insufficient GPU memory (share)";
+    case Misfit::FreeGpus: return "too few free GPUs";
+    }
+    return "?";
+}
+
+Misfit ClusterState::misfit(int n, const trace::TaskRequest& r) const
+{
+    if (r.needsGpu()) {
+        if (!modelAllowed(r, gpuModel(n)))
+            return Misfit::GpuModel;
+        if (r.numGpu > numGpu(n))
+            return Misfit::TooFewGpus;
+    }
+    if (r.cpuMilli > capCpu(n) || r.memMiB > capMem(n))
+        return Misfit::TooSmall;
+    if (r.cpuMilli > freeCpu(n))
+        return Misfit::Cpu;
+    if (r.memMiB > freeMem(n))
+        return Misfit::Memory;
+    if (!r.needsGpu())
+        return Misfit::Fits;
+    if (r.isGpuShare()) {
+        const int32_t* g = gpuFreeArray(n);
+        for (int i = 0; i < numGpu(n); ++i)
+            if (g[i] >= r.gpuMilli)
+                return Misfit::Fits;
+        return Misfit::GpuShare;
+    }
+    return fullyFreeGpus(n) >= r.numGpu ? Misfit::Fits : Misfit::FreeGpus;
+}
+
 bool ClusterState::fitsEmpty(int n, const trace::TaskRequest& r) const
 {
     if (r.cpuMilli > capCpu(n) || r.memMiB > capMem(n))

@@ -24,6 +24,23 @@ struct Placement {
     bool operator==(const Placement&) const = default;
 };
 
+/// Why a node cannot host a request now: the first check of ClusterState::fits() that fails,
+/// static reasons (the node could never host it) before momentary ones.
+enum class Misfit : int8_t {
+    Fits = 0,
+    GpuModel, ///< the request is limited to GPU models this node does not have
+    TooFewGpus, ///< the node has fewer GPUs than the request asks for
+    TooSmall, ///< cpu or memory capacity below the request
+    Cpu, ///< not enough free cpu now
+    Memory, ///< not enough free memory now
+    GpuShare, ///< no GPU with enough free share (GPU memory) now
+    FreeGpus, ///< not enough fully free GPUs now
+};
+inline constexpr int kMisfitKinds = 8;
+/// "fits", "GPU model mismatch", "too few GPUs", "node too small", "insufficient cpu",
+/// "insufficient memory", "insufficient GPU memory (share)", "too few free GPUs".
+const char* misfitName(Misfit m);
+
 class ClusterState {
 public:
     /// Copies capacities from the trace's nodes. Nodes with more than 64 GPUs are refused by
@@ -51,6 +68,8 @@ public:
 
     /// Can node n host `r` right now (cpu, memory, model constraint, GPUs)?
     bool fits(int n, const trace::TaskRequest& r) const;
+    /// Why node n cannot host `r` now; Misfit::Fits exactly when fits(n, r).
+    Misfit misfit(int n, const trace::TaskRequest& r) const;
     /// Could node n host `r` if it were empty?
     bool fitsEmpty(int n, const trace::TaskRequest& r) const;
     /// GPUs chosen by "best fit" (DESIGN §4): for a GPU share, the fitting GPU with the least free

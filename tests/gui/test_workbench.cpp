@@ -389,6 +389,7 @@ private slots:
         QCOMPARE(panel->currentDecision(), int64_t(100));
         QVERIFY2(panel->inspector()->headerText().contains("Decision 100"), qPrintable(panel->inspector()->headerText()));
         QCOMPARE(panel->inspector()->nodeTable()->model()->rowCount(), int(index->trace->nodes.size()));
+        QVERIFY(panel->inspector()->headerText().contains("Nodes for this request:"));
         QCOMPARE(panel->inspector()->candidateTable()->columnCount(), 1 + 2 * 3); // firstfit + bestfit,fgd
         auto in = incident::inspect(*index, 100);
         QVERIFY(in);

@@ -257,6 +257,12 @@ private slots:
             auto in = incident::inspect(*index, k, { "bestfit", "firstfit" });
             QVERIFY(in);
             QCOMPARE(in->rescored.size(), std::size_t(2));
+            // every node has one reason; those that fit are the feasible ones the policy saw
+            int nodes = 0;
+            for (int m : in->misfits)
+                nodes += m;
+            QCOMPARE(nodes, int(t->nodes.size()));
+            QCOMPARE(in->misfits[0], in->decision.feasible);
             if (in->decision.outcome != sim::Outcome::Placed)
                 continue;
             QCOMPARE(in->rescored[0].decision.node, in->decision.node);

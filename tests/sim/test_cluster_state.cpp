@@ -32,6 +32,40 @@ private slots:
         QVERIFY(c.fitsEmpty(0, { 0, 0, 4, 1000, 0 }));
     }
 
+    void misfitReasons()
+    {
+        TraceBuilder b;
+        b.node(8000, 16000, 4).node(4000, 4000, 0);
+        sim::ClusterState c(b.t);
+        using M = sim::Misfit;
+        QCOMPARE(c.misfit(0, { 8000, 16000, 4, 1000, 0 }), M::Fits);
+        QCOMPARE(c.misfit(0, { 0, 0, 1, 500, 0x2 }), M::GpuModel);
+        QCOMPARE(c.misfit(0, { 0, 0, 5, 1000, 0 }), M::TooFewGpus);
+        QCOMPARE(c.misfit(1, { 0, 0, 1, 500, 0 }), M::TooFewGpus); // a CPU node
+        QCOMPARE(c.misfit(0, { 8001, 0, 0, 0, 0 }), M::TooSmall);
+        c.allocate(c.makePlacement(0, { 4000, 12000, 1, 300, 0 }, 0x1));
+        c.allocate(c.makePlacement(0, { 0, 0, 1, 300, 0 }, 0x2));
+        c.allocate(c.makePlacement(0, { 0, 0, 1, 300, 0 }, 0x4));
+        QCOMPARE(c.misfit(0, { 4001, 0, 0, 0, 0 }), M::Cpu);
+        QCOMPARE(c.misfit(0, { 0, 4001, 0, 0, 0 }), M::Memory);
+        QCOMPARE(c.misfit(0, { 0, 0, 1, 1000, 0 }), M::Fits); // GPU 3 is free
+        QCOMPARE(c.misfit(0, { 0, 0, 2, 1000, 0 }), M::FreeGpus);
+        c.allocate(c.makePlacement(0, { 0, 0, 1, 300, 0 }, 0x8));
+        QCOMPARE(c.misfit(0, { 0, 0, 1, 700, 0 }), M::Fits);
+        QCOMPARE(c.misfit(0, { 0, 0, 1, 701, 0 }), M::GpuShare);
+        QCOMPARE(QString(sim::misfitName(M::GpuShare)), QString("insufficient GPU memory (share)"));
+        // Fits exactly when fits(), over many requests
+        for (int64_t cpu : { 0, 3000, 4000, 5000 })
+            for (int64_t mem : { 0, 4000, 5000 })
+                for (int gpus : { 0, 1, 2, 5 })
+                    for (int milli : { 200, 700, 701, 1000 })
+                        for (uint32_t mask : { 0u, 1u, 2u })
+                            for (int n = 0; n < 2; ++n) {
+                                const trace::TaskRequest r { cpu, mem, gpus, gpus ? milli : 0, gpus ? mask : 0u };
+                                QCOMPARE(c.misfit(n, r) == M::Fits, c.fits(n, r));
+                            }
+    }
+
     void nodeHeatDominantShareAndHalving()
     {
         TraceBuilder b;
