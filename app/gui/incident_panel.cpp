@@ -19,7 +19,11 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QTextStream>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
@@ -73,7 +77,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_cancelButton->setVisible(false);
     m_status = new QLabel(this);
-    m_rescore = new QLineEdit(QStringLiteral("bestfit,fgd"), this);
+    m_rescore = new QLineEdit(QSettings().value("incidents/rescore", QStringLiteral("bestfit,fgd")).toString(), this);
     m_rescore->setObjectName("rescorePolicies");
     m_rescore->setToolTip(tr("Policies (comma-separated) that re-score the selected decision's request on the same cluster"));
     top->addWidget(new QLabel(tr("Run:"), this));
@@ -118,6 +122,9 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     filters->addWidget(m_outcomeFilter, 1);
     filters->addWidget(m_fromFilter, 1);
     filters->addWidget(m_toFilter, 1);
+    m_export = new QPushButton(tr("Export…"), left);
+    m_export->setToolTip(tr("Write the decisions shown (filtered, in table order) to a CSV file"));
+    filters->addWidget(m_export);
     m_table = new QTableView(left);
     m_table->setObjectName("decisionTable");
     m_model = new views::DecisionTableModel(this);
@@ -152,6 +159,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     for (const policy::PolicyInfo& p : policy::placementPolicies())
         m_forkPolicy->addItem(QString::fromStdString(p.name));
     m_forkPolicy->setEditable(true); // model specs ("learned:round-3.slq") too
+    m_forkPolicy->setCurrentText(QSettings().value("incidents/forkPolicy", QStringLiteral("bestfit")).toString());
     m_forkWindow = new QLineEdit(right);
     m_forkWindow->setPlaceholderText(tr("to the end"));
     m_forkWindow->setToolTip(tr("Compare over this window after the decision: a duration for timed runs (6h, 90m), a pod count for "
@@ -208,12 +216,25 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     connect(m_incidents, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
         selectDecision(item->data(0, Qt::UserRole).toLongLong());
     });
-    connect(m_rescore, &QLineEdit::editingFinished, this, [this] { inspectCurrent(); });
+    connect(m_rescore, &QLineEdit::editingFinished, this, [this] {
+        QSettings().setValue("incidents/rescore", m_rescore->text());
+        inspectCurrent();
+    });
     for (QLineEdit* e : { m_jobFilter, m_fromFilter, m_toFilter })
         connect(e, &QLineEdit::editingFinished, this, &IncidentPanel::applyFilters);
     connect(m_nodeFilter, &QSpinBox::valueChanged, this, &IncidentPanel::applyFilters);
     connect(m_outcomeFilter, &QComboBox::currentIndexChanged, this, &IncidentPanel::applyFilters);
-    connect(m_forkButton, &QPushButton::clicked, this, [this] { fork(m_forkPolicy->currentText().trimmed().toStdString()); });
+    connect(m_forkButton, &QPushButton::clicked, this, [this] {
+        QSettings().setValue("incidents/forkPolicy", m_forkPolicy->currentText().trimmed());
+        fork(m_forkPolicy->currentText().trimmed().toStdString());
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export decisions"), QStringLiteral("decisions.csv"), tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        if (const QString e = exportCsv(path); !e.isEmpty())
+            emit forkFailed(e); // shown in the window's banner
+    });
 }
 
 IncidentPanel::~IncidentPanel() { m_cancel.cancel(); }
@@ -293,10 +314,17 @@ void IncidentPanel::startIndex(int comboIndex)
     auto recorded = std::make_shared<sim::DecisionLog>();
     auto hashes = std::make_shared<std::vector<std::pair<int64_t, uint64_t>>>();
     if (m_project && run.storedId >= 0) {
-        if (auto log = m_project->decisions(run.storedId))
-            *recorded = std::move(log).value();
-        if (auto h = m_project->stateHashes(run.storedId))
-            *hashes = std::move(h).value();
+        auto log = m_project->decisions(run.storedId);
+        auto h = m_project->stateHashes(run.storedId);
+        if (!log || !h) {
+            const QString e = QString::fromStdString((!log ? log.error() : h.error()).toString());
+            m_inspector->clear(tr("The run's stored decisions cannot be read: %1").arg(e));
+            m_status->setText(tr("failed"));
+            emit indexed(false, e);
+            return;
+        }
+        *recorded = std::move(log).value();
+        *hashes = std::move(h).value();
     }
     m_cancel = CancelToken {};
     const CancelToken cancel = m_cancel;
@@ -413,6 +441,31 @@ void IncidentPanel::step(int delta)
     const QModelIndex cur = m_proxy->mapFromSource(m_model->index(int(std::max<int64_t>(0, m_current)), 0));
     const int row = std::clamp((cur.isValid() ? cur.row() : 0) + delta, 0, m_proxy->rowCount() - 1);
     selectDecision(m_proxy->data(m_proxy->index(row, views::DecisionTableModel::Index), Qt::UserRole).toLongLong());
+}
+
+QString IncidentPanel::exportCsv(const QString& path) const
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return tr("%1: cannot write (%2)").arg(path, f.errorString());
+    QTextStream out(&f);
+    auto cell = [](QString v) {
+        if (v.contains(',') || v.contains('"'))
+            v = '"' + v.replace('"', "\"\"") + '"';
+        return v;
+    };
+    QStringList header;
+    for (int c = 0; c < m_proxy->columnCount(); ++c)
+        header << cell(m_proxy->headerData(c, Qt::Horizontal).toString());
+    out << header.join(',') << '\n';
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        QStringList row;
+        for (int c = 0; c < m_proxy->columnCount(); ++c)
+            row << cell(m_proxy->index(r, c).data().toString());
+        out << row.join(',') << '\n';
+    }
+    out.flush();
+    return f.error() == QFile::NoError ? QString() : tr("%1: write failed (%2)").arg(path, f.errorString());
 }
 
 double IncidentPanel::dashboardXOf(double t) const

@@ -65,6 +65,8 @@ public:
     QTableWidget* forkDeltas() const { return m_deltas; }
     QAction* nextAction() const { return m_next; }
     QAction* previousAction() const { return m_prev; }
+    /// Writes the decisions shown (filtered, in table order) as CSV; returns an error or "".
+    QString exportCsv(const QString& path) const;
 
 signals:
     void indexed(bool ok, const QString& error);
@@ -101,6 +103,7 @@ private:
     QComboBox* m_outcomeFilter = nullptr;
     QLineEdit* m_fromFilter = nullptr;
     QLineEdit* m_toFilter = nullptr;
+    QPushButton* m_export = nullptr;
     QTableView* m_table = nullptr;
     views::DecisionTableModel* m_model = nullptr;
     views::DecisionFilterProxy* m_proxy = nullptr;

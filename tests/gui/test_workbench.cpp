@@ -418,6 +418,14 @@ private slots:
         panel->filter()->setNodeFilter(3);
         for (int r = 0; r < panel->decisionTable()->model()->rowCount(); ++r)
             QCOMPARE(panel->decisionTable()->model()->index(r, views::DecisionTableModel::Node).data(Qt::UserRole).toInt(), 3);
+        const QString csv = m_dir.filePath("node3.csv");
+        QCOMPARE(panel->exportCsv(csv), QString());
+        const QStringList lines = QString::fromStdString(test::readFile(csv.toStdString())).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), panel->decisionTable()->model()->rowCount() + 1);
+        QVERIFY(lines[0].startsWith("#,time,job,task,outcome,node"));
+        for (int i = 1; i < lines.size(); ++i)
+            QCOMPARE(lines[i].split(',')[views::DecisionTableModel::Node], QString("3"));
+        QVERIFY(!panel->exportCsv(m_dir.filePath("no/such/dir/x.csv")).isEmpty());
         panel->filter()->setNodeFilter(-1);
 
         // a click on the dashboard at x = 5 h selects the decision nearest to that time
