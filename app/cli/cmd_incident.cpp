@@ -131,12 +131,84 @@ void printIncidents(const std::vector<incident::Incident>& list, bool fill)
             static_cast<long long>(i.decision), i.text.c_str());
 }
 
+// --list: the decision table, filtered by job (name substring or index), node, outcome and time.
+int listDecisions(const Args& a, const incident::RunIndex& index)
+{
+    std::string error;
+    const int64_t node = a.integer("node", -1, error);
+    const int64_t limit = a.integer("limit", 50, error);
+    const std::string job = a.value("job").value_or("");
+    const std::string outcome = a.value("outcome").value_or("");
+    if (!outcome.empty() && outcome != "placed" && outcome != "failed" && outcome != "waited")
+        return fail("decisions: --outcome is placed, failed or waited", 2);
+    auto timeOf = [&](const char* key, double fallback) -> Result<double> {
+        if (!a.value(key))
+            return fallback;
+        if (index.spec.fill)
+            return std::atof(a.value(key)->c_str());
+        return rl::parseDuration(*a.value(key));
+    };
+    auto from = timeOf("from", -1e300), to = timeOf("to", 1e300);
+    if (!error.empty() || !from || !to)
+        return fail("decisions: " + (!error.empty() ? error : "--from/--to: a duration (timed, e.g. 14h) or a pod number (fill)"), 2);
+    const trace::Trace& tr = *index.trace;
+    const auto& ds = index.decisions.decisions();
+    QJsonArray rows;
+    int64_t matched = 0, shown = 0;
+    if (!a.flag("json"))
+        std::printf("%8s %12s %-24s %8s %-7s %6s %8s %10s\n", "#", index.spec.fill ? "pod" : "time (s)", "job", "task", "outcome", "node",
+            "feasible", "best score");
+    for (std::size_t i = 0; i < ds.size(); ++i) {
+        const sim::Decision& d = ds[i];
+        if (node >= 0 && d.node != node)
+            continue;
+        if (!outcome.empty() && outcome != incident::outcomeName(d.outcome))
+            continue;
+        if (d.timeS < from.value() || d.timeS > to.value())
+            continue;
+        std::string name = d.job >= 0 ? std::string(tr.jobNameView(tr.jobs[std::size_t(d.job)])) : std::string();
+        if (!job.empty()) {
+            const bool isNumber = job.find_first_not_of("0123456789") == std::string::npos;
+            if (isNumber ? (std::to_string(d.job) != job && std::to_string(d.task) != job) : name.find(job) == std::string::npos)
+                continue;
+        }
+        ++matched;
+        if (limit > 0 && shown >= limit)
+            continue;
+        ++shown;
+        const policy::Candidate* top = index.decisions.candidatesOf(d);
+        const double best = d.candidateCount ? top[0].score : 0;
+        if (a.flag("json")) {
+            rows.append(QJsonObject { { "index", double(i) }, { "time", d.timeS }, { "job", d.job },
+                { "jobName", QString::fromStdString(name) }, { "task", d.task }, { "outcome", incident::outcomeName(d.outcome) },
+                { "node", d.node }, { "feasible", d.feasible }, { "bestScore", d.candidateCount ? QJsonValue(best) : QJsonValue() } });
+        } else {
+            std::printf("%8zu %12.0f %-24.24s %8d %-7s %6d %8d %10.4g\n", i, d.timeS, name.empty() ? std::to_string(d.job).c_str() : name.c_str(),
+                d.task, incident::outcomeName(d.outcome), d.node, d.feasible, best);
+        }
+    }
+    if (a.flag("json")) {
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.decision-list/1" }, { "matched", double(matched) }, { "decisions", rows } })
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+            stdout);
+    } else {
+        std::printf("%lld of %zu decisions match", static_cast<long long>(matched), ds.size());
+        if (shown < matched)
+            std::printf(" (first %lld shown; --limit 0 for all)", static_cast<long long>(shown));
+        std::printf("\n");
+    }
+    return 0;
+}
+
 } // namespace
 
 int runDecisions(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore" }, { "json" }); !e.empty())
+    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore", "job", "node", "outcome", "from", "to", "limit" },
+            { "json", "list" });
+        !e.empty())
         return fail("decisions: " + e, 2);
     auto ctx = openRun(a, "decisions");
     if (!ctx)
@@ -149,6 +221,8 @@ int runDecisions(const std::vector<std::string>& argv)
         return fail("decisions: " + kr.error().message, 2);
     const int64_t k = kr.value();
     const bool json = a.flag("json");
+    if (a.flag("list"))
+        return listDecisions(a, index);
     if (k < 0) {
         // Overview: outcomes, incidents and the longest bursts of failures (where to look first).
         int64_t failed = 0;

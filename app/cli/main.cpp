@@ -40,10 +40,12 @@ commands:
   rounds --project P [--json]
         the fine-tune rounds of a project: lineage, status, evaluation, checkpoints
   decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--json]
+  decisions --project P --run R --list [--job J] [--node N] [--outcome placed|failed|waited]
+            [--from T] [--to T] [--limit 50] [--json]
         incident replay of a run: its incidents (p99 above its SLA or jumping, failure bursts, SLA
         violations, fragmentation spikes), or the state decision K (or the one nearest time T, e.g.
         14h) saw, rebuilt and checked against the run's log, its candidates and what other
-        policies would have chosen
+        policies would have chosen; --list prints the decisions, filtered
   fork --project P --run R (--index K | --at T) --policy B [--window W] [--json]
         continue a run from decision K under policy B; prints the deltas against the original
         (over the window W after K when given: a duration for timed runs, pods for fill runs)

@@ -338,6 +338,20 @@ private slots:
         QCOMPARE(tm["p99WaitS"].toObject()["delta"].toDouble(), 0.0); // the run's own policy
         QCOMPARE(tm["seriesGpuUtilPct"].toObject()["delta"].toDouble(), 0.0);
         QCOMPARE(cli({ "fork", "--project", project, "--run", "2", "--index", "3", "--policy", "nosuch" }).code, 2);
+        // the decision table, filtered
+        Run failedList = cli({ "decisions", "--project", project, "--run", "1", "--list", "--outcome", "failed", "--limit", "0", "--json" });
+        QVERIFY2(failedList.code == 0, failedList.err.constData());
+        const QJsonObject fl = QJsonDocument::fromJson(failedList.out).object();
+        QCOMPARE(fl["matched"].toInt(), ov["failed"].toInt());
+        QCOMPARE(fl["decisions"].toArray().size(), ov["failed"].toInt());
+        Run node3 = cli({ "decisions", "--project", project, "--run", "2", "--list", "--node", "3", "--from", "2h", "--limit", "0", "--json" });
+        const QJsonArray n3 = QJsonDocument::fromJson(node3.out).object()["decisions"].toArray();
+        QVERIFY(!n3.isEmpty());
+        for (const auto& row : n3) {
+            QCOMPARE(row.toObject()["node"].toInt(), 3);
+            QVERIFY(row.toObject()["time"].toDouble() >= 7200);
+        }
+        QCOMPARE(cli({ "decisions", "--project", project, "--run", "2", "--list", "--outcome", "maybe" }).code, 2);
     }
 
     // The bundled sample is this project's own generator output, and must stay loadable.
