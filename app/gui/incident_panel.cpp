@@ -77,6 +77,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_cancelButton->setVisible(false);
     m_status = new QLabel(this);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long texts must not squeeze the controls
     m_rescore = new QLineEdit(QSettings().value("incidents/rescore", QStringLiteral("bestfit,fgd")).toString(), this);
     m_rescore->setObjectName("rescorePolicies");
     m_rescore->setToolTip(tr("Policies (comma-separated) that re-score the selected decision's request on the same cluster"));
@@ -178,6 +179,10 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     m_deltas->setColumnCount(4);
     m_deltas->setHorizontalHeaderLabels({ tr("metric"), tr("original"), tr("fork"), tr("delta") });
     m_deltas->verticalHeader()->setVisible(false);
+    m_deltas->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    m_deltas->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch); // the numbers always show
+    for (int c = 1; c < 4; ++c)
+        m_deltas->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_deltas->setMaximumHeight(180);
     m_deltas->setVisible(false);
     rightLayout->addWidget(m_inspector, 1);
@@ -578,17 +583,17 @@ void IncidentPanel::fork(const std::string& policyName)
                 m_deltas->setItem(int(i), c, item);
             }
         }
-        m_deltas->resizeColumnsToContents();
         m_deltas->setVisible(true);
         m_status->setText(tr("fork of %1 at decision %2 under %3 done: on the dashboard")
                               .arg(QString::fromStdString(base.label))
                               .arg(k)
                               .arg(QString::fromStdString(policyName)));
+        m_status->setToolTip(m_status->text());
         views::RunResult r;
         r.id = id;
         r.policy = "fork→" + policyName;
         r.seed = base.seed;
-        r.label = base.label + " ⑂" + std::to_string(k) + "→" + policyName;
+        r.label = base.label + " fork@" + std::to_string(k) + "→" + policyName;
         r.fill = f.fill;
         r.timed = f.timed;
         emit forkFinished(r);

@@ -445,6 +445,13 @@ private slots:
         QCOMPARE(panel->forkDeltas()->item(0, 0)->text(), QString("p99 wait (s)"));
         QCOMPARE(panel->forkDeltas()->item(0, 2)->text().toDouble(), std::round(w.results()[1].timed->waitS.p99 * 100) / 100);
         QVERIFY(!w.hasUnsavedRuns()); // forks are never stored
+        if (qEnvironmentVariableIsSet("SCHEDLAB_SHOT_DIR")) { // for looking at, not checked
+            const QString dir = qEnvironmentVariable("SCHEDLAB_SHOT_DIR");
+            w.grab().save(dir + "/incident-fork.png");
+            w.showTab(0);
+            w.grab().save(dir + "/dashboard-fork.png");
+            w.showTab(3);
+        }
         // a bad policy: a clear error, nothing added
         QSignalSpy failed(panel, &app::IncidentPanel::forkFailed);
         panel->fork("no-such-policy");
