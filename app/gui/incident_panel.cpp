@@ -359,6 +359,7 @@ void IncidentPanel::startIndex(int comboIndex)
         m_progress->setVisible(false);
         m_cancelButton->setVisible(false);
         if (out.error) {
+            m_pendingX.reset();
             const QString e = out.error->isCancelled() ? tr("Indexing cancelled.") : QString::fromStdString(out.error->toString());
             m_status->setText(out.error->isCancelled() ? tr("cancelled") : tr("failed"));
             m_inspector->clear(e);
@@ -373,6 +374,11 @@ void IncidentPanel::startIndex(int comboIndex)
                               .arg(recordedSize ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
                                                 : QString()));
         onIndexed();
+        if (m_pendingX) {
+            const double x = *m_pendingX;
+            m_pendingX.reset();
+            selectAtDashboardX(x);
+        }
         emit indexed(true, {});
     });
     watcher->setFuture(future);
@@ -503,6 +509,22 @@ void IncidentPanel::selectAtDashboardX(double x)
         t = (m_index->timed->series.empty() ? 0 : m_index->timed->series.front().timeS) + x * 3600.0;
     }
     selectDecision(incident::nearestDecision(*m_index, t));
+}
+
+void IncidentPanel::followDashboardClick(double x, int runId)
+{
+    if (m_index) {
+        selectAtDashboardX(x);
+        return;
+    }
+    const int i = m_run->findData(runId);
+    if (i <= 0)
+        return;
+    m_pendingX = x;
+    if (m_run->currentIndex() != i || !m_progress->isVisible()) { // not already indexing it
+        m_run->setCurrentIndex(i);
+        startIndex(i);
+    }
 }
 
 void IncidentPanel::inspectCurrent()

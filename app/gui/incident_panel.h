@@ -16,6 +16,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -55,6 +56,9 @@ public:
     void step(int delta);
     /// Selects the decision nearest to x in dashboard units (timed: h since the first tick; fill: arrived %).
     void selectAtDashboardX(double x);
+    /// A click on the dashboard at x: selects the nearest decision of the indexed run; with none
+    /// indexed yet, indexes `runId` first (when the panel lists it) and selects then.
+    void followDashboardClick(double x, int runId);
     /// Forks the current run at the current decision under `policy` (asynchronously; forkFinished follows).
     void fork(const std::string& policy);
     const incident::RunIndex* runIndex() const { return m_index.get(); }
@@ -92,6 +96,7 @@ private:
     uint64_t m_generation = 0;
     CancelToken m_cancel;
     int m_nextForkId = 2'000'000;
+    std::optional<double> m_pendingX; ///< a dashboard click waiting for the index
 
     QComboBox* m_run = nullptr;
     QProgressBar* m_progress = nullptr;

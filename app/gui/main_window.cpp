@@ -2,6 +2,7 @@
 
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
+#include "heatmap_widget.h"
 #include "job_table_model.h"
 #include "reward_editor.h"
 #include "training_panel.h"
@@ -91,7 +92,18 @@ MainWindow::MainWindow(QWidget* parent)
     tabs->addTab(m_incidentPanel, tr("Incidents"));
     // Incident replay and the dashboard share one cursor: a click on a plot or the heatmap selects
     // the nearest decision; selecting a decision moves the cursor there.
-    connect(m_dashboard, &views::DashboardWidget::cursorClicked, m_incidentPanel, &IncidentPanel::selectAtDashboardX);
+    connect(m_dashboard, &views::DashboardWidget::cursorClicked, this, [this](double x) {
+        // With no run indexed yet, the heatmap's run (else the first shown) is indexed first.
+        const auto& shown = m_dashboard->runs();
+        const int h = m_dashboard->heatmap()->currentRun();
+        int id = -1;
+        if (h >= 0 && std::size_t(h) < shown.size() && !shown[std::size_t(h)].fork)
+            id = shown[std::size_t(h)].id;
+        for (std::size_t i = 0; id < 0 && i < shown.size(); ++i)
+            if (!shown[i].fork)
+                id = shown[i].id;
+        m_incidentPanel->followDashboardClick(x, id);
+    });
     connect(m_incidentPanel, &IncidentPanel::cursorRequested, m_dashboard, &views::DashboardWidget::setCursorX);
     connect(m_incidentPanel, &IncidentPanel::forkFinished, this, [this](views::RunResult r) {
         r.fork = true;

@@ -366,11 +366,18 @@ private slots:
         w.showTab(3);
         app::IncidentPanel* panel = w.incidentPanel();
         QSignalSpy indexed(panel, &app::IncidentPanel::indexed);
-        QVERIFY(panel->selectRun(w.results()[0].id));
+        // A click on a dashboard plot with nothing indexed yet indexes the shown run, then selects
+        // the decision nearest to the click.
+        emit w.dashboard()->cursorClicked(3.0);
         QVERIFY(indexed.wait(120000));
         QVERIFY2(indexed[0][0].toBool(), qPrintable(indexed[0][1].toString()));
         const incident::RunIndex* index = panel->runIndex();
         QVERIFY(index);
+        QCOMPARE(panel->currentDecision(), incident::nearestDecision(*index, index->timed->series.front().timeS + 3 * 3600.0));
+        // the cursor moved to that decision's time
+        const double picked = (index->decisions.decisions()[std::size_t(panel->currentDecision())].timeS - index->timed->series.front().timeS) / 3600.0;
+        QVERIFY(std::abs(w.dashboard()->cursorX() - picked) < 1e-9);
+        QVERIFY(std::abs(picked - 3.0) < 0.5);
         // the stored run was rebuilt from its stored options: the same run
         QCOMPARE(index->timed->waitS.p99, w.results()[0].timed->waitS.p99);
         QCOMPARE(index->timed->stateHash, w.results()[0].timed->stateHash);
