@@ -85,6 +85,27 @@ Result<RunContext> openRun(const Args& a, const char* command)
     auto hashes = c.project->stateHashes(c.row.id);
     if (!hashes)
         return hashes.error();
+    // The stored journal when the run has one (no replay), else (or with --replay) a replay
+    // checked decision by decision against the stored log.
+    if (!a.flag("replay")) {
+        auto stored = c.project->journal(runId);
+        if (!stored)
+            return stored.error();
+        if (stored.value()) {
+            auto result = c.project->loadRun(runId);
+            if (!result)
+                return result.error();
+            auto fill = result->fill ? std::make_shared<const sim::FillResult>(std::move(*result->fill)) : nullptr;
+            auto timed = result->timed ? std::make_shared<const sim::TimedResult>(std::move(*result->timed)) : nullptr;
+            auto index = incident::indexFromJournal(tr, spec.value(), log.value(), std::move(*stored.value()), fill, timed, hashes.value());
+            if (index) {
+                c.index = std::move(index).value();
+                return c;
+            }
+            std::fprintf(stderr, "%s: run %lld: %s; replaying the run instead\n", path->c_str(), static_cast<long long>(runId),
+                index.error().message.c_str());
+        }
+    }
     auto index = incident::buildRunIndex(tr, spec.value(), &log.value(), &hashes.value());
     if (!index)
         return Error { index.error().code, "run " + std::to_string(runId) + ": " + index.error().message, *path, -1, -1 };
@@ -207,7 +228,7 @@ int runDecisions(const std::vector<std::string>& argv)
 {
     Args a;
     if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore", "job", "node", "outcome", "from", "to", "limit" },
-            { "json", "list" });
+            { "json", "list", "replay" });
         !e.empty())
         return fail("decisions: " + e, 2);
     auto ctx = openRun(a, "decisions");
@@ -251,7 +272,8 @@ int runDecisions(const std::vector<std::string>& argv)
                                          { "mode", index.spec.fill ? "fill" : "timed" }, { "decisions", double(ds.size()) },
                                          { "failed", double(failed) }, { "failureBursts", b }, { "incidents", inc },
                                          { "stateHashesVerified", index.hashesVerified },
-                                         { "decisionsVerified", double(index.decisionsVerified) } })
+                                         { "decisionsVerified", double(index.decisionsVerified) },
+                                         { "source", index.fromStoredJournal ? "stored journal" : "replay" } })
                            .toJson(QJsonDocument::Indented)
                            .constData(),
                 stdout);
@@ -260,7 +282,9 @@ int runDecisions(const std::vector<std::string>& argv)
         std::printf("run %lld (%s %s, seed %llu): %zu decisions, %lld failed; %s (%d state hashes verified)\n",
             static_cast<long long>(c.row.id), c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed),
             ds.size(), static_cast<long long>(failed),
-            index.decisionsVerified ? "the replay matches the stored decision log" : "the run stored no decision log to compare",
+            index.fromStoredJournal ? "rebuilt from the stored journal"
+                : index.decisionsVerified ? "the replay matches the stored decision log"
+                                          : "the run stored no decision log to compare",
             index.hashesVerified);
         std::printf("incidents (%zu):\n", incidents.size());
         printIncidents(incidents, index.spec.fill);
@@ -348,7 +372,7 @@ int runDecisions(const std::vector<std::string>& argv)
 int runFork(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "policy", "window" }, { "json" }); !e.empty())
+    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "policy", "window" }, { "json", "replay" }); !e.empty())
         return fail("fork: " + e, 2);
     if (!a.value("policy") || (!a.value("index") && !a.value("at")))
         return fail("fork: give --index K (or --at T) and --policy B", 2);
@@ -403,7 +427,7 @@ int runFork(const std::vector<std::string>& argv)
 int runBenchSeek(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "seeks", "seed" }, { "json" }); !e.empty())
+    if (std::string e = a.parse(argv, { "project", "run", "seeks", "seed" }, { "json", "replay" }); !e.empty())
         return fail("bench seek: " + e, 2);
     const auto t0 = std::chrono::steady_clock::now();
     auto ctx = openRun(a, "bench seek");
@@ -433,6 +457,7 @@ int runBenchSeek(const std::vector<std::string>& argv)
     const double median = ms[ms.size() / 2], p99 = ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], worst = ms.back();
     if (a.flag("json")) {
         std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.bench-seek/1" }, { "decisions", double(n) },
+                                     { "source", index.fromStoredJournal ? "stored journal" : "replay" },
                                      { "openAndIndexS", openS }, { "indexReplayS", index.buildSeconds },
                                      { "journalOps", double(index.journal.position()) }, { "snapshots", double(index.journal.snapshotCount()) },
                                      { "spacing", double(index.journal.spacing()) }, { "journalMiB", double(index.journal.memoryBytes()) / 1048576.0 },
@@ -442,8 +467,9 @@ int runBenchSeek(const std::vector<std::string>& argv)
             stdout);
         return 0;
     }
-    std::printf("run %lld: %lld decisions; open + replay + verify %.2f s (replay %.2f s), journal %lld ops, %zu snapshots every %lld ops, %.1f MiB\n",
-        static_cast<long long>(ctx->row.id), static_cast<long long>(n), openS, index.buildSeconds,
+    std::printf("run %lld: %lld decisions; open + %s + verify %.2f s (index %.2f s), journal %lld ops, %zu snapshots every %lld ops, %.1f MiB\n",
+        static_cast<long long>(ctx->row.id), static_cast<long long>(n), index.fromStoredJournal ? "read stored journal" : "replay", openS,
+        index.buildSeconds,
         static_cast<long long>(index.journal.position()), index.journal.snapshotCount(), static_cast<long long>(index.journal.spacing()),
         double(index.journal.memoryBytes()) / 1048576.0);
     std::printf("seek to a random decision (state + candidates), %lld seeks: median %.3f ms, p99 %.3f ms, max %.3f ms\n",

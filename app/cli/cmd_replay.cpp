@@ -82,9 +82,10 @@ int runPolicies(const std::vector<std::string>& argv)
 namespace {
 // Runs one replay and, with a project, records it: inserted as running first, results and status
 // written in one transaction after, failures and cancellation marked. Returns the replay result.
+// With `journal` (filled by the run), it is stored too, so incident replay need not replay the run.
 template <class T>
 Result<T> recordedRun(store::Project* project, const store::RunInfo& info, const std::function<Result<T>()>& run,
-    Status (store::Project::*finish)(int64_t, const T&))
+    Status (store::Project::*finish)(int64_t, const T&), const sim::StateJournal* journal = nullptr)
 {
     int64_t runId = -1;
     if (project) {
@@ -103,6 +104,9 @@ Result<T> recordedRun(store::Project* project, const store::RunInfo& info, const
     }
     if (Status st = (project->*finish)(runId, r.value()); !st)
         return st.error();
+    if (journal)
+        if (Status st = project->storeJournal(runId, *journal, r->decisions, r->stateHash); !st)
+            return st.error();
     return r;
 }
 
@@ -156,8 +160,10 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             o.seed = seed;
             const store::RunInfo info { traceId, "timed", name, policy::queueOrderName(o.queue), backfill,
                 incident::optionsJson(o), seed };
+            sim::StateJournal journal;
+            o.journal = project && o.recordDecisions ? &journal : nullptr;
             auto r = recordedRun<sim::TimedResult>(
-                project, info, [&] { return sim::runTimedReplay(trace, *policy, o); }, &store::Project::finishTimedRun);
+                project, info, [&] { return sim::runTimedReplay(trace, *policy, o); }, &store::Project::finishTimedRun, o.journal);
             if (!r)
                 return fail(r.error().toString());
             if (args.flag("json"))
@@ -317,8 +323,10 @@ int runReplay(const std::vector<std::string>& argv)
             fill.recordDecisions = project != nullptr;
             const store::RunInfo info { traceId, "fill", name, "", "",
                 incident::optionsJson(fill), seed };
-            auto r = recordedRun<sim::FillResult>(
-                project.get(), info, [&] { return sim::runFillExperiment(trace, *policy, fill); }, &store::Project::finishFillRun);
+            sim::StateJournal journal;
+            fill.journal = project ? &journal : nullptr;
+            auto r = recordedRun<sim::FillResult>(project.get(), info, [&] { return sim::runFillExperiment(trace, *policy, fill); },
+                &store::Project::finishFillRun, fill.journal);
             if (!r)
                 return fail(r.error().toString());
             row.alloc.add(r->finalGpuAllocPct);

@@ -45,7 +45,9 @@ commands:
         incident replay of a run: its incidents (p99 above its SLA or jumping, failure bursts, SLA
         violations, fragmentation spikes), or the state decision K (or the one nearest time T, e.g.
         14h) saw, rebuilt and checked against the run's log, its candidates and what other
-        policies would have chosen; --list prints the decisions, filtered
+        policies would have chosen; --list prints the decisions, filtered. Runs recorded by
+        replay --project keep their state journal: no replay is needed (--replay forces one,
+        checked decision by decision against the stored log)
   fork --project P --run R (--index K | --at T) --policy B [--window W] [--json]
         continue a run from decision K under policy B; prints the deltas against the original
         (over the window W after K when given: a duration for timed runs, pods for fill runs)
@@ -55,7 +57,7 @@ commands:
         time fill experiments on openb, the paper grid, NASA and Google timed replays
   bench model [--traces DIR]
         inference latency of the learned policy per decision (all_node) and training steps per second
-  bench seek --project P --run R [--seeks N]
+  bench seek --project P --run R [--seeks N] [--replay]
         incident replay: time to index a run and to rebuild the state of random decisions
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files

@@ -318,6 +318,7 @@ void IncidentPanel::startIndex(int comboIndex)
     // Stored runs are checked against their stored log and state hashes (read here, on the GUI thread).
     auto recorded = std::make_shared<sim::DecisionLog>();
     auto hashes = std::make_shared<std::vector<std::pair<int64_t, uint64_t>>>();
+    std::shared_ptr<store::StoredJournal> journal;
     if (m_project && run.storedId >= 0) {
         auto log = m_project->decisions(run.storedId);
         auto h = m_project->stateHashes(run.storedId);
@@ -330,6 +331,9 @@ void IncidentPanel::startIndex(int comboIndex)
         }
         *recorded = std::move(log).value();
         *hashes = std::move(h).value();
+        // Runs recorded by schedlab-cli keep their state journal: no replay needed.
+        if (auto j = m_project->journal(run.storedId); j && j.value())
+            journal = std::make_shared<store::StoredJournal>(std::move(*j.value()));
     }
     m_cancel = CancelToken {};
     const CancelToken cancel = m_cancel;
@@ -341,8 +345,15 @@ void IncidentPanel::startIndex(int comboIndex)
     m_progress->setVisible(true);
     m_cancelButton->setVisible(true);
     auto progress = progressTo(m_progress);
-    auto future = QtConcurrent::run([trace, spec, recorded, hashes, progress, cancel]() -> IndexOutcome {
+    auto future = QtConcurrent::run([trace, spec, recorded, hashes, journal, run, progress, cancel]() -> IndexOutcome {
         IndexOutcome out;
+        if (journal) { // falls through to a replay when the stored journal does not fit
+            auto r = incident::indexFromJournal(trace, spec, *recorded, *journal, run.fill, run.timed, *hashes);
+            if (r) {
+                out.index = std::move(r).value();
+                return out;
+            }
+        }
         auto r = incident::buildRunIndex(trace, spec, recorded->size() ? recorded.get() : nullptr, hashes.get(), progress, cancel);
         if (r)
             out.index = std::move(r).value();
@@ -368,11 +379,18 @@ void IncidentPanel::startIndex(int comboIndex)
         }
         m_index = out.index;
         m_indexedRun = run;
-        m_status->setText(tr("%1 decisions, replayed in %2 s%3")
-                              .arg(m_index->decisions.size())
-                              .arg(m_index->buildSeconds, 0, 'f', 2)
-                              .arg(recordedSize ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
-                                                : QString()));
+        if (m_index->fromStoredJournal)
+            m_status->setText(tr("%1 decisions, from the stored journal in %2 s (%3 state hashes checked)")
+                                  .arg(m_index->decisions.size())
+                                  .arg(m_index->buildSeconds, 0, 'f', 2)
+                                  .arg(m_index->hashesVerified));
+        else
+            m_status->setText(tr("%1 decisions, replayed in %2 s%3")
+                                  .arg(m_index->decisions.size())
+                                  .arg(m_index->buildSeconds, 0, 'f', 2)
+                                  .arg(recordedSize ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
+                                                    : QString()));
+        m_status->setToolTip(m_status->text());
         onIndexed();
         if (m_pendingX) {
             const double x = *m_pendingX;

@@ -103,6 +103,49 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
     return std::shared_ptr<const RunIndex>(std::move(index));
 }
 
+Result<std::shared_ptr<const RunIndex>> indexFromJournal(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,
+    sim::DecisionLog log, store::StoredJournal journal, std::shared_ptr<const sim::FillResult> fill,
+    std::shared_ptr<const sim::TimedResult> timed, const std::vector<std::pair<int64_t, uint64_t>>& hashes)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!trace || (spec.fill ? !fill : !timed))
+        return makeError(ErrorCode::Invalid, "the stored journal needs the trace and the stored run result");
+    auto bad = [](const std::string& why) { return makeError(ErrorCode::Format, "the stored journal does not fit the run: " + why); };
+    const int64_t nOps = int64_t(journal.ops.size());
+    for (int64_t p : journal.statePos)
+        if (p < 0 || p > nOps)
+            return bad("a decision points outside it");
+    if (!log.setStatePositions(journal.statePos))
+        return bad(std::to_string(journal.statePos.size()) + " positions for " + std::to_string(log.size()) + " decisions");
+    for (const sim::Decision& d : log.decisions())
+        if (d.task < 0 || std::size_t(d.task) >= trace->tasks.size() || (d.job >= 0 && std::size_t(d.job) >= trace->jobs.size()))
+            return bad("a decision names a task the trace does not have");
+    auto j = sim::StateJournal::fromOps(sim::ClusterState(*trace), std::move(journal.ops));
+    if (!j)
+        return bad(j.error().message);
+    auto index = std::make_shared<RunIndex>();
+    index->spec = spec;
+    index->trace = trace;
+    index->workload = metrics::TypicalWorkload::fromTrace(*trace);
+    index->journal = std::move(j).value();
+    if (index->journal.stateAt(index->journal.position())->stateHash() != journal.finalHash)
+        return bad("its final state differs from the run's");
+    const auto& ds = log.decisions();
+    for (const auto& [k, h] : hashes) {
+        if (k < 0 || k >= int64_t(ds.size()))
+            continue;
+        if (index->journal.stateAt(ds[std::size_t(k)].statePos)->stateHash() != h)
+            return bad("the state at decision " + std::to_string(k) + " differs from the recorded one");
+        ++index->hashesVerified;
+    }
+    index->decisions = std::move(log);
+    index->fill = std::move(fill);
+    index->timed = std::move(timed);
+    index->fromStoredJournal = true;
+    index->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return std::shared_ptr<const RunIndex>(std::move(index));
+}
+
 int64_t nearestDecision(const RunIndex& index, double x)
 {
     const auto& ds = index.decisions.decisions();

@@ -31,6 +31,7 @@ struct RunIndex {
     std::shared_ptr<const sim::TimedResult> timed; ///< (timed runs)
     int hashesVerified = 0; ///< recorded state hashes the replay reproduced
     int64_t decisionsVerified = 0; ///< recorded decisions the replay reproduced (0 = no log given)
+    bool fromStoredJournal = false; ///< built from the run's stored journal, not by a replay
     double buildSeconds = 0;
 };
 
@@ -40,6 +41,15 @@ struct RunIndex {
 Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,
     const sim::DecisionLog* recorded = nullptr, const std::vector<std::pair<int64_t, uint64_t>>* recordedHashes = nullptr,
     ProgressFn progress = {}, CancelToken cancel = {});
+
+/// An index from a run's stored journal (store::Project::journal) instead of a replay: `log` and
+/// `journal.statePos` must have the same length, every position must lie within the journal, the
+/// journal must apply cleanly and end in the stored final hash, and each recorded (k, hash) (fill
+/// runs) must be the hash of the state decision k saw. `fill` or `timed` is the stored result.
+/// Any failure is an error naming the run's journal; callers fall back to buildRunIndex().
+Result<std::shared_ptr<const RunIndex>> indexFromJournal(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,
+    sim::DecisionLog log, store::StoredJournal journal, std::shared_ptr<const sim::FillResult> fill,
+    std::shared_ptr<const sim::TimedResult> timed, const std::vector<std::pair<int64_t, uint64_t>>& hashes);
 
 /// Index of the decision nearest to time `x` (timed: seconds; fill: pod number), -1 if none.
 /// Among decisions at the same time, the first.

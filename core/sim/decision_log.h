@@ -53,6 +53,16 @@ public:
     const std::vector<Decision>& decisions() const { return m_decisions; }
     const policy::Candidate* candidatesOf(const Decision& d) const { return m_candidates.data() + d.firstCandidate; }
     std::size_t size() const { return m_decisions.size(); }
+    /// Sets every decision's statePos (a log read back from a project, with its stored journal).
+    /// False when the sizes differ.
+    bool setStatePositions(const std::vector<int64_t>& pos)
+    {
+        if (pos.size() != m_decisions.size())
+            return false;
+        for (std::size_t i = 0; i < pos.size(); ++i)
+            m_decisions[i].statePos = pos[i];
+        return true;
+    }
 
 private:
     std::vector<Decision> m_decisions;

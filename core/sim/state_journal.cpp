@@ -1,6 +1,8 @@
 #include "state_journal.h"
 
 #include <algorithm>
+#include <bit>
+#include <string>
 
 namespace schedlab::sim {
 
@@ -18,6 +20,40 @@ std::size_t bytesOf(const ClusterState& s)
 StateJournal::StateJournal(int64_t initialSpacing)
     : m_every(std::max<int64_t>(1, initialSpacing))
 {
+}
+
+Result<StateJournal> StateJournal::fromOps(const ClusterState& initial, std::vector<Op> ops, int64_t initialSpacing)
+{
+    StateJournal j(initialSpacing);
+    j.begin(initial);
+    ClusterState live(initial);
+    j.m_ops.reserve(ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const Op& op = ops[i];
+        const Placement& p = op.placement;
+        const auto bad = [&](const std::string& why) {
+            return makeError(ErrorCode::Format, "journal operation " + std::to_string(i) + " (node " + std::to_string(p.node) + "): " + why);
+        };
+        if (p.node < 0 || p.node >= live.nodeCount())
+            return bad("no such node");
+        const int gpus = live.numGpu(p.node);
+        if (gpus < 64 && (p.gpuMask >> gpus) != 0)
+            return bad("no such GPU");
+        if (p.cpuMilli < 0 || p.memMiB < 0 || p.gpuMilliPerGpu < 0 || p.gpuMilliPerGpu > kGpuMilli)
+            return bad("negative or oversized amounts");
+        if (op.release) {
+            if (live.freeCpu(p.node) + p.cpuMilli > live.capCpu(p.node) || live.freeMem(p.node) + p.memMiB > live.capMem(p.node))
+                return bad("releases more than is allocated");
+            for (uint64_t m = p.gpuMask; m; m &= m - 1)
+                if (live.gpuFree(p.node, std::countr_zero(m)) + p.gpuMilliPerGpu > kGpuMilli)
+                    return bad("releases more GPU than is allocated");
+            live.release(p);
+        } else {
+            live.allocate(p);
+        }
+        j.record(p, op.release, live);
+    }
+    return j;
 }
 
 void StateJournal::begin(const ClusterState& initial)

@@ -4,6 +4,7 @@
 /// replay: the state decision k saw is stateAt(decision.statePos)). Not thread-safe while
 /// recording; const member functions may be called from several threads once the replay is over.
 
+#include "base/result.h"
 #include "cluster_state.h"
 
 #include <cstdint>
@@ -18,7 +19,19 @@ public:
     /// doubles, so memory stays bounded and a seek replays at most spacing() operations.
     static constexpr std::size_t kMaxSnapshots = 256;
 
+    /// One recorded operation.
+    struct Op {
+        Placement placement;
+        bool release = false;
+    };
+
     explicit StateJournal(int64_t initialSpacing = 1024);
+    /// A journal of `ops` applied to `initial` (a stored journal read back), with its snapshots.
+    /// Errors: an operation on a node or GPU the cluster does not have, or a release of more than
+    /// is allocated (a corrupted store); the message names the operation.
+    static Result<StateJournal> fromOps(const ClusterState& initial, std::vector<Op> ops, int64_t initialSpacing = 1024);
+    /// The operations, in order.
+    const std::vector<Op>& ops() const { return m_ops; }
     /// Starts over from `initial`, the replay's cluster before any operation.
     void begin(const ClusterState& initial);
     /// Records one operation; `after` is the cluster once it was applied.
@@ -40,10 +53,6 @@ public:
     std::size_t memoryBytes() const;
 
 private:
-    struct Op {
-        Placement placement;
-        bool release = false;
-    };
     void record(const Placement& p, bool release, const ClusterState& after);
 
     std::vector<Op> m_ops;

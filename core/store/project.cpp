@@ -110,6 +110,14 @@ const char* kSchemaV6 = R"sql(
 ALTER TABLE decisions ADD COLUMN reward BLOB;
 )sql";
 
+// Schema 7: a run's state journal (operations and decision positions, compressed), so incident
+// replay can rebuild any decision's state without replaying the run.
+const char* kSchemaV7 = R"sql(
+CREATE TABLE run_journals (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, ops INTEGER NOT NULL,
+    decisions INTEGER NOT NULL, final_hash TEXT NOT NULL, data BLOB NOT NULL);
+)sql";
+
 } // namespace
 
 namespace detail {
@@ -260,6 +268,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV6); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV7); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -303,6 +313,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 6)
         if (Status s = step(6, kSchemaV6); !s)
+            return s;
+    if (from < 7)
+        if (Status s = step(7, kSchemaV7); !s)
             return s;
     return {};
 }

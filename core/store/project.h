@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "sim/fill_experiment.h"
+#include "sim/state_journal.h"
 #include "sim/timed_replay.h"
 #include "trace/trace.h"
 
@@ -25,7 +26,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -57,6 +58,13 @@ struct StoredRun {
     RunRow row;
     std::optional<sim::TimedResult> timed;
     std::optional<sim::FillResult> fill;
+};
+
+/// A run's state journal as stored (incident replay without replaying the run).
+struct StoredJournal {
+    std::vector<sim::StateJournal::Op> ops;
+    std::vector<int64_t> statePos; ///< per decision, in decision order
+    uint64_t finalHash = 0; ///< state hash after every operation
 };
 
 /// A fine-tune round of the learned policy, before it starts.
@@ -146,6 +154,12 @@ public:
     Result<std::vector<std::pair<int64_t, uint64_t>>> stateHashes(int64_t runId);
     /// Files a stored trace was imported from (as recorded; they may have moved since).
     Result<std::vector<std::string>> traceFiles(int64_t traceId);
+    /// Stores a finished run's state journal: its operations and each decision's position
+    /// (`log`), compressed, and the final state hash, in one transaction (replacing any earlier one).
+    Status storeJournal(int64_t runId, const sim::StateJournal& journal, const sim::DecisionLog& log, uint64_t finalHash);
+    /// The stored journal of a run; nullopt when none was stored. A blob that does not unpack is
+    /// an error naming the run.
+    Result<std::optional<StoredJournal>> journal(int64_t runId);
     /// Reads a finished run back; an unfinished one is an error naming its status.
     Result<StoredRun> loadRun(int64_t runId);
     /// Summary metrics of a run, by key ("finalGpuAllocPct", "wait.p99", ...).

@@ -300,6 +300,11 @@ private slots:
         QCOMPARE(rescored.size(), 2);
         QCOMPARE(rescored[1].toObject()["policy"].toString(), QString("firstfit"));
         QVERIFY(d["cluster"].toObject()["gpuAllocPct"].toDouble() > 0);
+        // runs recorded with --project keep their journal: the same answer without a replay
+        QCOMPARE(ov["source"].toString(), QString("stored journal"));
+        Run replayed = cli({ "decisions", "--project", project, "--run", "1", "--index", "2000", "--rescore", "fgd,firstfit", "--json", "--replay" });
+        QVERIFY2(replayed.code == 0, replayed.err.constData());
+        QCOMPARE(replayed.out, one.out);
         Run failed = cli({ "decisions", "--project", project, "--run", "1", "--index", QString::number(burst), "--json" });
         QCOMPARE(QJsonDocument::fromJson(failed.out).object()["outcome"].toString(), QString("failed"));
 

@@ -13,6 +13,11 @@
 #include "inspector_widget.h"
 
 #include "incident/run_index.h"
+#include "incident/run_spec.h"
+#include "policy/placement_policy.h"
+#include "sim/timed_replay.h"
+#include "store/project.h"
+#include "trace/trace_loader.h"
 
 #include <qcustomplot.h>
 
@@ -465,6 +470,44 @@ private slots:
         QVERIFY(failed.wait(30000));
         QVERIFY(failed[0][0].toString().contains("no-such-policy"));
         QCOMPARE(w.results().size(), std::size_t(2));
+    }
+
+    void incidentReplayUsesAStoredJournal()
+    {
+        // A project as schedlab-cli replay --project writes it: the run with its state journal.
+        const QString file = m_dir.filePath("cli.schedlab");
+        std::size_t decisions = 0;
+        {
+            auto loaded = trace::loadTrace({ SCHEDLAB_SAMPLE });
+            QVERIFY(loaded);
+            auto p = store::Project::open(file.toStdString());
+            QVERIFY(p);
+            const int64_t traceId = p.value()->addTrace(loaded->trace, { SCHEDLAB_SAMPLE }).value();
+            sim::StateJournal journal;
+            sim::TimedOptions o;
+            o.backfill = sim::Backfill::Easy;
+            o.journal = &journal;
+            auto policy = policy::makePlacementPolicy("bestfit");
+            const sim::TimedResult r = sim::runTimedReplay(loaded->trace, *policy, o).value();
+            decisions = r.decisions.size();
+            const int64_t id = p.value()->beginRun({ traceId, "timed", "bestfit", "fcfs", "easy", incident::optionsJson(o), 42 }).value();
+            QVERIFY(p.value()->finishTimedRun(id, r).ok());
+            QVERIFY(p.value()->storeJournal(id, journal, r.decisions, r.stateHash).ok());
+        }
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY2(w.openProject(file), qPrintable(w.bannerText()));
+        QCOMPARE(w.results().size(), std::size_t(1));
+        app::IncidentPanel* panel = w.incidentPanel();
+        QSignalSpy indexed(panel, &app::IncidentPanel::indexed);
+        QVERIFY(panel->selectRun(w.results()[0].id));
+        QVERIFY(indexed.wait(120000));
+        QVERIFY2(indexed[0][0].toBool(), qPrintable(indexed[0][1].toString()));
+        QVERIFY(panel->runIndex()->fromStoredJournal);
+        QCOMPARE(panel->runIndex()->decisions.size(), decisions);
+        panel->selectDecision(500);
+        QVERIFY(panel->inspector()->headerText().contains("Decision 500"));
     }
 
     void badTraceShowsTheBanner()

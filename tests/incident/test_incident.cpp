@@ -306,6 +306,53 @@ private slots:
         QVERIFY(!incident::forkRun(*fill, 5, "nosuch"));
     }
 
+    void aStoredJournalGivesTheSameIndexAndIsChecked()
+    {
+        auto t = generated(12, 700);
+        for (bool fill : { false, true }) {
+            incident::RunSpec spec = fill ? fillSpec("bestfit") : timedSpec("firstfit", sim::Backfill::Easy);
+            auto replayed = mustIndex(t, spec);
+            // what a project stores: the journal's ops, each decision's position, the final hash
+            store::StoredJournal stored;
+            stored.ops = replayed->journal.ops();
+            for (const sim::Decision& d : replayed->decisions.decisions())
+                stored.statePos.push_back(d.statePos);
+            stored.finalHash = fill ? replayed->fill->stateHash : replayed->timed->stateHash;
+            sim::DecisionLog log = replayed->decisions; // as read back (positions overwritten)
+            std::vector<std::pair<int64_t, uint64_t>> hashes;
+            if (fill)
+                hashes = replayed->fill->stateHashes;
+            auto index = incident::indexFromJournal(t, spec, log, stored, replayed->fill, replayed->timed, hashes);
+            QVERIFY2(index, index ? "" : index.error().toString().c_str());
+            QVERIFY(index.value()->fromStoredJournal);
+            QCOMPARE(index.value()->hashesVerified, int(hashes.size()));
+            for (int64_t k = 0; k < int64_t(log.size()); k += 13)
+                QCOMPARE(incident::inspect(*index.value(), k)->state->stateHash(), incident::inspect(*replayed, k)->state->stateHash());
+            // tampered journals are refused with a reason
+            store::StoredJournal badNode = stored;
+            badNode.ops[3].placement.node = 999;
+            auto e1 = incident::indexFromJournal(t, spec, log, badNode, replayed->fill, replayed->timed, hashes);
+            QVERIFY(!e1 && e1.error().message.find("no such node") != std::string::npos);
+            store::StoredJournal badHash = stored;
+            badHash.finalHash ^= 1;
+            auto e2 = incident::indexFromJournal(t, spec, log, badHash, replayed->fill, replayed->timed, hashes);
+            QVERIFY(!e2 && e2.error().message.find("final state") != std::string::npos);
+            store::StoredJournal badPos = stored;
+            badPos.statePos.back() = int64_t(stored.ops.size()) + 1;
+            QVERIFY(!incident::indexFromJournal(t, spec, log, badPos, replayed->fill, replayed->timed, hashes));
+            store::StoredJournal shortPos = stored;
+            shortPos.statePos.pop_back();
+            QVERIFY(!incident::indexFromJournal(t, spec, log, shortPos, replayed->fill, replayed->timed, hashes));
+            store::StoredJournal overRelease = stored;
+            for (auto& op : overRelease.ops)
+                if (!op.release) {
+                    op.release = true; // a release of what was never allocated
+                    break;
+                }
+            QVERIFY(!incident::indexFromJournal(t, spec, log, overRelease, replayed->fill, replayed->timed, hashes));
+        }
+    }
+
     void incidentsOfAHandMadeRun()
     {
         // Series every 10 min, window 1 h, SLA 1 h: p99 0,0,...; at 5 h it jumps to 2 h for 3 ticks.

@@ -143,6 +143,41 @@ private slots:
         QVERIFY(missing.error().message.find("no run 999") != std::string::npos);
     }
 
+    void journalsReadBackAsWritten()
+    {
+        const std::string file = path("journal.schedlab");
+        const trace::Trace t = smallTrace();
+        auto policy = policy::makePlacementPolicy("bestfit");
+        sim::StateJournal journal;
+        sim::FillOptions o;
+        o.journal = &journal;
+        const sim::FillResult f = sim::runFillExperiment(t, *policy, o).value();
+        QVERIFY(journal.position() > 10);
+        int64_t id = -1;
+        {
+            auto p = mustOpen(file);
+            id = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 42 }).value();
+            QVERIFY(p->finishFillRun(id, f).ok());
+            QVERIFY(p->storeJournal(id, journal, f.decisions, f.stateHash).ok());
+        }
+        auto p = mustOpen(file, store::Project::OpenMode::ReadOnly);
+        auto j = p->journal(id);
+        QVERIFY2(j.ok(), j.ok() ? "" : j.error().toString().c_str());
+        QVERIFY(j.value().has_value());
+        const store::StoredJournal& s = *j.value();
+        QCOMPARE(s.finalHash, f.stateHash);
+        QCOMPARE(s.ops.size(), journal.ops().size());
+        for (std::size_t i = 0; i < s.ops.size(); ++i) {
+            QVERIFY(s.ops[i].placement == journal.ops()[i].placement);
+            QCOMPARE(s.ops[i].release, journal.ops()[i].release);
+        }
+        QCOMPARE(s.statePos.size(), f.decisions.size());
+        for (std::size_t i = 0; i < s.statePos.size(); ++i)
+            QCOMPARE(s.statePos[i], f.decisions.decisions()[i].statePos);
+        auto none = p->journal(id + 100);
+        QVERIFY(none.ok() && !none.value().has_value());
+    }
+
     // A project written by schema 1 (no node_heat, no rounds) is migrated on open; its runs stay.
     void schemaOneIsMigrated()
     {
@@ -157,6 +192,7 @@ private slots:
                     QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('drop table node_heat'); "
                             "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
                             "c.execute('drop table trace_data'); c.execute('drop table state_hashes'); c.execute('alter table decisions drop column reward'); "
+                            "c.execute('drop table run_journals'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);
@@ -170,6 +206,7 @@ private slots:
         QVERIFY(p->finishFillRun(id.value(), fill(smallTrace())).ok()); // the new table is usable
         QVERIFY(!p->loadRun(id.value())->fill->heat.x.empty());
         QVERIFY(p->rounds().ok()); // schema 3's tables exist after the migration
+        QVERIFY(p->journal(id.value()).ok()); // and schema 7's
         QVERIFY(p->setSetting("reward_weights", "balance=1").ok());
         QVERIFY(p->setSetting("reward_weights", "balance=2").ok()); // replaced, not duplicated
         QCOMPARE(p->setting("reward_weights").value(), std::string("balance=2"));
