@@ -29,6 +29,25 @@ Status compareLogs(const sim::DecisionLog& replayed, const sim::DecisionLog& rec
     return {};
 }
 
+// Every recorded (k, hash) the replay also hashed must be equal.
+Status checkHashes(const std::vector<std::pair<int64_t, uint64_t>>& replayed, const std::vector<std::pair<int64_t, uint64_t>>* recorded,
+    int& verified)
+{
+    if (!recorded)
+        return {};
+    std::map<int64_t, uint64_t> got(replayed.begin(), replayed.end());
+    for (const auto& [k, h] : *recorded) {
+        auto it = got.find(k);
+        if (it == got.end())
+            continue;
+        if (it->second != h)
+            return makeError(ErrorCode::Invalid, "the rebuilt state differs from the recorded one at decision " + std::to_string(k)
+                    + ": the trace, the options or the build changed since the run");
+        ++verified;
+    }
+    return {};
+}
+
 } // namespace
 
 const char* outcomeName(sim::Outcome o)
@@ -68,18 +87,8 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
             return r.error();
         index->decisions = std::move(r->decisions);
         r->decisions = {};
-        if (recordedHashes) {
-            std::map<int64_t, uint64_t> got(r->stateHashes.begin(), r->stateHashes.end());
-            for (const auto& [k, h] : *recordedHashes) {
-                auto it = got.find(k);
-                if (it == got.end())
-                    continue;
-                if (it->second != h)
-                    return makeError(ErrorCode::Invalid, "the rebuilt state differs from the recorded one at decision "
-                            + std::to_string(k) + ": the trace, the options or the build changed since the run");
-                ++index->hashesVerified;
-            }
-        }
+        if (Status s = checkHashes(r->stateHashes, recordedHashes, index->hashesVerified); !s)
+            return s.error();
         index->fill = std::make_shared<const sim::FillResult>(std::move(r).value());
     } else {
         sim::TimedOptions o = spec.timedOptions;
@@ -90,6 +99,8 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
         auto r = sim::runTimedReplay(*trace, *policy.value(), o, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
+        if (Status s = checkHashes(r->stateHashes, recordedHashes, index->hashesVerified); !s)
+            return s.error();
         index->decisions = std::move(r->decisions);
         r->decisions = {};
         index->timed = std::make_shared<const sim::TimedResult>(std::move(r).value());

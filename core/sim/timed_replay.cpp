@@ -659,6 +659,11 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     m_out.energyKWh = m_power.energyKWh();
     m_out.makespanS = lastFinish - first;
     m_out.stateHash = m_cluster.stateHash();
+    if (m_opt.journal && m_opt.hashEvery > 0) {
+        const auto& ds = m_out.decisions.decisions();
+        for (std::size_t k = std::size_t(m_opt.hashEvery); k < ds.size(); k += std::size_t(m_opt.hashEvery))
+            m_out.stateHashes.push_back({ int64_t(k), m_opt.journal->stateAt(ds[k].statePos)->stateHash() });
+    }
     m_out.units_ = std::move(m_results);
     m_out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     progress.report(1.0);

@@ -42,6 +42,9 @@ struct TimedOptions {
     /// forkPolicy (reset on the cluster of that moment; same RNG stream). Not owned.
     double forkAtS = -1;
     policy::PlacementPolicy* forkPolicy = nullptr;
+    /// With a journal: the hash of the state decision k saw, for every k that is a multiple
+    /// (TimedResult::stateHashes); 0 = none.
+    int64_t hashEvery = 1000;
 };
 
 /// One scheduling unit: a gang job, or one task of a non-gang job.
@@ -88,6 +91,7 @@ struct TimedResult {
     std::vector<UnitResult> units_;
     std::vector<SeriesPoint> series;
     NodeHeat heat; ///< per-node utilization, sampled at the ticks (empty unless recordHeat)
+    std::vector<std::pair<int64_t, uint64_t>> stateHashes; ///< (k, hash of the state decision k saw); needs a journal
     DecisionLog decisions;
 };
 

@@ -518,6 +518,8 @@ Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
         sum.push_back({ "slaViolations." + cls, double(n) });
     if (Status s = writeSummary(runId, sum); !s)
         return s;
+    if (Status s = writeStateHashes(runId, r.stateHashes); !s)
+        return s;
     auto ser = m_db->prepare("INSERT INTO series VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ser)
         return ser.error();

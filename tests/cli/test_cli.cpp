@@ -326,6 +326,7 @@ private slots:
         QVERIFY2(tov.code == 0, tov.err.constData());
         const QJsonObject to = QJsonDocument::fromJson(tov.out).object();
         QCOMPARE(to["mode"].toString(), QString("timed"));
+        QCOMPARE(to["stateHashesVerified"].toInt(), (to["decisions"].toInt() - 1) / 1000); // recorded every 1000 decisions
         QVERIFY(!to["incidents"].toArray().isEmpty()); // 16 nodes for 3000 jobs: waits pile up
         const int inc = to["incidents"].toArray()[0].toObject()["decision"].toInt();
         Run at = cli({ "decisions", "--project", project, "--run", "2", "--index", QString::number(inc), "--rescore", "bestfit", "--json" });

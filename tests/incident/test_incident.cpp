@@ -308,7 +308,7 @@ private slots:
 
     void aStoredJournalGivesTheSameIndexAndIsChecked()
     {
-        auto t = generated(12, 700);
+        auto t = generated(12, 1500); // over 1000 decisions in both modes: a recorded state hash each
         for (bool fill : { false, true }) {
             incident::RunSpec spec = fill ? fillSpec("bestfit") : timedSpec("firstfit", sim::Backfill::Easy);
             auto replayed = mustIndex(t, spec);
@@ -319,9 +319,8 @@ private slots:
                 stored.statePos.push_back(d.statePos);
             stored.finalHash = fill ? replayed->fill->stateHash : replayed->timed->stateHash;
             sim::DecisionLog log = replayed->decisions; // as read back (positions overwritten)
-            std::vector<std::pair<int64_t, uint64_t>> hashes;
-            if (fill)
-                hashes = replayed->fill->stateHashes;
+            const std::vector<std::pair<int64_t, uint64_t>> hashes = fill ? replayed->fill->stateHashes : replayed->timed->stateHashes;
+            QVERIFY(!hashes.empty());
             auto index = incident::indexFromJournal(t, spec, log, stored, replayed->fill, replayed->timed, hashes);
             QVERIFY2(index, index ? "" : index.error().toString().c_str());
             QVERIFY(index.value()->fromStoredJournal);

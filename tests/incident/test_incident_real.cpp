@@ -9,6 +9,7 @@
 #include "incident/incidents.h"
 #include "incident/run_index.h"
 #include "policy/placement_policy.h"
+#include "sim/state_journal.h"
 #include "trace/trace_loader.h"
 
 #include <QtTest>
@@ -77,17 +78,27 @@ private slots:
         auto t = load({ test::realTrace("pwa-swf/NASA-iPSC-1993-3.1-cln.swf") });
         sim::TimedOptions o;
         o.backfill = sim::Backfill::Easy;
+        sim::StateJournal recordedJournal; // as schedlab-cli replay --project records the run
+        o.journal = &recordedJournal;
         auto p = policy::makePlacementPolicy("firstfit");
         auto run = sim::runTimedReplay(*t, *p, o);
         QVERIFY(run);
+        QVERIFY(run->stateHashes.size() >= 18); // every 1000 decisions
         incident::RunSpec spec;
         spec.policy = "firstfit";
         spec.timedOptions = o;
-        auto index = incident::buildRunIndex(t, spec, &run->decisions);
+        spec.timedOptions.journal = nullptr;
+        auto index = incident::buildRunIndex(t, spec, &run->decisions, &run->stateHashes);
         QVERIFY2(index, index ? "" : index.error().toString().c_str());
         const incident::RunIndex& x = *index.value();
         QCOMPARE(x.decisionsVerified, int64_t(run->decisions.size()));
         QVERIFY(x.decisionsVerified > 18000);
+        QCOMPARE(x.hashesVerified, int(run->stateHashes.size())); // replay-to-k reproduces every recorded k
+        auto tampered = run->stateHashes;
+        tampered[tampered.size() / 2].second ^= 1;
+        auto refused = incident::buildRunIndex(t, spec, &run->decisions, &tampered);
+        QVERIFY(!refused);
+        QVERIFY(refused.error().message.find("differs from the recorded one at decision") != std::string::npos);
         QCOMPARE(x.journal.stateAt(x.journal.position())->stateHash(), run->stateHash);
         // every placed decision's node has room for its task in the state it saw
         const auto& ds = x.decisions.decisions();
