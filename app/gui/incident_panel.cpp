@@ -246,10 +246,14 @@ IncidentPanel::~IncidentPanel() { m_cancel.cancel(); }
 
 void IncidentPanel::setRuns(const std::vector<views::RunResult>& runs, std::shared_ptr<const trace::Trace> trace)
 {
-    const int keep = m_index ? m_indexedRun.id : -1;
+    const int keep = m_run->currentData().toInt(); // the run shown (or being indexed) stays selected
     m_runs = runs;
     if (trace != m_trace) {
         m_trace = std::move(trace);
+        m_cancel.cancel(); // an index or fork of the previous trace is dropped when it ends
+        ++m_generation;
+        m_progress->setVisible(false);
+        m_cancelButton->setVisible(false);
         m_index.reset();
         m_model->setIndex(nullptr);
         m_incidents->clear();
@@ -587,6 +591,7 @@ void IncidentPanel::fork(const std::string& policyName)
     m_cancel = CancelToken {};
     m_cancelButton->setVisible(true);
     const CancelToken cancel = m_cancel;
+    const uint64_t generation = m_generation;
     auto progress = progressTo(m_progress);
     auto future = QtConcurrent::run([index, k, policyName, window, progress, cancel]() -> ForkOutcome {
         ForkOutcome out;
@@ -598,10 +603,12 @@ void IncidentPanel::fork(const std::string& policyName)
         return out;
     });
     auto* watcher = new QFutureWatcher<ForkOutcome>(this);
-    connect(watcher, &QFutureWatcher<ForkOutcome>::finished, this, [this, watcher, base, id, k, policyName] {
+    connect(watcher, &QFutureWatcher<ForkOutcome>::finished, this, [this, watcher, base, id, k, policyName, generation] {
         const ForkOutcome out = watcher->result();
         watcher->deleteLater();
         m_forkButton->setEnabled(true);
+        if (generation != m_generation)
+            return; // another run or trace was picked meanwhile: this fork no longer applies
         m_progress->setVisible(false);
         m_cancelButton->setVisible(false);
         if (out.error) {
