@@ -92,7 +92,7 @@ void ClusterStrip::paintEvent(QPaintEvent*)
         const int first = int(int64_t(b) * n / bars), last = int(int64_t(b + 1) * n / bars);
         double share = 0;
         for (int i = first; i < std::max(last, first + 1); ++i)
-            share = std::max(share, NodeStateModel::dominantShare(*m_state, i));
+            share = std::max(share, m_state->dominantShare(i));
         const double x0 = double(b) * width() / bars, x1 = double(b + 1) * width() / bars;
         const int bh = std::max(1, int(share * h));
         p.fillRect(QRectF(x0, 8 + h - bh, std::max(1.0, x1 - x0 - (w > 3 ? 1 : 0)), bh), shareColour(share));

@@ -25,18 +25,6 @@ int NodeStateModel::rowCount(const QModelIndex& parent) const { return parent.is
 
 int NodeStateModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-double NodeStateModel::dominantShare(const sim::ClusterState& s, int n)
-{
-    double share = 0;
-    if (s.capCpu(n) > 0)
-        share = std::max(share, 1.0 - double(s.freeCpu(n)) / double(s.capCpu(n)));
-    if (s.capMem(n) > 0)
-        share = std::max(share, 1.0 - double(s.freeMem(n)) / double(s.capMem(n)));
-    if (s.numGpu(n) > 0)
-        share = std::max(share, 1.0 - double(s.freeGpuMilli(n)) / double(s.numGpu(n) * sim::kGpuMilli));
-    return share;
-}
-
 QVariant NodeStateModel::data(const QModelIndex& index, int role) const
 {
     if (!m_state || !index.isValid())
@@ -75,7 +63,7 @@ QVariant NodeStateModel::data(const QModelIndex& index, int role) const
             text += (g ? "," : "") + QString::number(s.gpuFree(n, g));
         return text;
     }
-    case Share: return sortKey ? QVariant(dominantShare(s, n)) : QVariant(QString::number(100.0 * dominantShare(s, n), 'f', 1) + " %");
+    case Share: return sortKey ? QVariant(s.dominantShare(n)) : QVariant(QString::number(100.0 * s.dominantShare(n), 'f', 1) + " %");
     case Candidate:
         if (rank == m_ranks.end())
             return sortKey ? QVariant(1 << 30) : QVariant();

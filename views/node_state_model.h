@@ -28,8 +28,6 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    /// Max of the allocated cpu, memory and GPU fractions of node n, 0..1.
-    static double dominantShare(const sim::ClusterState& s, int n);
 
 private:
     std::shared_ptr<const sim::ClusterState> m_state;

@@ -1,5 +1,6 @@
 #include "cluster_state.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace schedlab::sim {
@@ -33,6 +34,18 @@ ClusterState::ClusterState(const trace::Trace& trace)
         m_freeGpuTotal[i] = int64_t(m_numGpu[i]) * kGpuMilli;
     m_tasksOn.assign(n, 0);
     m_version.assign(n, 0);
+}
+
+double ClusterState::dominantShare(int n) const
+{
+    double share = 0;
+    if (capCpu(n) > 0)
+        share = std::max(share, 1.0 - double(freeCpu(n)) / double(capCpu(n)));
+    if (capMem(n) > 0)
+        share = std::max(share, 1.0 - double(freeMem(n)) / double(capMem(n)));
+    if (numGpu(n) > 0)
+        share = std::max(share, 1.0 - double(freeGpuMilli(n)) / double(int64_t(numGpu(n)) * kGpuMilli));
+    return share;
 }
 
 int ClusterState::fullyFreeGpus(int n) const

@@ -61,6 +61,8 @@ public:
     int64_t freeGpuMilli(int n) const { return m_freeGpuTotal[std::size_t(n)]; }
     /// GPUs of node n with nothing allocated.
     int fullyFreeGpus(int n) const;
+    /// Largest of node n's allocated cpu, memory and GPU fractions, 0..1 (heatmap, inspector).
+    double dominantShare(int n) const;
     /// Anything allocated on node n.
     bool isActive(int n) const { return m_tasksOn[std::size_t(n)] > 0; }
     /// Changes each time node n is allocated or released (for score caches).

@@ -13,14 +13,7 @@ NodeHeatRecorder::NodeHeatRecorder(int nodes, int maxColumns)
 
 uint8_t NodeHeatRecorder::nodeUtilPct(const ClusterState& c, int n)
 {
-    double share = 0;
-    if (c.capCpu(n) > 0)
-        share = std::max(share, 1.0 - double(c.freeCpu(n)) / double(c.capCpu(n)));
-    if (c.capMem(n) > 0)
-        share = std::max(share, 1.0 - double(c.freeMem(n)) / double(c.capMem(n)));
-    if (c.numGpu(n) > 0)
-        share = std::max(share, 1.0 - double(c.freeGpuMilli(n)) / double(int64_t(c.numGpu(n)) * kGpuMilli));
-    return uint8_t(std::lround(std::clamp(share, 0.0, 1.0) * 100.0));
+    return uint8_t(std::lround(std::clamp(c.dominantShare(n), 0.0, 1.0) * 100.0));
 }
 
 void NodeHeatRecorder::offer(double x, const ClusterState& cluster)
