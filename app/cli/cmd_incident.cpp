@@ -20,6 +20,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <random>
 
@@ -127,7 +129,20 @@ QJsonArray candidatesJson(const std::vector<policy::Candidate>& c, int chosen)
     return out;
 }
 
-// --at: seconds or a duration ("14h", "90m") for timed runs; the pod number for fill runs.
+// A point or span of a run, as --at, --from, --to and --window take it: timed runs, seconds or a
+// duration ("14h", "90m"); fill runs, a pod number. Never negative.
+Result<double> runTime(const std::string& text, bool fill)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() && *end == '\0' && std::isfinite(v) && v >= 0)
+        return v; // a plain number: seconds, or a pod number
+    if (fill)
+        return makeError(ErrorCode::Invalid, "'" + text + "' is not a pod number (fill runs count pods)");
+    return rl::parseDuration(text);
+}
+
+// --index K, or --at T (the decision nearest to T).
 Result<int64_t> decisionIndexOf(const Args& a, const incident::RunIndex& index)
 {
     std::string error;
@@ -139,7 +154,7 @@ Result<int64_t> decisionIndexOf(const Args& a, const incident::RunIndex& index)
     }
     if (!a.value("at"))
         return int64_t(-1);
-    auto x = rl::parseDuration(*a.value("at"));
+    auto x = runTime(*a.value("at"), index.spec.fill);
     if (!x)
         return makeError(ErrorCode::Invalid, "--at: " + x.error().message);
     return incident::nearestDecision(index, x.value());
@@ -165,9 +180,7 @@ int listDecisions(const Args& a, const incident::RunIndex& index)
     auto timeOf = [&](const char* key, double fallback) -> Result<double> {
         if (!a.value(key))
             return fallback;
-        if (index.spec.fill)
-            return std::atof(a.value(key)->c_str());
-        return rl::parseDuration(*a.value(key));
+        return runTime(*a.value(key), index.spec.fill);
     };
     auto from = timeOf("from", -1e300), to = timeOf("to", 1e300);
     if (!error.empty() || !from || !to)
@@ -386,7 +399,7 @@ int runFork(const std::vector<std::string>& argv)
     const int64_t k = kr.value();
     double window = 0;
     if (a.value("window")) {
-        auto w = c.index->spec.fill ? Result<double>(std::atof(a.value("window")->c_str())) : rl::parseDuration(*a.value("window"));
+        auto w = runTime(*a.value("window"), c.index->spec.fill);
         if (!w || !(w.value() > 0))
             return fail("fork: --window is a positive duration (timed, e.g. 6h) or pod count (fill)", 2);
         window = w.value();

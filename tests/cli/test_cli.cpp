@@ -358,6 +358,10 @@ private slots:
             QVERIFY(row.toObject()["time"].toDouble() >= 7200);
         }
         QCOMPARE(cli({ "decisions", "--project", project, "--run", "2", "--list", "--outcome", "maybe" }).code, 2);
+        Run podsNotHours = cli({ "decisions", "--project", project, "--run", "1", "--at", "5h" }); // fill runs count pods
+        QCOMPARE(podsNotHours.code, 2);
+        QVERIFY(podsNotHours.err.contains("is not a pod number"));
+        QCOMPARE(cli({ "decisions", "--project", project, "--run", "1", "--list", "--from", "abc" }).code, 2);
     }
 
     // The bundled sample is this project's own generator output, and must stay loadable.
