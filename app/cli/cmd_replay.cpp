@@ -57,7 +57,7 @@ int runPolicies(const std::vector<std::string>& argv)
             queues.append(QString::fromStdString(n));
         std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.policies/1" }, { "placement", arr },
                                      { "queue", queues }, { "backfill", QJsonArray { "none", "easy" } },
-                                     { "tieBreak", QJsonArray { "random", "first" } } })
+                                     { "tieBreak", QJsonArray { "random", "first", "order" } } })
                        .toJson()
                        .constData(),
             stdout);
@@ -73,7 +73,9 @@ int runPolicies(const std::vector<std::string>& argv)
         return s;
     }().c_str());
     std::printf("backfilling (--backfill, timed mode): none, easy\n");
-    std::printf("\nparameters: --seeds (RNG of tie-breaks, Random, inflation and shuffle), --tie-break random|first,\n"
+    std::printf("\nparameters: --seeds (RNG of tie-breaks, Random, inflation and shuffle),\n"
+                "  --tie-break random|first|order (equal best scores: random per decision, lowest node, or first in\n"
+                "  a node order drawn once per run with the seed; default order for fill, random for timed),\n"
                 "  fill: --ratio (default 1.3); timed: --sla CLASS=SECONDS,..., --window (p99 window, 3600 s),\n"
                 "  --tick (series period, default max(60 s, span/4000)), --power-off-idle\n");
     return 0;
@@ -270,10 +272,11 @@ int runReplay(const std::vector<std::string>& argv)
     fill.topK = int(args.integer("top-k", 8, error));
     if (!error.empty())
         return fail("replay: " + error, 2);
-    const std::string tie = args.value("tie-break").value_or("random");
-    if (tie != "random" && tie != "first")
-        return fail("replay: --tie-break is random or first", 2);
-    fill.tieBreak = tie == "first" ? policy::TieBreak::First : policy::TieBreak::Random;
+    // Default: the reference each mode follows; fill the FGD authors' simulator (a seeded node
+    // order), timed upstream kube-scheduler (random per decision).
+    const std::string tie = args.value("tie-break").value_or(mode == "fill" ? "order" : "random");
+    if (!policy::parseTieBreak(tie, fill.tieBreak))
+        return fail("replay: --tie-break is random, first or order", 2);
     std::vector<uint64_t> seeds;
     if (!parseSeeds(args.value("seeds").value_or("42"), seeds))
         return fail("replay: --seeds takes N, A-B or a comma list", 2);

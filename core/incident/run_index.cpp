@@ -213,7 +213,7 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
         auto p = rl::makeAnyPolicy(name);
         if (!p)
             return p.error();
-        p.value()->setTieBreak(tie);
+        p.value()->setTieBreak(tie, index.spec.seed());
         p.value()->reset(policy::PolicyContext { trace, &frag }, state);
         // A fixed stream per decision, so re-scoring the same decision twice gives the same ties.
         Rng rng(index.spec.seed() ^ (0x9e3779b97f4a7c15ull * uint64_t(k + 1)));

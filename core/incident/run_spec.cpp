@@ -5,13 +5,9 @@
 
 namespace schedlab::incident {
 
-namespace {
-const char* tieName(policy::TieBreak t) { return t == policy::TieBreak::First ? "first" : "random"; }
-}
-
 std::string optionsJson(const sim::FillOptions& o)
 {
-    return QJsonDocument(QJsonObject { { "ratio", o.ratio }, { "tieBreak", tieName(o.tieBreak) } }).toJson(QJsonDocument::Compact).toStdString();
+    return QJsonDocument(QJsonObject { { "ratio", o.ratio }, { "tieBreak", policy::tieBreakName(o.tieBreak) } }).toJson(QJsonDocument::Compact).toStdString();
 }
 
 std::string optionsJson(const sim::TimedOptions& o)
@@ -19,7 +15,7 @@ std::string optionsJson(const sim::TimedOptions& o)
     QJsonObject sla;
     for (const auto& [k, v] : o.slaByQos)
         sla[QString::fromStdString(k)] = v;
-    return QJsonDocument(QJsonObject { { "tieBreak", tieName(o.tieBreak) }, { "window", o.p99WindowS }, { "tick", o.tickS },
+    return QJsonDocument(QJsonObject { { "tieBreak", policy::tieBreakName(o.tieBreak) }, { "window", o.p99WindowS }, { "tick", o.tickS },
                              { "sla", o.defaultSlaS }, { "slaByQos", sla }, { "powerOffIdle", o.powerOffIdle } })
         .toJson(QJsonDocument::Compact)
         .toStdString();
@@ -34,7 +30,11 @@ Result<RunSpec> specFromRow(const store::RunRow& row)
     const QJsonObject o = doc.object();
     RunSpec s;
     s.policy = row.policy;
-    const policy::TieBreak tie = o.value("tieBreak").toString() == "first" ? policy::TieBreak::First : policy::TieBreak::Random;
+    // Runs stored before the tie rule was recorded used per-decision random ties.
+    policy::TieBreak tie = policy::TieBreak::Random;
+    if (o.contains("tieBreak") && !policy::parseTieBreak(o.value("tieBreak").toString().toStdString(), tie))
+        return makeError(ErrorCode::Invalid, "run " + std::to_string(row.id) + " has an unknown tie rule '"
+                + o.value("tieBreak").toString().toStdString() + "'");
     if (row.mode == "fill") {
         s.fill = true;
         s.fillOptions.seed = row.seed;

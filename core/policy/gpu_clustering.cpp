@@ -1,5 +1,6 @@
 // GpuClustering (the FGD authors' baseline): a GPU task prefers nodes already hosting its GPU request
-// class (numGpu, gpuMilli). Score bands, each raised by how full the node's GPUs are
+// class, as the authors' simulator defines it: "share" (one GPU or less, any fraction) or "N whole
+// GPUs". Score bands, each raised by how full the node's GPUs are
 // (25 * (maxSpecGpu - free gpu) / maxSpecGpu):
 //   (75, 100] only this class on the node; (50, 75] this class among others;
 //   (25, 50] a node without GPU tasks; (0, 25] a node with only other classes. CPU-only tasks: 0.
@@ -49,7 +50,8 @@ protected:
     }
 
 private:
-    static int64_t classOf(const trace::TaskRequest& r) { return int64_t(r.numGpu) * 10000 + r.gpuMilli; }
+    /// 0 = a GPU share (any fraction), N = N whole GPUs.
+    static int64_t classOf(const trace::TaskRequest& r) { return r.isGpuShare() ? 0 : int64_t(r.numGpu); }
     MaxSpec m_spec;
     std::vector<std::map<int64_t, int>> m_classes;
 };

@@ -4,6 +4,34 @@
 
 namespace schedlab::policy {
 
+namespace {
+// Its own stream, so drawing the node order does not move any other draw of the run.
+constexpr uint64_t kOrderStream = 0x2545F4914F6CDD1Dull;
+} // namespace
+
+const char* tieBreakName(TieBreak t)
+{
+    switch (t) {
+    case TieBreak::Random:
+        return "random";
+    case TieBreak::First:
+        return "first";
+    case TieBreak::Order:
+        return "order";
+    }
+    return "random";
+}
+
+bool parseTieBreak(const std::string& s, TieBreak& out)
+{
+    for (TieBreak t : { TieBreak::Random, TieBreak::First, TieBreak::Order })
+        if (s == tieBreakName(t)) {
+            out = t;
+            return true;
+        }
+    return false;
+}
+
 void ScoringPolicy::candidateNodes(const sim::ClusterState& cluster, const trace::TaskRequest&, std::vector<int>& out)
 {
     out.resize(std::size_t(cluster.nodeCount()));
@@ -24,6 +52,19 @@ void ScoringPolicy::reset(const PolicyContext& ctx, const sim::ClusterState& clu
 {
     m_cache.clear();
     m_cached = 0;
+    m_rank.clear();
+    if (m_tieBreak == TieBreak::Order) {
+        // A uniformly random node order (Fisher-Yates) from the run's seed; rank = position.
+        std::vector<uint32_t> order(std::size_t(cluster.nodeCount()));
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = uint32_t(i);
+        Rng rng(m_tieSeed ^ kOrderStream);
+        for (std::size_t i = order.size(); i > 1; --i)
+            std::swap(order[i - 1], order[rng.below(i)]);
+        m_rank.resize(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            m_rank[order[i]] = uint32_t(i);
+    }
     resetPolicy(ctx, cluster);
 }
 
@@ -80,7 +121,9 @@ PlacementDecision ScoringPolicy::place(const sim::ClusterState& cluster, const P
         for (Candidate& c : m_scored)
             c.score = range == 0 ? 0.0 : double((int64_t(c.raw) - lo) * 100 / range);
     }
-    // Highest score wins; ties uniformly at random (reservoir sampling keeps one of k with 1/k).
+    // Highest score wins. Ties: uniformly at random (reservoir sampling keeps one of k with 1/k),
+    // the first in node order, or the first in the run's node order.
+    const bool byRank = m_tieBreak == TieBreak::Order && m_rank.size() == std::size_t(cluster.nodeCount());
     double best = -1e300;
     int chosen = -1, ties = 0;
     for (std::size_t i = 0; i < m_scored.size(); ++i) {
@@ -91,8 +134,13 @@ PlacementDecision ScoringPolicy::place(const sim::ClusterState& cluster, const P
             ties = 1;
         } else if (s == best) {
             ++ties;
-            if (m_tieBreak == TieBreak::Random && rng.below(uint64_t(ties)) == 0)
+            if (m_tieBreak == TieBreak::Random) {
+                if (rng.below(uint64_t(ties)) == 0)
+                    chosen = int(i);
+            } else if (byRank
+                && m_rank[std::size_t(m_scored[i].node)] < m_rank[std::size_t(m_scored[std::size_t(chosen)].node)]) {
                 chosen = int(i);
+            }
         }
     }
     d.node = m_scored[std::size_t(chosen)].node;

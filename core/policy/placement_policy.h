@@ -59,14 +59,32 @@ struct PolicyContext {
 
 /// How equal best scores are resolved.
 enum class TieBreak {
-    Random, ///< uniformly at random with the run's seed (kube-scheduler's selectHost; DESIGN §5)
-    First, ///< the lowest-numbered node
+    /// Uniformly at random, drawn anew for every decision (upstream kube-scheduler's selectHost).
+    Random,
+    /// The lowest-numbered node.
+    First,
+    /// The node ranked first in a random node order drawn once per run with the run's seed. This is
+    /// how the FGD authors' simulator behaves (a kube-scheduler fork that picks the first best node,
+    /// nodes renamed with a seeded random prefix), and what reproduces their published fill results
+    /// (see core/policy/README.md). Default of the fill experiment.
+    Order,
 };
+
+/// "random", "first", "order".
+const char* tieBreakName(TieBreak t);
+/// Parses tieBreakName(); false for anything else.
+bool parseTieBreak(const std::string& s, TieBreak& out);
 
 class PlacementPolicy {
 public:
     virtual ~PlacementPolicy() = default;
-    void setTieBreak(TieBreak t) { m_tieBreak = t; }
+    /// The tie rule; seed draws the node order of TieBreak::Order (the run's seed), which is drawn
+    /// at the next reset() (until then Order acts as First).
+    void setTieBreak(TieBreak t, uint64_t seed = 0)
+    {
+        m_tieBreak = t;
+        m_tieSeed = seed;
+    }
     TieBreak tieBreak() const { return m_tieBreak; }
     /// Stable identifier, e.g. "bestfit".
     virtual std::string name() const = 0;
@@ -93,11 +111,13 @@ public:
 
 protected:
     TieBreak m_tieBreak = TieBreak::Random;
+    uint64_t m_tieSeed = 0;
 };
 
 /// Base for policies that score every feasible node: raw scores are min-max normalised to 0..100
 /// with integer arithmetic (all equal -> 0) when normalise() says so, the highest wins, and ties
-/// are broken uniformly at random with the run's RNG (reservoir sampling in node order).
+/// are broken by the tie rule: at random with the run's RNG (reservoir sampling in node order), the
+/// lowest node, or the first node of the run's seeded node order.
 class ScoringPolicy : public PlacementPolicy {
 public:
     PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK) override;
@@ -147,6 +167,7 @@ private:
     std::vector<CacheEntry>* cacheFor(const trace::TaskRequest& r, int nodes);
     std::unordered_map<ClassKey, std::vector<CacheEntry>, ClassKeyHash> m_cache;
     std::size_t m_cached = 0;
+    std::vector<uint32_t> m_rank; ///< TieBreak::Order: position of each node in the run's order
 };
 
 /// Name, description and parameters of a policy, for `schedlab-cli policies` and the GUI.

@@ -74,7 +74,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
 
     const metrics::TypicalWorkload workload = metrics::TypicalWorkload::fromTrace(trace);
     metrics::FragTracker frag(cluster, workload);
-    policy.setTieBreak(options.tieBreak);
+    policy.setTieBreak(options.tieBreak, options.seed);
     policy.reset(policy::PolicyContext { trace, &frag }, cluster);
     Rng policyRng(options.seed ^ kPolicyStream);
     ThrottledProgress progress(std::move(progressFn));
@@ -110,7 +110,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         }
         if (k == options.forkAt && options.forkPolicy) {
             active = options.forkPolicy;
-            active->setTieBreak(options.tieBreak);
+            active->setTieBreak(options.tieBreak, options.seed);
             active->reset(policy::PolicyContext { trace, &frag }, cluster);
         }
         policy::PlacementDecision d = active->place(cluster, policy::PlacementRequest { r, nullptr, &task, double(i) }, policyRng, topK);

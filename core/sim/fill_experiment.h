@@ -22,7 +22,8 @@ struct FillOptions {
     uint64_t seed = 42;
     int topK = 8; ///< candidates kept per decision; 0 = no decision log
     bool recordDecisions = true;
-    policy::TieBreak tieBreak = policy::TieBreak::Random;
+    /// The FGD authors' simulator resolves ties by a seeded node order (see TieBreak::Order).
+    policy::TieBreak tieBreak = policy::TieBreak::Order;
     bool recordHeat = true; ///< per-node utilization at every 1 % point (NodeHeat)
     int64_t maxPods = 0; ///< stop after this many pods (training windows); 0 = all
     // Incident replay. Decision k is the k-th pod (0-based); "the state at k" is the cluster

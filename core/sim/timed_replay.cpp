@@ -514,7 +514,7 @@ void Replay::sample(double t)
 Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel)
 {
     const auto wall0 = std::chrono::steady_clock::now();
-    m_policy->setTieBreak(m_opt.tieBreak);
+    m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
     m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
     if (m_opt.journal)
         m_opt.journal->begin(m_cluster);
@@ -555,7 +555,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         advanceTo(t);
         if (m_opt.forkPolicy && m_policy != m_opt.forkPolicy && t >= m_opt.forkAtS) {
             m_policy = m_opt.forkPolicy;
-            m_policy->setTieBreak(m_opt.tieBreak);
+            m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
             m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
         }
         bool onlyTicks = true, tickHere = false;

@@ -26,7 +26,7 @@ struct TimedOptions {
     policy::QueueOrder queue = policy::QueueOrder::Fcfs;
     Backfill backfill = Backfill::None;
     uint64_t seed = 42;
-    policy::TieBreak tieBreak = policy::TieBreak::Random;
+    policy::TieBreak tieBreak = policy::TieBreak::Random; ///< as upstream kube-scheduler
     int topK = 8;
     bool recordDecisions = true;
     double tickS = 0; ///< metrics period; 0 = max(60 s, span / 4000)

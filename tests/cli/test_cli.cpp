@@ -312,7 +312,8 @@ private slots:
         QVERIFY2(f.code == 0, f.err.constData());
         const QJsonObject m = QJsonDocument::fromJson(f.out).object()["metrics"].toObject();
         const QJsonObject alloc = m["finalGpuAllocPct"].toObject();
-        QVERIFY(alloc["fork"].toDouble() != alloc["original"].toDouble());
+        const QJsonObject failedPods = m["failedPods"].toObject();
+        QVERIFY(failedPods["fork"].toInt() != failedPods["original"].toInt()); // placed differently from pod 100 on
         QCOMPARE(alloc["delta"].toDouble(), alloc["fork"].toDouble() - alloc["original"].toDouble());
         // a fork under the run's own policy changes nothing
         Run same = cli({ "fork", "--project", project, "--run", "1", "--index", "100", "--policy", "bestfit", "--json" });

@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <map>
 #include <set>
 
 using namespace schedlab;
@@ -147,18 +148,25 @@ private slots:
 
     void gpuClusteringPrefersTheSameClass()
     {
+        // Classes as the FGD authors define them: "share" (any fraction) or "N whole GPUs".
         Setup s;
-        s.b.node(64000, 65536, 8).node(64000, 65536, 8).node(64000, 65536, 8);
+        s.b.node(64000, 65536, 8).node(64000, 65536, 8).node(64000, 65536, 8).node(64000, 65536, 8);
         s.start("gpuclustering");
-        s.occupy(1, { 0, 0, 1, 500, 0 }, 0x1); // same class as the task below
-        s.occupy(2, { 0, 0, 1, 250, 0 }, 0x1); // another class
+        s.occupy(1, { 0, 0, 1, 500, 0 }, 0x1); // a share, like the task below
+        s.occupy(2, { 0, 0, 1, 250, 0 }, 0x1); // a share of another size: still the share class
+        s.occupy(3, { 0, 0, 1, 1000, 0 }, 0x1); // one whole GPU: another class
         PlacementDecision d = s.place({ 1000, 1000, 1, 500, 0 });
         QCOMPARE(d.node, 1);
         // node 1: only this class -> 75 + 25 * (8000 - 7500) / 8000 = 75 + 1 = 76
         QCOMPARE(d.top[0].raw, 76.0);
-        // node 0 idle -> 25 + 0; node 2 other class only -> 0 + 25*250/8000 = 0
-        QCOMPARE(d.top[1].node, 0);
-        QCOMPARE(d.top[1].raw, 25.0);
+        // node 2: only this class -> 75 + 25 * 250 / 8000 = 75 + 0
+        QCOMPARE(d.top[1].node, 2);
+        QCOMPARE(d.top[1].raw, 75.0);
+        // node 0 idle -> 25 + 0; node 3 another class only -> 0 + 25 * 1000 / 8000 = 3
+        QCOMPARE(d.top[2].node, 0);
+        QCOMPARE(d.top[2].raw, 25.0);
+        QCOMPARE(d.top[3].node, 3);
+        QCOMPARE(d.top[3].raw, 3.0);
     }
 
     void fgdPicksTheLeastFragmentingNode()
@@ -225,6 +233,42 @@ private slots:
         s.policy->setTieBreak(TieBreak::First);
         for (uint64_t seed = 1; seed <= 20; ++seed)
             QCOMPARE(s.place({ 1000, 0, 1, 1000, 0 }, seed).node, 0);
+    }
+
+    void tieBreakByTheRunsNodeOrder()
+    {
+        // Five identical empty nodes: BestFit ties everywhere. With TieBreak::Order the run's seed
+        // draws a node order once; every tie of the run goes to the same node, whatever the
+        // decision's RNG; over many run seeds each node is first about equally often.
+        Setup s;
+        for (int i = 0; i < 5; ++i)
+            s.b.node(8000, 8000, 1);
+        s.start("bestfit");
+        std::map<int, int> firstChoice;
+        for (uint64_t runSeed = 1; runSeed <= 200; ++runSeed) {
+            s.policy->setTieBreak(TieBreak::Order, runSeed);
+            s.policy->reset(PolicyContext { s.b.t, nullptr }, *s.cluster);
+            const int node = s.place({ 1000, 0, 1, 1000, 0 }, 1).node;
+            for (uint64_t decisionSeed = 2; decisionSeed <= 6; ++decisionSeed)
+                QCOMPARE(s.place({ 1000, 0, 1, 1000, 0 }, decisionSeed).node, node);
+            ++firstChoice[node];
+        }
+        QCOMPARE(firstChoice.size(), std::size_t(5));
+        for (const auto& [node, count] : firstChoice)
+            QVERIFY2(count >= 20 && count <= 60, qPrintable(QString("node %1 first %2 of 200").arg(node).arg(count)));
+        // The same seed draws the same order; the order is a rule of ties only: a better score wins.
+        s.policy->setTieBreak(TieBreak::Order, 7);
+        s.policy->reset(PolicyContext { s.b.t, nullptr }, *s.cluster);
+        const int tied = s.place({ 1000, 0, 1, 1000, 0 }).node;
+        s.policy->reset(PolicyContext { s.b.t, nullptr }, *s.cluster);
+        QCOMPARE(s.place({ 1000, 0, 1, 1000, 0 }).node, tied);
+        const int other = tied == 0 ? 1 : 0;
+        s.occupy(other, { 4000, 0, 0, 0, 0 }, 0); // fuller: BestFit now prefers it
+        QCOMPARE(s.place({ 1000, 0, 1, 1000, 0 }).node, other);
+        TieBreak parsed = TieBreak::Random;
+        QVERIFY(parseTieBreak("order", parsed) && parsed == TieBreak::Order);
+        QVERIFY(parseTieBreak(tieBreakName(TieBreak::First), parsed) && parsed == TieBreak::First);
+        QVERIFY(!parseTieBreak("lowest", parsed));
     }
 
     void modelConstraintAndNoFit()

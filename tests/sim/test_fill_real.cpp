@@ -1,9 +1,13 @@
 // The FGD paper's fill experiment on the real openb trace (label real): gpu_node (1213 nodes,
 // 6212 GPUs) x pod_list_default, ratio 1.3, seeds 42..44.
 //
-// Tie-breaking decides the FGD vs BestFit order on this trace: with lowest-index ties (asserted
-// here) FGD > BestFit > Random as in the paper; with DESIGN's uniform random ties FGD ends about
-// one point below BestFit (printed, not asserted; under investigation, see issue notes).
+// Reference: the FGD authors publish their simulator's results for this experiment
+// (hkust-adsl/kubernetes-scheduler-simulator, experiments/analysis/expected_results/
+// analysis_allo_discrete.csv, workload openb_pod_list_default, tune 1.3, seeds 42-51). Mean final
+// GPU allocation %: Random 87.47, DotProd 90.85, GpuClustering 91.88, GpuPacking 92.00, BestFit
+// 93.08, FGD 95.39. The fill experiment's default tie rule (a node order drawn once per run from
+// the seed, TieBreak::Order) reproduces each within a point; ties drawn anew per decision do not
+// (FGD falls below BestFit: CPU-only pods, which never change F, then land on any node).
 
 #include "test_util.h"
 
@@ -12,6 +16,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 
 using namespace schedlab;
@@ -21,7 +26,7 @@ class TestFillReal : public QObject {
 private:
     trace::Trace m_trace;
 
-    double meanAlloc(const std::string& name, policy::TieBreak tie)
+    double meanAlloc(const std::string& name, policy::TieBreak tie = sim::FillOptions {}.tieBreak)
     {
         double sum = 0;
         for (uint64_t seed = 42; seed <= 44; ++seed) {
@@ -48,14 +53,23 @@ private slots:
         m_trace = std::move(t->trace);
     }
 
-    void paperOrderingWithLowestIndexTies()
+    void paperResultsWithTheDefaultTieRule()
     {
-        const double fgd = meanAlloc("fgd", policy::TieBreak::First);
-        const double bestfit = meanAlloc("bestfit", policy::TieBreak::First);
-        const double random = meanAlloc("random", policy::TieBreak::First);
-        qInfo("final GPU allocation %% (ties: first): fgd %.2f bestfit %.2f random %.2f", fgd, bestfit, random);
-        QVERIFY(fgd > bestfit);
-        QVERIFY(bestfit > random);
+        QCOMPARE(sim::FillOptions {}.tieBreak, policy::TieBreak::Order);
+        const std::map<std::string, double> published { { "random", 87.47 }, { "dotproduct", 90.85 },
+            { "gpuclustering", 91.88 }, { "gpupacking", 92.00 }, { "bestfit", 93.08 }, { "fgd", 95.39 } };
+        std::map<std::string, double> ours;
+        for (const auto& [name, ref] : published) {
+            ours[name] = meanAlloc(name);
+            qInfo("final GPU allocation %% (ties: order) %-13s %.2f (published %.2f)", name.c_str(), ours[name], ref);
+            QVERIFY2(std::abs(ours[name] - ref) < 1.0, name.c_str());
+        }
+        QVERIFY(ours["fgd"] > ours["bestfit"]);
+        QVERIFY(ours["bestfit"] > ours["random"]);
+        // Lowest-index ties (a fixed order too) give the same ranking.
+        const double fgdFirst = meanAlloc("fgd", policy::TieBreak::First);
+        const double bestfitFirst = meanAlloc("bestfit", policy::TieBreak::First);
+        QVERIFY(fgdFirst > bestfitFirst);
     }
 
     void bestFitBeatsRandomWithRandomTies()
