@@ -6,6 +6,7 @@
 #include "incident/fork.h"
 #include "incident/incidents.h"
 #include "incident/run_index.h"
+#include "incident/run_spec.h"
 #include "sim/state_journal.h"
 #include "trace/trace_generator.h"
 
@@ -192,6 +193,49 @@ private slots:
             QCOMPARE(in->state->freeCpu(0), free0[k]);
             QCOMPARE(in->state->freeCpu(1), free1[k]);
         }
+    }
+
+    void runOptionsKeepTheTieRule()
+    {
+        // What a stored run records is what its incident replay redoes: each tie rule round-trips.
+        for (policy::TieBreak tie : { policy::TieBreak::Random, policy::TieBreak::First, policy::TieBreak::Order }) {
+            store::RunRow row;
+            row.id = 7;
+            row.seed = 44;
+            row.mode = "fill";
+            sim::FillOptions f;
+            f.tieBreak = tie;
+            f.ratio = 1.1;
+            row.optionsJson = incident::optionsJson(f);
+            auto fill = incident::specFromRow(row);
+            QVERIFY(fill.ok());
+            QCOMPARE(fill->fillOptions.tieBreak, tie);
+            QCOMPARE(fill->fillOptions.ratio, 1.1);
+            QCOMPARE(fill->fillOptions.seed, uint64_t(44));
+            row.mode = "timed";
+            row.queue = "fcfs";
+            row.backfill = "easy";
+            sim::TimedOptions t;
+            t.tieBreak = tie;
+            row.optionsJson = incident::optionsJson(t);
+            auto timed = incident::specFromRow(row);
+            QVERIFY(timed.ok());
+            QCOMPARE(timed->timedOptions.tieBreak, tie);
+        }
+        QCOMPARE(sim::FillOptions {}.tieBreak, policy::TieBreak::Order);
+        QCOMPARE(sim::TimedOptions {}.tieBreak, policy::TieBreak::Random);
+        store::RunRow old;
+        old.id = 3;
+        old.mode = "fill";
+        old.optionsJson = R"({"ratio":1.3})"; // stored before the rule was recorded: random ties then
+        auto o = incident::specFromRow(old);
+        QVERIFY(o.ok());
+        QCOMPARE(o->fillOptions.tieBreak, policy::TieBreak::Random);
+        old.optionsJson = R"({"ratio":1.3,"tieBreak":"sideways"})";
+        auto bad = incident::specFromRow(old);
+        QVERIFY(!bad.ok());
+        QVERIFY(bad.error().message.find("run 3") != std::string::npos);
+        QVERIFY(bad.error().message.find("sideways") != std::string::npos);
     }
 
     void fillStatesMatchAReplayStoppedThere()
