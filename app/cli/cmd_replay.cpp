@@ -48,6 +48,9 @@ int runPolicies(const std::vector<std::string>& argv)
         return fail("policies: " + e, 2);
     const auto list = policy::placementPolicies();
     if (args.flag("json")) {
+        QJsonArray ties;
+        for (policy::TieBreak t : policy::kTieBreaks)
+            ties.append(policy::tieBreakName(t));
         QJsonArray arr;
         for (const auto& p : list)
             arr.append(QJsonObject { { "name", QString::fromStdString(p.name) }, { "kind", QString::fromStdString(p.kind) },
@@ -57,7 +60,7 @@ int runPolicies(const std::vector<std::string>& argv)
             queues.append(QString::fromStdString(n));
         std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.policies/1" }, { "placement", arr },
                                      { "queue", queues }, { "backfill", QJsonArray { "none", "easy" } },
-                                     { "tieBreak", QJsonArray { "random", "first", "order" } } })
+                                     { "tieBreak", ties } })
                        .toJson()
                        .constData(),
             stdout);

@@ -24,7 +24,7 @@ const char* tieBreakName(TieBreak t)
 
 bool parseTieBreak(const std::string& s, TieBreak& out)
 {
-    for (TieBreak t : { TieBreak::Random, TieBreak::First, TieBreak::Order })
+    for (TieBreak t : kTieBreaks)
         if (s == tieBreakName(t)) {
             out = t;
             return true;

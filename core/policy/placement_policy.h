@@ -70,6 +70,8 @@ enum class TieBreak {
     Order,
 };
 
+/// Every tie rule, in the order the CLI lists them.
+inline constexpr TieBreak kTieBreaks[] = { TieBreak::Random, TieBreak::First, TieBreak::Order };
 /// "random", "first", "order".
 const char* tieBreakName(TieBreak t);
 /// Parses tieBreakName(); false for anything else.

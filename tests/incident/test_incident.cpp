@@ -198,7 +198,7 @@ private slots:
     void runOptionsKeepTheTieRule()
     {
         // What a stored run records is what its incident replay redoes: each tie rule round-trips.
-        for (policy::TieBreak tie : { policy::TieBreak::Random, policy::TieBreak::First, policy::TieBreak::Order }) {
+        for (policy::TieBreak tie : policy::kTieBreaks) {
             store::RunRow row;
             row.id = 7;
             row.seed = 44;
