@@ -61,7 +61,10 @@ int benchModel(const std::string& tracesDir)
 {
     namespace fs = std::filesystem;
     const fs::path ob = fs::path(tracesDir) / "alibaba-gpu-v2023";
-    auto net = rl::QNetwork::create(1);
+    auto created = rl::QNetwork::create(1);
+    if (!created)
+        return fail(created.error().toString());
+    std::unique_ptr<rl::QNetwork> net = std::move(created).value();
     std::printf("learned policy (%s), this machine, one thread\n", net->describe().c_str());
     if (fs::exists(ob)) {
         auto loaded = trace::loadTrace({ (ob / "openb_node_list_all_node.csv").string(), (ob / "openb_pod_list_default.csv").string() });

@@ -96,7 +96,10 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     // The parent is only read: a failed round cannot touch it.
     std::unique_ptr<QNetwork> net;
     if (o.parentCheckpoint.empty()) {
-        net = QNetwork::create(o.train.seed);
+        auto fresh = QNetwork::create(o.train.seed);
+        if (!fresh)
+            return fresh.error();
+        net = std::move(fresh).value();
     } else {
         auto parent = QNetwork::load(o.parentCheckpoint);
         if (!parent)

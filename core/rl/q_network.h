@@ -1,6 +1,8 @@
 #pragma once
 /// The learned scorer: one shared MLP (features -> 64 -> 32 -> 1, ReLU) that maps each
-/// candidate's feature row (features.h) to a Q-value. libtorch stays behind this pimpl.
+/// candidate's feature row (features.h) to a Q-value. libtorch stays out of this header: the
+/// implementation lives in the torch module (torch_module.h), loaded on first use, so binaries and
+/// code paths that never touch a model never load libtorch.
 ///
 /// Checkpoint file (`.slq`): a libtorch archive with the layer tensors and a `meta` tensor
 /// [magic, format version, features, hidden1, hidden2]. save() writes a temporary file, syncs it
@@ -15,9 +17,7 @@
 
 namespace schedlab::rl {
 
-struct QNetworkImpl; // q_network_impl.h, torch inside
-
-class QNetwork final : public Scorer {
+class QNetwork : public Scorer {
 public:
     struct Shape {
         int features = 16;
@@ -25,32 +25,31 @@ public:
         int hidden2 = 32;
         bool operator==(const Shape&) const = default;
     };
-    /// A freshly initialised network (deterministic for a seed).
-    static std::unique_ptr<QNetwork> create(uint64_t seed, Shape shape);
-    static std::unique_ptr<QNetwork> create(uint64_t seed) { return create(seed, Shape()); }
+    /// A freshly initialised network (deterministic for a seed). Fails only when the torch module
+    /// cannot be loaded (the error says which file and why).
+    static Result<std::unique_ptr<QNetwork>> create(uint64_t seed, Shape shape);
+    static Result<std::unique_ptr<QNetwork>> create(uint64_t seed) { return create(seed, Shape()); }
     static Result<std::unique_ptr<QNetwork>> load(const std::string& path);
-    ~QNetwork() override;
+    ~QNetwork() override = default;
 
-    Status save(const std::string& path) const;
+    virtual Status save(const std::string& path) const = 0;
     /// Writes a TorchScript module with the documented signature (scorer.h).
-    Status exportTorchScript(const std::string& path) const;
-    Status score(const float* rows, int n, int features, std::vector<float>& out) override;
-    std::string describe() const override;
-    Result<std::unique_ptr<Scorer>> clone() const override;
-    std::unique_ptr<QNetwork> cloneNetwork() const;
-    /// Copies the weights of `other` (same shape): the DQN target network sync.
-    void copyFrom(const QNetwork& other);
-    bool allFinite() const;
+    virtual Status exportTorchScript(const std::string& path) const = 0;
+    virtual std::unique_ptr<QNetwork> cloneNetwork() const = 0;
+    /// Copies the weights of `other` (same shape, also made by the torch module): the DQN target
+    /// network sync.
+    virtual void copyFrom(const QNetwork& other) = 0;
+    virtual bool allFinite() const = 0;
     Shape shape() const { return m_shape; }
     /// Sum of all weights (tests compare runs for determinism with it and a hash).
-    double weightSum() const;
-    uint64_t weightHash() const;
-    QNetworkImpl& impl() { return *m; }
-    const QNetworkImpl& impl() const { return *m; }
+    virtual double weightSum() const = 0;
+    virtual uint64_t weightHash() const = 0;
 
-private:
-    QNetwork(std::unique_ptr<QNetworkImpl> impl, Shape shape);
-    std::unique_ptr<QNetworkImpl> m;
+protected:
+    explicit QNetwork(Shape shape)
+        : m_shape(shape)
+    {
+    }
     Shape m_shape;
 };
 

@@ -15,9 +15,10 @@ struct Run {
     int code = -1;
     QByteArray out, err;
 };
-Run cli(const QStringList& args)
+Run cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(SCHEDLAB_CLI), args);
     p.waitForFinished(120000);
     return Run { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
@@ -363,6 +364,32 @@ private slots:
         QCOMPARE(podsNotHours.code, 2);
         QVERIFY(podsNotHours.err.contains("is not a pod number"));
         QCOMPARE(cli({ "decisions", "--project", project, "--run", "1", "--list", "--from", "abc" }).code, 2);
+    }
+
+    // libtorch is loaded only where a model is used (core/rl/torch_module.h): the binary does not
+    // link it, heuristic work runs without the module, a model without it is a clear error.
+    void torchOnlyWhereAModelIsUsed()
+    {
+        QProcess ldd;
+        ldd.start("ldd", { QStringLiteral(SCHEDLAB_CLI) });
+        QVERIFY(ldd.waitForFinished(30000));
+        const QByteArray libs = ldd.readAllStandardOutput();
+        QVERIFY2(libs.contains("libQt6Core"), libs.constData()); // ldd itself worked
+        for (const char* lib : { "libtorch", "libopencv", "libQt5", "libc10" })
+            QVERIFY2(!libs.contains(lib), lib);
+
+        QProcessEnvironment noModule = QProcessEnvironment::systemEnvironment();
+        noModule.insert("SCHEDLAB_TORCH_MODULE", m_dir.filePath("no-such-module.so"));
+        Run heuristic = cli({ "replay", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--mode", "fill", "--policy",
+                                "bestfit", "--seeds", "1" },
+            noModule);
+        QCOMPARE(heuristic.code, 0);
+        Run model = cli({ "replay", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--mode", "fill", "--policy",
+                            "learned:" + m_dir.filePath("m.slq"), "--seeds", "1" },
+            noModule);
+        QCOMPARE(model.code, 1);
+        QVERIFY2(model.err.contains("libschedlab_torch.so") && model.err.contains("no-such-module.so: not found"),
+            model.err.constData());
     }
 
     // The bundled sample is this project's own generator output, and must stay loadable.

@@ -32,6 +32,15 @@ using namespace schedlab;
 using schedlab::test::TraceBuilder;
 
 namespace {
+
+// A fresh network from the torch module (loaded on first use); a test cannot go on without one.
+std::unique_ptr<rl::QNetwork> newNet(uint64_t seed)
+{
+    auto n = rl::QNetwork::create(seed);
+    if (!n)
+        qFatal("%s", n.error().toString().c_str());
+    return std::move(n).value();
+}
 QByteArray sha(const std::string& path)
 {
     QFile f(QString::fromStdString(path));
@@ -143,7 +152,7 @@ private slots:
 
     void checkpointRoundTripAndBadFiles()
     {
-        auto net = rl::QNetwork::create(3);
+        auto net = newNet(3);
         const std::string file = path("a.slq");
         QVERIFY(net->save(file).ok());
         auto back = rl::QNetwork::load(file);
@@ -203,7 +212,7 @@ private slots:
 
     void torchScriptBothWays()
     {
-        auto net = rl::QNetwork::create(11);
+        auto net = newNet(11);
         const std::string pt = path("model.pt");
         QVERIFY(net->exportTorchScript(pt).ok());
         auto scripted = rl::loadTorchScript(pt, rl::kFeatureCount);
@@ -256,7 +265,7 @@ private slots:
         QCOMPARE(least.top[0].score, -0.25);
 
         // Through the registry-like entry point and inside a whole fill experiment.
-        auto net = rl::QNetwork::create(2);
+        auto net = newNet(2);
         QVERIFY(net->save(path("p.slq")).ok());
         auto made = rl::makeModelPolicy("learned:" + path("p.slq"));
         QVERIFY(made.ok() && made.value());
@@ -363,7 +372,7 @@ private slots:
     void trainingIsDeterministicAndLearns()
     {
         const trace::Trace t = smallFillTrace();
-        auto a = rl::QNetwork::create(5), b = rl::QNetwork::create(5), c = rl::QNetwork::create(5);
+        auto a = newNet(5), b = newNet(5), c = newNet(5);
         const uint64_t before = a->weightHash();
         std::vector<rl::EpisodeStats> seen;
         auto ra = rl::train(*a, t, quickTraining(), [&](const rl::EpisodeStats& s) { seen.push_back(s); });
@@ -391,7 +400,7 @@ private slots:
     {
         const trace::Trace t = smallFillTrace();
         const std::string parent = path("parent.slq"), child = path("child.slq"), project = path("div.schedlab");
-        QVERIFY(rl::QNetwork::create(9)->save(parent).ok());
+        QVERIFY(newNet(9)->save(parent).ok());
         const QByteArray parentSha = sha(parent);
         auto p = store::Project::open(project).value();
         rl::RoundOptions o;

@@ -1,4 +1,4 @@
-#include "q_network.h"
+#include "torch_module_impl.h"
 
 #include "q_network_impl.h"
 
@@ -68,23 +68,23 @@ void configureTorchRuntime()
     });
 }
 
-QNetwork::QNetwork(std::unique_ptr<QNetworkImpl> impl, Shape shape)
-    : m(std::move(impl))
-    , m_shape(shape)
+TorchQNetwork::TorchQNetwork(std::unique_ptr<QNetworkImpl> impl, Shape shape)
+    : QNetwork(shape)
+    , m(std::move(impl))
 {
 }
 
-QNetwork::~QNetwork() = default;
+TorchQNetwork::~TorchQNetwork() = default;
 
-std::unique_ptr<QNetwork> QNetwork::create(uint64_t seed, Shape shape)
+std::unique_ptr<TorchQNetwork> TorchQNetwork::create(uint64_t seed, Shape shape)
 {
     configureTorchRuntime();
     torch::manual_seed(seed);
     auto impl = std::make_unique<QNetworkImpl>(QNetworkImpl { Mlp(shape.features, shape.hidden1, shape.hidden2) });
-    return std::unique_ptr<QNetwork>(new QNetwork(std::move(impl), shape));
+    return std::unique_ptr<TorchQNetwork>(new TorchQNetwork(std::move(impl), shape));
 }
 
-Status QNetwork::save(const std::string& path) const
+Status TorchQNetwork::save(const std::string& path) const
 {
     const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
     try {
@@ -102,7 +102,7 @@ Status QNetwork::save(const std::string& path) const
     return syncAndRename(tmp, path);
 }
 
-Result<std::unique_ptr<QNetwork>> QNetwork::load(const std::string& path)
+Result<std::unique_ptr<QNetwork>> TorchQNetwork::load(const std::string& path)
 {
     if (::access(path.c_str(), R_OK) != 0)
         return makeError(ErrorCode::Io, "checkpoint file cannot be read", path);
@@ -133,13 +133,13 @@ Result<std::unique_ptr<QNetwork>> QNetwork::load(const std::string& path)
                 return makeError(ErrorCode::Format, "checkpoint tensor " + p.key() + " holds NaN or infinite values", path);
             p.value().copy_(t.to(torch::kFloat32));
         }
-        return net;
+        return std::unique_ptr<QNetwork>(std::move(net));
     } catch (const std::exception& e) {
         return torchError("corrupted or unreadable checkpoint", path, e);
     }
 }
 
-Status QNetwork::exportTorchScript(const std::string& path) const
+Status TorchQNetwork::exportTorchScript(const std::string& path) const
 {
     const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
     try {
@@ -165,7 +165,7 @@ def forward(self, x):
     return syncAndRename(tmp, path);
 }
 
-Status QNetwork::score(const float* rows, int n, int features, std::vector<float>& out)
+Status TorchQNetwork::score(const float* rows, int n, int features, std::vector<float>& out)
 {
     if (features != m_shape.features)
         return makeError(ErrorCode::Invalid, "model mismatch: the network takes " + std::to_string(m_shape.features)
@@ -180,32 +180,33 @@ Status QNetwork::score(const float* rows, int n, int features, std::vector<float
     return {};
 }
 
-std::string QNetwork::describe() const
+std::string TorchQNetwork::describe() const
 {
     std::ostringstream s;
     s << "q-network " << m_shape.features << "-" << m_shape.hidden1 << "-" << m_shape.hidden2 << "-1";
     return s.str();
 }
 
-std::unique_ptr<QNetwork> QNetwork::cloneNetwork() const
+std::unique_ptr<QNetwork> TorchQNetwork::cloneNetwork() const
 {
     auto copy = create(0, m_shape);
     copy->copyFrom(*this);
     return copy;
 }
 
-Result<std::unique_ptr<Scorer>> QNetwork::clone() const { return std::unique_ptr<Scorer>(cloneNetwork()); }
+Result<std::unique_ptr<Scorer>> TorchQNetwork::clone() const { return std::unique_ptr<Scorer>(cloneNetwork()); }
 
-void QNetwork::copyFrom(const QNetwork& other)
+void TorchQNetwork::copyFrom(const QNetwork& other)
 {
     torch::NoGradGuard guard;
     auto dst = m->net->parameters();
-    auto src = other.m->net->parameters();
+    // Every QNetwork is made by this module (QNetwork::create/load forward here).
+    auto src = static_cast<const TorchQNetwork&>(other).m->net->parameters();
     for (std::size_t i = 0; i < dst.size(); ++i)
         dst[i].copy_(src[i]);
 }
 
-bool QNetwork::allFinite() const
+bool TorchQNetwork::allFinite() const
 {
     for (const auto& p : m->net->parameters())
         if (!torch::isfinite(p).all().item<bool>())
@@ -213,7 +214,7 @@ bool QNetwork::allFinite() const
     return true;
 }
 
-double QNetwork::weightSum() const
+double TorchQNetwork::weightSum() const
 {
     double s = 0;
     for (const auto& p : m->net->parameters())
@@ -221,7 +222,7 @@ double QNetwork::weightSum() const
     return s;
 }
 
-uint64_t QNetwork::weightHash() const
+uint64_t TorchQNetwork::weightHash() const
 {
     uint64_t h = 1469598103934665603ull;
     for (const auto& p : m->net->parameters()) {
@@ -279,7 +280,7 @@ private:
 };
 } // namespace
 
-Result<std::unique_ptr<Scorer>> loadTorchScript(const std::string& path, int features)
+Result<std::unique_ptr<Scorer>> loadTorchScriptModule(const std::string& path, int features)
 {
     configureTorchRuntime();
     if (::access(path.c_str(), R_OK) != 0)

@@ -1,6 +1,5 @@
-#include "dqn_trainer.h"
+#include "torch_module_impl.h"
 
-#include "q_network.h"
 #include "q_network_impl.h"
 
 #include "sim/fill_experiment.h"
@@ -16,9 +15,9 @@ namespace {
 // Replay buffer and the gradient step. Receives transitions from the LearnedPolicy.
 class DqnLearner final : public Learner {
 public:
-    DqnLearner(QNetwork& online, const TrainOptions& o, CancelToken stop, CancelToken user)
+    DqnLearner(TorchQNetwork& online, const TrainOptions& o, CancelToken stop, CancelToken user)
         : m_online(online)
-        , m_target(online.cloneNetwork())
+        , m_target(TorchQNetwork::create(0, online.shape()))
         , m_opt(o)
         , m_stop(std::move(stop))
         , m_user(std::move(user))
@@ -26,6 +25,7 @@ public:
         , m_maxNext(o.policy.maxNextRows)
         , m_adam(online.impl().net->parameters(), torch::optim::AdamOptions(o.learningRate))
     {
+        m_target->copyFrom(online);
         const std::size_t cap = std::size_t(std::max(o.bufferSize, o.batchSize));
         m_chosen.resize(cap * kFeatureCount);
         m_next.resize(cap * std::size_t(m_maxNext) * kFeatureCount);
@@ -141,8 +141,8 @@ private:
             m_target->copyFrom(m_online);
     }
 
-    QNetwork& m_online;
-    std::unique_ptr<QNetwork> m_target;
+    TorchQNetwork& m_online;
+    std::unique_ptr<TorchQNetwork> m_target;
     TrainOptions m_opt;
     CancelToken m_stop, m_user;
     Rng m_rng;
@@ -163,28 +163,7 @@ private:
 
 } // namespace
 
-sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed)
-{
-    sim::FillOptions f;
-    f.seed = seed;
-    f.ratio = o.ratio;
-    f.recordDecisions = false;
-    f.recordHeat = false;
-    return f;
-}
-
-sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed)
-{
-    sim::TimedOptions t;
-    t.seed = seed;
-    t.queue = o.queue;
-    t.backfill = o.backfill;
-    t.recordDecisions = false;
-    t.recordHeat = false;
-    return t;
-}
-
-Result<TrainReport> train(QNetwork& net, const trace::Trace& trace, const TrainOptions& o,
+Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, const TrainOptions& o,
     const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progressFn, CancelToken cancel)
 {
     if (o.episodes < 1 || o.batchSize < 1 || o.trainEvery < 1 || o.targetSyncSteps < 1 || o.bufferSize < 1)
@@ -198,7 +177,8 @@ Result<TrainReport> train(QNetwork& net, const trace::Trace& trace, const TrainO
     configureTorchRuntime();
     const auto t0 = std::chrono::steady_clock::now();
     CancelToken stop;
-    DqnLearner learner(net, o, stop, cancel);
+    // Every QNetwork is made by this module (QNetwork::create/load forward here).
+    DqnLearner learner(static_cast<TorchQNetwork&>(net), o, stop, cancel);
     TrainReport report;
     ThrottledProgress progress(progressFn);
     for (int e = 0; e < o.episodes; ++e) {

@@ -1,0 +1,26 @@
+#include "dqn_trainer.h"
+
+namespace schedlab::rl {
+
+sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed)
+{
+    sim::FillOptions f;
+    f.seed = seed;
+    f.ratio = o.ratio;
+    f.recordDecisions = false;
+    f.recordHeat = false;
+    return f;
+}
+
+sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed)
+{
+    sim::TimedOptions t;
+    t.seed = seed;
+    t.queue = o.queue;
+    t.backfill = o.backfill;
+    t.recordDecisions = false;
+    t.recordHeat = false;
+    return t;
+}
+
+} // namespace schedlab::rl
