@@ -190,12 +190,20 @@ int runBench(const std::vector<std::string>& argv)
     if (!argv.empty() && argv[0] == "seek")
         return runBenchSeek(std::vector<std::string>(argv.begin() + 1, argv.end()));
     Args args;
-    if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat" }, {}); !e.empty())
+    if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat", "max-jobs", "max-easy-jobs" }, {}); !e.empty())
         return fail("bench: " + e, 2);
     if (args.positional().empty()
-        || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"))
-        return fail("bench: usage: bench import|replay|model|seek [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
+        || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"
+            && args.positional()[0] != "scaling"))
+        return fail("bench: usage: bench import|replay|model|scaling|seek [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
     std::string error;
+    if (args.positional()[0] == "scaling") {
+        const int64_t maxJobs = args.integer("max-jobs", 1000000, error);
+        const int64_t maxEasy = args.integer("max-easy-jobs", 1000000, error);
+        if (!error.empty() || maxJobs < 1 || maxEasy < 0)
+            return fail("bench: " + (error.empty() ? std::string("bad --max-jobs") : error), 2);
+        return benchScaling(maxJobs, maxEasy);
+    }
     const int64_t bigMb = args.integer("big-mb", 1024, error);
     const int repeat = int(args.integer("repeat", 3, error));
     if (!error.empty() || bigMb < 0 || repeat < 1)

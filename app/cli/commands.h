@@ -26,6 +26,8 @@ int runRounds(const std::vector<std::string>& args);
 
 /// `bench model` (cmd_bench_model.cpp).
 int benchModel(const std::string& tracesDir);
+/// `bench scaling` (cmd_bench_scaling.cpp): timed replay seconds against jobs and queue length.
+int benchScaling(int64_t maxJobs, int64_t maxEasyJobs);
 
 /// Prints "schedlab-cli: <message>" to stderr and returns `code`.
 int fail(const std::string& message, int code = 1);

@@ -55,6 +55,8 @@ commands:
         list the policies
   bench replay [--traces DIR] [--repeat R]
         time fill experiments on openb, the paper grid, NASA and Google timed replays
+  bench scaling [--max-jobs N] [--max-easy-jobs N]
+        timed replay cost from 10k to N (1M) generated jobs with growing queues, FCFS and EASY
   bench model [--traces DIR]
         inference latency of the learned policy per decision (all_node) and training steps per second
   bench seek --project P --run R [--seeks N] [--replay]

@@ -23,6 +23,10 @@ public:
         return d;
     }
 
+    // Without candidates it scans and stops, drawing nothing; with them the normalised scores of
+    // ScoringPolicy can tie.
+    bool drawsRandomly(int topK) const override { return topK > 0 && ScoringPolicy::drawsRandomly(topK); }
+
 protected:
     int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {

@@ -44,6 +44,9 @@ public:
 protected:
     bool normalise() const override { return false; }
 
+    // Sampling moves its start node on every call, failed ones too.
+    bool failsOnlyWhenInfeasible() const override { return m_kind != Kind::Sampling; }
+
     void candidateNodes(const sim::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
     {
         const int n = c.nodeCount();

@@ -99,6 +99,19 @@ public:
     /// Chooses a node for the request; fills decision.top with at most topK candidates.
     virtual PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
         = 0;
+    /// True when place() returns no node only if the request fits no node, and then changes
+    /// nothing (no random draw, no state of its own). The timed replay relies on it to skip
+    /// re-trying a request that failed until resources are released. Default false (a learned
+    /// policy may choose to wait on a feasible request).
+    virtual bool failsOnlyWhenInfeasible() const { return false; }
+    /// Whether place() may draw from the run's RNG when called with this topK (then the same
+    /// request on the same cluster may get another node). Default true.
+    virtual bool drawsRandomly(int topK) const
+    {
+        (void)topK;
+        return true;
+    }
+
     /// Told after the run allocated or released a task (policies with their own node state).
     virtual void onAllocated(const sim::Placement& p, const trace::TaskRequest& r)
     {
@@ -125,6 +138,12 @@ public:
     PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK) override;
 
     void reset(const PolicyContext& ctx, const sim::ClusterState& cluster) override;
+
+    /// Infeasible nodes are never scored, so nothing is drawn; true unless candidateNodes() keeps
+    /// state (Kubernetes sampling says false).
+    bool failsOnlyWhenInfeasible() const override { return true; }
+    /// Random ties, or a policy that scores at random (not cacheable).
+    bool drawsRandomly(int) const override { return m_tieBreak == TieBreak::Random || !cacheable(); }
 
     /// Largest number of cached (task class, node) scores; past it the cache starts over.
     static constexpr std::size_t kCacheBudget = std::size_t(4) << 20;

@@ -4,13 +4,18 @@
 #include "metrics/power_tracker.h"
 #include "metrics/windowed_percentile.h"
 #include "trace/import_context.h"
+#include "wait_queue.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <queue>
+#include <set>
+#include <unordered_map>
 
 namespace schedlab::sim {
 
@@ -100,8 +105,21 @@ private:
     void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
     void schedule(double t);
-    double shadowTime(int32_t head, double t, ClusterState& atShadow) const;
-    bool fitsFirstFit(ClusterState& state, const Unit& u) const;
+    /// The queue policy's key of a waiting unit at time t.
+    double keyOf(int32_t ui, double t) const;
+    /// Tries to place a unit (tryPlace) unless it is known to fail: its request signature failed
+    /// earlier in this pass, or failed at its first task since the last release (then, for a
+    /// policy that fails only when nothing fits, trying again would change nothing). On failure
+    /// the signature is marked; `ds` stays empty when nothing was tried.
+    bool attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    /// `released`: an order-free hash of the running units released to reach the reservation.
+    double shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released) const;
+    bool fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed = nullptr) const;
+    /// EASY's second chance: `placed` (taken now) also fits at the reservation `atShadow`, at the
+    /// same nodes and GPUs, and the head still fits there by first fit. When so, `atShadow` keeps
+    /// them. `headNodes` caches the nodes of the head's placement there (empty = not known).
+    bool fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
+        std::vector<char>& headNodes) const;
     double userShare(int32_t user) const;
     void sample(double t);
     void recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos);
@@ -124,7 +142,33 @@ private:
     std::vector<char> m_waitRecorded;
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
     uint64_t m_seq = 0;
-    std::vector<int32_t> m_queue;
+    std::unique_ptr<WaitQueue> m_wait; ///< made by buildUnits
+    bool m_keysFixed = true; ///< the queue order's key does not change with time
+    uint32_t m_pass = 0; ///< scheduling passes so far
+    int32_t m_passQueued = 0; ///< queue length when the current pass began
+    uint64_t m_releaseEpoch = 0; ///< bumped whenever resources are freed or the policy changes
+    bool m_memo = false; ///< the policy fails only when nothing fits (failsOnlyWhenInfeasible)
+    std::vector<uint32_t> m_sigFailPass; ///< by signature: pass in which it last failed
+    std::vector<uint64_t> m_sigFailEpoch; ///< by signature: epoch of its last failure at task 0
+    /// EASY, deterministic policies: a unit of this signature that fit but would have delayed the
+    /// head was refused with the cluster, head and reservation of `key`; any unit of the signature
+    /// with at least `minReqS` requested is refused again while `key` holds.
+    struct Refusal {
+        uint64_t key = 0;
+        double minReqS = 0;
+    };
+    std::vector<Refusal> m_sigRefusal;
+    uint64_t m_stateStamp = 0; ///< bumped whenever a unit starts or finishes
+    /// The most any one node has free, for the state of `stamp`: a request above it fits nowhere.
+    struct FreeMax {
+        uint64_t stamp = UINT64_MAX;
+        int64_t cpu = 0, mem = 0;
+        int32_t gpuShare = 0; ///< free milli of the freest GPU
+        int32_t wholeGpus = 0; ///< fully free GPUs on the best node
+    };
+    mutable FreeMax m_freeMax;
+    /// False only when the request certainly fits no node now (a cheap necessary test).
+    bool mayFitSomewhere(const trace::TaskRequest& r) const;
     double m_headWaitS = 0; ///< wait of the head of the current scheduling pass
     std::vector<int32_t> m_running;
     std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user
@@ -182,6 +226,29 @@ void Replay::buildUnits()
         }
     }
     m_userAlloc.assign(std::size_t(maxUser + 2), { 0, 0, 0 });
+    // Request signatures: units with the same requests for every task share one (a hash, as the
+    // per-pass "known to fail" rule always used).
+    std::vector<uint32_t> sigOf(m_units.size());
+    {
+        std::unordered_map<uint64_t, uint32_t> ids;
+        for (std::size_t i = 0; i < m_units.size(); ++i) {
+            const Unit& u = m_units[i];
+            uint64_t h = 1469598103934665603ull ^ uint64_t(u.count);
+            for (int32_t k = 0; k < u.count; ++k) {
+                const trace::TaskRequest& r = taskOf(u, k).request;
+                for (uint64_t v : { uint64_t(r.cpuMilli), uint64_t(r.memMiB), uint64_t(r.numGpu), uint64_t(r.gpuMilli),
+                         uint64_t(r.gpuModelMask) })
+                    h = (h ^ v) * 1099511628211ull;
+            }
+            sigOf[i] = ids.emplace(h, uint32_t(ids.size())).first->second;
+        }
+        m_sigFailPass.assign(ids.size(), 0);
+        m_sigFailEpoch.assign(ids.size(), UINT64_MAX);
+        m_sigRefusal.assign(ids.size(), Refusal {});
+        m_wait = std::make_unique<WaitQueue>(std::move(sigOf), uint32_t(ids.size()));
+    }
+    m_keysFixed = m_opt.queue == policy::QueueOrder::Fcfs || m_opt.queue == policy::QueueOrder::Sjf
+        || m_opt.queue == policy::QueueOrder::Priority || m_opt.queue == policy::QueueOrder::F1;
     m_results.resize(m_units.size());
     m_placements.resize(m_units.size());
     m_waitRecorded.assign(m_units.size(), 0);
@@ -203,7 +270,7 @@ void Replay::buildUnits()
     }
 }
 
-bool Replay::fitsFirstFit(ClusterState& state, const Unit& u) const
+bool Replay::fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed) const
 {
     std::vector<Placement> placed;
     bool ok = true;
@@ -214,6 +281,8 @@ bool Replay::fitsFirstFit(ClusterState& state, const Unit& u) const
             if (state.fits(n, r)) {
                 placed.push_back(state.makePlacement(n, r, state.bestFitGpus(n, r)));
                 state.allocate(placed.back());
+                if (nodesUsed)
+                    (*nodesUsed)[std::size_t(n)] = 1;
                 ok = true;
                 break;
             }
@@ -221,6 +290,50 @@ bool Replay::fitsFirstFit(ClusterState& state, const Unit& u) const
     for (const Placement& p : placed)
         state.release(p);
     return ok;
+}
+
+bool Replay::fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
+    std::vector<char>& headNodes) const
+{
+    std::size_t taken = 0;
+    bool fitsThere = true;
+    for (const Placement& p : placed) {
+        const trace::TaskRequest probe { p.cpuMilli, p.memMiB, 0, 0, 0 };
+        fitsThere = atShadow.fits(p.node, probe);
+        for (uint64_t m = p.gpuMask; m && fitsThere; m &= m - 1)
+            fitsThere = atShadow.gpuFree(p.node, std::countr_zero(m)) >= p.gpuMilliPerGpu;
+        if (!fitsThere)
+            break;
+        atShadow.allocate(p);
+        ++taken;
+    }
+    bool allowed = fitsThere;
+    if (allowed) {
+        if (headNodes.empty()) {
+            // The head fits at the reservation (that is what made it one); note where.
+            headNodes.assign(std::size_t(atShadow.nodeCount()), 0);
+            std::vector<char> scratch(headNodes.size(), 0);
+            for (std::size_t k = 0; k < taken; ++k) // without this unit's tasks
+                atShadow.release(placed[taken - 1 - k]);
+            fitsFirstFit(atShadow, head, &headNodes);
+            for (std::size_t k = 0; k < taken; ++k)
+                atShadow.allocate(placed[k]);
+        }
+        // First fit scans nodes in order: taking from nodes its placement does not use changes
+        // neither where each of its tasks goes nor whether it fits (nodes it passed over fit
+        // even less). Otherwise try it.
+        bool touches = false;
+        for (const Placement& p : placed)
+            touches = touches || headNodes[std::size_t(p.node)];
+        allowed = !touches || fitsFirstFit(atShadow, head);
+    }
+    if (allowed) {
+        headNodes.clear(); // the reservation's cluster changed
+        return true;
+    }
+    for (std::size_t k = taken; k-- > 0;)
+        atShadow.release(placed[k]);
+    return false;
 }
 
 void Replay::advanceTo(double t)
@@ -253,7 +366,7 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std:
         const trace::Task& task = taskOf(u, k);
         policy::PlacementDecision d
             = m_policy->place(m_cluster,
-                policy::PlacementRequest { task.request, &job, &task, t, int32_t(m_queue.size()), m_headWaitS, u.submit },
+                policy::PlacementRequest { task.request, &job, &task, t, m_passQueued, m_headWaitS, u.submit },
                 m_rng, topK);
         if (d.node < 0) {
             ds.push_back(std::move(d));
@@ -304,6 +417,8 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
         }
     }
     m_placements[std::size_t(ui)] = std::move(placed);
+    m_wait->erase(ui);
+    ++m_stateStamp;
     m_running.push_back(ui);
     push(r.finishS, EventType::Finish, ui);
 }
@@ -322,6 +437,8 @@ void Replay::finish(int32_t ui)
     }
     for (std::size_t k = 0; k < placed.size(); ++k)
         release(placed[k], taskOf(u, int(k)).request);
+    ++m_releaseEpoch;
+    ++m_stateStamp;
     placed.clear();
     placed.shrink_to_fit();
     m_running.erase(std::find(m_running.begin(), m_running.end(), ui));
@@ -334,6 +451,7 @@ void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d
     if (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])
         return;
     m_waitRecorded[std::size_t(ui)] = 1;
+    m_wait->markLogged(ui);
     const Unit& u = m_units[std::size_t(ui)];
     Decision rec;
     rec.timeS = t;
@@ -361,8 +479,9 @@ double Replay::userShare(int32_t user) const
     return s;
 }
 
-double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow) const
+double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released) const
 {
+    released = 0;
     // Release running units in order of their expected end (start + requested time) on a copy of
     // the cluster until the head job fits: that end is its reservation (EASY).
     std::vector<std::pair<double, int32_t>> ends;
@@ -370,125 +489,206 @@ double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow) const
         ends.push_back({ std::max(t, m_results[std::size_t(r)].startS + m_units[std::size_t(r)].req), r });
     std::sort(ends.begin(), ends.end());
     const Unit& h = m_units[std::size_t(head)];
+    int64_t needCpu = 0, needMem = 0, needGpu = 0;
+    for (int32_t k = 0; k < h.count; ++k) {
+        const trace::TaskRequest& q = taskOf(h, k).request;
+        needCpu += q.cpuMilli;
+        needMem += q.memMiB;
+        needGpu += q.needsGpu() ? q.totalGpuMilli() : 0;
+    }
     for (const auto& [end, r] : ends) {
         for (const Placement& p : m_placements[std::size_t(r)])
             atShadow.release(p);
+        released += (uint64_t(r) + 1) * 0x9E3779B97F4A7C15ull;
+        // Not enough free in the whole cluster: first fit cannot succeed (and changes nothing).
+        if (needCpu > atShadow.totalCpu() - atShadow.allocCpu() || needMem > atShadow.totalMem() - atShadow.allocMem()
+            || needGpu > atShadow.totalGpuMilli() - atShadow.allocGpuMilli())
+            continue;
         if (fitsFirstFit(atShadow, h))
             return end;
     }
     return kInf;
 }
 
-void Replay::schedule(double t)
+double Replay::keyOf(int32_t ui, double t) const
 {
-    if (m_queue.empty())
-        return;
-    struct Keyed {
-        double key, submit;
-        int32_t unit;
-    };
-    std::vector<Keyed> order;
-    order.reserve(m_queue.size());
-    for (int32_t ui : m_queue) {
-        const Unit& u = m_units[std::size_t(ui)];
-        policy::QueueItem item { u.submit, u.req, u.procs, u.priority, 0 };
-        if (m_opt.queue == policy::QueueOrder::FairShare)
-            item.userShare = userShare(u.user);
-        order.push_back({ policy::queueKey(m_opt.queue, item, t), u.submit, ui });
-    }
-    std::sort(order.begin(), order.end(), [](const Keyed& a, const Keyed& b) {
-        if (a.key != b.key)
-            return a.key < b.key;
-        if (a.submit != b.submit)
-            return a.submit < b.submit;
-        return a.unit < b.unit;
-    });
+    const Unit& u = m_units[std::size_t(ui)];
+    policy::QueueItem item { u.submit, u.req, u.procs, u.priority, 0 };
+    if (m_opt.queue == policy::QueueOrder::FairShare)
+        item.userShare = userShare(u.user);
+    return policy::queueKey(m_opt.queue, item, t);
+}
 
-    m_headWaitS = order.empty() ? 0 : t - order.front().submit;
-    std::vector<Placement> placed;
-    std::vector<policy::PlacementDecision> ds;
-    std::vector<char> started(order.size(), 0);
+bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
+{
+    FreeMax& f = m_freeMax;
+    if (f.stamp != m_stateStamp) {
+        f = FreeMax { m_stateStamp, 0, 0, 0, 0 };
+        for (int n = 0; n < m_cluster.nodeCount(); ++n) {
+            f.cpu = std::max(f.cpu, m_cluster.freeCpu(n));
+            f.mem = std::max(f.mem, m_cluster.freeMem(n));
+            f.wholeGpus = std::max(f.wholeGpus, m_cluster.fullyFreeGpus(n));
+            for (int g = 0; g < m_cluster.numGpu(n); ++g)
+                f.gpuShare = std::max(f.gpuShare, m_cluster.gpuFree(n, g));
+        }
+    }
+    if (r.cpuMilli > f.cpu || r.memMiB > f.mem)
+        return false;
+    if (!r.needsGpu())
+        return true;
+    return r.isGpuShare() ? r.gpuMilli <= f.gpuShare : r.numGpu <= f.wholeGpus;
+}
+
+bool Replay::attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+{
+    const uint32_t s = m_wait->signatureOf(ui);
     // Within one pass resources are only taken, never freed: a request that did not fit once
     // will not fit later in the pass, so units with the same requests are not tried again.
-    std::vector<uint64_t> failedSignatures;
-    auto signature = [&](const Unit& u) {
-        uint64_t h = 1469598103934665603ull ^ uint64_t(u.count);
-        for (int32_t k = 0; k < u.count; ++k) {
-            const trace::TaskRequest& r = taskOf(u, k).request;
-            for (uint64_t v : { uint64_t(r.cpuMilli), uint64_t(r.memMiB), uint64_t(r.numGpu), uint64_t(r.gpuMilli),
-                     uint64_t(r.gpuModelMask) })
-                h = (h ^ v) * 1099511628211ull;
+    // Across passes the same holds until something is released, when a try would change nothing:
+    // the policy fails only when nothing fits, the failure was at the first task (nothing was
+    // placed, nothing drawn), and this unit's first wait is already logged.
+    const bool memoFails = m_memo && m_sigFailEpoch[s] == m_releaseEpoch
+        && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)]);
+    if (m_sigFailPass[s] == m_pass || memoFails) {
+        m_sigFailPass[s] = m_pass;
+        return false;
+    }
+    // Its first task fits no node: the try would fail there, placing and drawing nothing, and log
+    // the same wait (no candidates, the state before it).
+    if (m_memo && !mayFitSomewhere(taskOf(m_units[std::size_t(ui)], 0).request)) {
+        m_sigFailPass[s] = m_pass;
+        m_sigFailEpoch[s] = m_releaseEpoch;
+        return false;
+    }
+    if (tryPlace(ui, t, placed, ds))
+        return true;
+    m_sigFailPass[s] = m_pass;
+    if (m_memo && ds.size() == 1)
+        m_sigFailEpoch[s] = m_releaseEpoch;
+    return false;
+}
+
+void Replay::schedule(double t)
+{
+    if (m_wait->empty())
+        return;
+    if (!m_keysFixed)
+        m_wait->rekey([&](int32_t ui) { return keyOf(ui, t); });
+    ++m_pass;
+    m_passQueued = int32_t(m_wait->size());
+    m_headWaitS = t - m_wait->all().begin()->submitS;
+    std::vector<Placement> placed;
+    std::vector<policy::PlacementDecision> ds;
+    auto logWait = [&](int32_t ui) {
+        recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
+    };
+
+    // Units start in queue order until one does not: the head. Without backfilling that ends the
+    // pass, so a pass costs what it starts, whatever the queue's length.
+    QueueEntry head;
+    bool blocked = false;
+    const WaitQueue::Set& all = m_wait->all();
+    for (auto it = all.begin(); it != all.end();) {
+        const QueueEntry e = *it++; // commit erases e only
+        ds.clear();
+        if (attempt(e.unit, t, placed, ds)) {
+            commit(e.unit, t, placed, ds);
+            continue;
         }
-        return h;
+        logWait(e.unit);
+        head = e;
+        blocked = true;
+        break;
+    }
+    if (!blocked || m_opt.backfill == Backfill::None)
+        return;
+
+    // EASY: a later job may start now if it ends (by its requested time) before the head's
+    // reservation, or if the head still fits at the reservation with this job running. Only the
+    // first unit of each request signature still in play is tried (a failure stands for the rest
+    // of its signature), plus units whose first wait is still to be logged, all in queue order.
+    auto atShadow = std::make_unique<ClusterState>(m_cluster);
+    uint64_t released = 0;
+    const double shadow = shadowTime(head.unit, t, *atShadow, released);
+    // What a refusal depends on: the cluster (and so the running units), the head, the units
+    // released to reach its reservation and the reservation's time. With a policy that draws
+    // nothing, the same unit there gets the same placement and the same refusal; a later time
+    // only makes "ends before the reservation" harder. A backfill changes the stamp.
+    const bool refusalsHold = m_memo && !m_policy->drawsRandomly(m_opt.recordDecisions ? m_opt.topK : 0);
+    auto refusalKey = [&] {
+        uint64_t k = m_stateStamp * 0xff51afd7ed558ccdull ^ released;
+        k = (k ^ uint64_t(head.unit)) * 0xc4ceb9fe1a85ec53ull;
+        double sh = shadow;
+        uint64_t bits;
+        std::memcpy(&bits, &sh, sizeof bits);
+        return (k ^ bits) | 1; // never 0, the "none" key
     };
-    auto knownToFail = [&](const Unit& u) {
-        return std::find(failedSignatures.begin(), failedSignatures.end(), signature(u)) != failedSignatures.end();
-    };
-    int32_t head = -1;
-    double shadow = kInf;
-    std::unique_ptr<ClusterState> atShadow;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        const int32_t ui = order[i].unit;
+    std::set<QueueEntry> frontier; // next unit of each live signature
+    for (uint32_t s : m_wait->activeSignatures()) {
+        if (m_sigFailPass[s] == m_pass)
+            continue;
+        const WaitQueue::Set& units = m_wait->ofSignature(s);
+        auto it = units.upper_bound(head);
+        if (it == units.end())
+            continue;
+        if (m_memo && m_sigFailEpoch[s] == m_releaseEpoch
+            && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(it->unit)])) {
+            m_sigFailPass[s] = m_pass; // attempt() would say so at this unit: nothing to try
+            continue;
+        }
+        frontier.insert(*it);
+    }
+    std::vector<char> headNodes; // nodes the head's first-fit placement at the reservation uses
+    const WaitQueue::Set& unlogged = m_wait->unlogged();
+    auto un = unlogged.upper_bound(head);
+    while (!frontier.empty() || un != unlogged.end()) {
+        if (frontier.empty() || (un != unlogged.end() && *un < *frontier.begin())) {
+            // Before every live signature's next unit: its signature failed in this pass.
+            const int32_t ui = (un++)->unit;
+            ds.clear();
+            logWait(ui);
+            continue;
+        }
+        const QueueEntry e = *frontier.begin();
+        frontier.erase(frontier.begin());
+        if (un != unlogged.end() && un->unit == e.unit)
+            ++un;
+        const int32_t ui = e.unit;
         const Unit& u = m_units[std::size_t(ui)];
-        ds.clear(); // a skipped unit must not log the previous unit's candidates
-        if (head < 0) {
-            if (!knownToFail(u) && tryPlace(ui, t, placed, ds)) {
-                commit(ui, t, placed, ds);
-                started[i] = 1;
-                continue;
-            }
-            failedSignatures.push_back(signature(u));
-            recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
-            if (m_opt.backfill == Backfill::None)
-                break;
-            head = ui;
-            atShadow = std::make_unique<ClusterState>(m_cluster);
-            shadow = shadowTime(head, t, *atShadow);
-            continue;
+        const uint32_t sig = m_wait->signatureOf(ui);
+        const WaitQueue::Set& units = m_wait->ofSignature(sig);
+        ds.clear();
+        if (refusalsHold && m_sigRefusal[sig].key == refusalKey() && u.req >= m_sigRefusal[sig].minReqS
+            && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])) {
+            if (auto nx = units.upper_bound(e); nx != units.end())
+                frontier.insert(*nx);
+            continue; // refused again: nothing to log, nothing changes
         }
-        // EASY: a later job may start now if it ends (by its requested time) before the head's
-        // reservation, or if the head still fits at the reservation with this job running.
-        if (knownToFail(u) || !tryPlace(ui, t, placed, ds)) {
-            if (!knownToFail(u))
-                failedSignatures.push_back(signature(u));
-            recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
-            continue;
+        if (!attempt(ui, t, placed, ds)) {
+            logWait(ui);
+            continue; // its signature is out of play for this pass
         }
         bool allowed = t + u.req <= shadow;
-        if (!allowed && shadow < kInf) {
-            ClusterState trial(*atShadow);
-            bool fitsThere = true;
-            for (const Placement& p : placed) {
-                const trace::TaskRequest probe { p.cpuMilli, p.memMiB, 0, 0, 0 };
-                fitsThere = fitsThere && trial.fits(p.node, probe);
-                bool gpusFree = true;
-                for (uint64_t m = p.gpuMask; m; m &= m - 1)
-                    gpusFree = gpusFree && trial.gpuFree(p.node, std::countr_zero(m)) >= p.gpuMilliPerGpu;
-                fitsThere = fitsThere && gpusFree;
-                if (fitsThere)
-                    trial.allocate(p);
-            }
-            allowed = fitsThere && fitsFirstFit(trial, m_units[std::size_t(head)]);
-            if (allowed)
-                *atShadow = std::move(trial);
-        }
+        if (!allowed && shadow < kInf)
+            allowed = fitsBesideHead(*atShadow, placed, m_units[std::size_t(head.unit)], headNodes);
         if (allowed) {
             commit(ui, t, placed, ds);
-            started[i] = 1;
             ++m_out.backfilled;
         } else {
             rollback(ui, placed);
-            recordWait(ui, t, nullptr, journalPos());
+            ds.clear();
+            logWait(ui);
+            if (refusalsHold) {
+                Refusal& r = m_sigRefusal[sig];
+                const uint64_t key = refusalKey();
+                if (r.key != key)
+                    r = Refusal { key, u.req };
+                r.minReqS = std::min(r.minReqS, u.req);
+            }
         }
+        if (auto nx = units.upper_bound(e); nx != units.end())
+            frontier.insert(*nx);
     }
-    std::vector<int32_t> rest;
-    rest.reserve(m_queue.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        if (!started[i])
-            rest.push_back(order[i].unit);
-    // Keep arrival order for the next pass (the sort is redone anyway).
-    std::sort(rest.begin(), rest.end());
-    m_queue = std::move(rest);
 }
 
 void Replay::sample(double t)
@@ -503,7 +703,7 @@ void Replay::sample(double t)
     p.cpuFragRate = m_frag.cpuFragRate();
     p.gpuFragAmount = m_frag.gpuFragAmount();
     p.p99WaitS = m_p99.at(t);
-    p.queued = int32_t(m_queue.size());
+    p.queued = int32_t(m_wait->size());
     p.running = int32_t(m_running.size());
     p.powerW = m_power.powerW();
     m_out.series.push_back(p);
@@ -519,6 +719,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     if (m_opt.journal)
         m_opt.journal->begin(m_cluster);
     buildUnits();
+    m_memo = m_policy->failsOnlyWhenInfeasible();
     m_out.policy = m_policy->name();
     m_out.queue = policy::queueOrderName(m_opt.queue);
     m_out.backfill = m_opt.backfill == Backfill::Easy ? "easy" : "none";
@@ -549,7 +750,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     while (!m_events.empty()) {
         // Only the next metrics tick is left: the replay is over; do not integrate idle time past
         // the last finish.
-        if (m_events.size() == 1 && m_events.top().type == EventType::Tick && m_running.empty() && m_queue.empty())
+        if (m_events.size() == 1 && m_events.top().type == EventType::Tick && m_running.empty() && m_wait->empty())
             break;
         const double t = m_events.top().t;
         advanceTo(t);
@@ -557,6 +758,8 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             m_policy = m_opt.forkPolicy;
             m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
             m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+            m_memo = m_policy->failsOnlyWhenInfeasible();
+            ++m_releaseEpoch; // what failed under the old policy says nothing of the new one
         }
         bool onlyTicks = true, tickHere = false;
         while (!m_events.empty() && m_events.top().t == t) {
@@ -583,7 +786,8 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
                         m_out.decisions.add(d, {});
                     }
                 } else {
-                    m_queue.push_back(e.unit);
+                    m_wait->push(QueueEntry { keyOf(e.unit, t), m_units[std::size_t(e.unit)].submit, e.unit },
+                        m_opt.recordDecisions);
                 }
                 break;
             case EventType::LoggedStart: {
@@ -610,20 +814,20 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         // Nothing runs and nothing else will happen, yet units wait: only a policy that chose to
         // hold them (the learned policy's wait action) gets here, since units that can never fit
         // fail at arrival. Give it a pass at this tick; if still nothing starts, stop.
-        if (onlyTicks && m_events.empty() && m_running.empty() && !m_queue.empty() && !m_logged) {
+        if (onlyTicks && m_events.empty() && m_running.empty() && !m_wait->empty() && !m_logged) {
             schedule(t);
             if (m_running.empty())
-                return makeError(ErrorCode::Internal, std::to_string(m_queue.size()) + " jobs wait on an idle cluster and nothing else will happen");
+                return makeError(ErrorCode::Internal, std::to_string(m_wait->size()) + " jobs wait on an idle cluster and nothing else will happen");
         }
         // Ticks sample the state once everything at this instant, scheduling included, is done.
         if (tickHere) {
             sample(t);
-            if (!m_events.empty() || !m_queue.empty())
+            if (!m_events.empty() || !m_wait->empty())
                 push(t + tick, EventType::Tick, -1);
         }
     }
-    if (!m_queue.empty())
-        return makeError(ErrorCode::Internal, std::to_string(m_queue.size()) + " jobs were left in the queue");
+    if (!m_wait->empty())
+        return makeError(ErrorCode::Internal, std::to_string(m_wait->size()) + " jobs were left in the queue");
     sample(m_lastT);
 
     // Summaries over completed units.
