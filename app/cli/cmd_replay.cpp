@@ -14,6 +14,9 @@
 #include "store/project.h"
 #include "trace/trace_loader.h"
 
+#include <thread>
+#include <optional>
+#include <atomic>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -85,6 +88,24 @@ int runPolicies(const std::vector<std::string>& argv)
 }
 
 namespace {
+int defaultJobs() { return std::max(1, int(std::thread::hardware_concurrency())); }
+
+// Calls fn(0..n-1) on `jobs` threads (this one included); each index exactly once.
+void runParallel(std::size_t n, int jobs, const std::function<void(std::size_t)>& fn)
+{
+    std::atomic<std::size_t> next { 0 };
+    auto worker = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < n;)
+            fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (int k = 1; k < std::min<int>(jobs, int(n)); ++k)
+        pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool)
+        t.join();
+}
+
 // Runs one replay and, with a project, records it: inserted as running first, results and status
 // written in one transaction after, failures and cancellation marked. Returns the replay result.
 // With `journal` (filled by the run), it is stored too, so incident replay need not replay the run.
@@ -257,7 +278,7 @@ int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
     if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "max-tasks", "top-k", "tie-break", "queue", "backfill", "sla",
-               "window", "tick", "project" },
+               "window", "tick", "project", "jobs" },
             { "json", "strict", "power-off-idle" });
         !e.empty())
         return fail("replay: " + e, 2);
@@ -284,6 +305,9 @@ int runReplay(const std::vector<std::string>& argv)
     if (!parseSeeds(args.value("seeds").value_or("42"), seeds))
         return fail("replay: --seeds takes N, A-B or a comma list", 2);
     const std::vector<std::string> policies = splitList(args.value("policy").value_or("bestfit,fgd,random"));
+    const int parallelJobs = int(args.integer("jobs", defaultJobs(), error));
+    if (!error.empty() || parallelJobs < 1 || parallelJobs > 256)
+        return fail("replay: --jobs takes a number of threads from 1 to 256", 2);
     for (const std::string& p : policies)
         if (!rl::isModelPolicy(p) && !policy::makePlacementPolicy(p))
             return fail("replay: unknown policy '" + p + "' (see schedlab-cli policies; models: learned:FILE.slq, torchscript:FILE.pt)", 2);
@@ -318,21 +342,34 @@ int runReplay(const std::vector<std::string>& argv)
         Stat alloc, frag, failed, seconds;
     };
     std::vector<Row> rows;
-    for (const std::string& name : policies) {
-        Row row { name, {}, {}, {}, {} };
-        for (uint64_t seed : seeds) {
-            auto made = rl::makeAnyPolicy(name);
-            if (!made)
-                return fail(made.error().toString());
-            auto policy = std::move(made).value();
-            fill.seed = seed;
-            fill.recordDecisions = project != nullptr;
-            const store::RunInfo info { traceId, "fill", name, "", "",
-                incident::optionsJson(fill), seed };
-            sim::StateJournal journal;
-            fill.journal = project ? &journal : nullptr;
-            auto r = recordedRun<sim::FillResult>(project.get(), info, [&] { return sim::runFillExperiment(trace, *policy, fill); },
-                &store::Project::finishFillRun, fill.journal);
+    // Every (policy, seed) cell is independent: without a project they run on --jobs threads (each
+    // with its own policy), results kept in cell order, so the output equals a sequential run.
+    // With a project the cells run one after the other, each recorded as it starts and ends.
+    const int jobs = project ? 1 : parallelJobs;
+    const std::size_t cells = policies.size() * seeds.size();
+    std::vector<std::optional<Result<sim::FillResult>>> results(cells);
+    auto runCell = [&](std::size_t c) {
+        const std::string& name = policies[c / seeds.size()];
+        sim::FillOptions o = fill;
+        o.seed = seeds[c % seeds.size()];
+        o.recordDecisions = project != nullptr;
+        auto made = rl::makeAnyPolicy(name);
+        if (!made) {
+            results[c] = Result<sim::FillResult>(made.error());
+            return;
+        }
+        auto policy = std::move(made).value();
+        const store::RunInfo info { traceId, "fill", name, "", "", incident::optionsJson(o), o.seed };
+        sim::StateJournal journal;
+        o.journal = project ? &journal : nullptr;
+        results[c] = recordedRun<sim::FillResult>(project.get(), info, [&] { return sim::runFillExperiment(trace, *policy, o); },
+            &store::Project::finishFillRun, o.journal);
+    };
+    runParallel(cells, jobs, runCell);
+    for (std::size_t pi = 0; pi < policies.size(); ++pi) {
+        Row row { policies[pi], {}, {}, {}, {} };
+        for (std::size_t si = 0; si < seeds.size(); ++si) {
+            const Result<sim::FillResult>& r = *results[pi * seeds.size() + si];
             if (!r)
                 return fail(r.error().toString());
             row.alloc.add(r->finalGpuAllocPct);

@@ -21,7 +21,7 @@ commands:
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
   import FILE... --project P [--json] [--procs-per-node K]
         check a trace and store a compressed copy of it in a project (replays survive moved files)
-  replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break order|random|first] [--project P] [--json]
+  replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
   replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
         [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--project P] [--json]
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
