@@ -5,7 +5,9 @@
 #include "commands.h"
 #include "import_options.h"
 
+#include "policy/placement_policy.h"
 #include "rl/fine_tune.h"
+#include "rl/learned_policy.h"
 #include "rl/q_network.h"
 #include "rl/trace_window.h"
 #include "store/project.h"
@@ -18,6 +20,7 @@
 #include <QJsonObject>
 
 #include <cstdio>
+#include <unistd.h>
 
 namespace schedlab::cli {
 
@@ -83,8 +86,9 @@ std::string parseCommon(const Args& a, Common& c)
             return d.error().message;
         c.fromS = d.value();
     }
-    if (!parseSeeds(a.value("eval-seeds").value_or("42-44"), c.evalSeeds))
-        return "--eval-seeds takes N, A-B or a comma list";
+    // --seeds as in replay; --eval-seeds is the older name.
+    if (!parseSeeds(a.value("seeds").value_or(a.value("eval-seeds").value_or("42-44")), c.evalSeeds))
+        return "--seeds takes N, A-B or a comma list";
     if (auto b = a.value("baselines"))
         c.baselines = splitList(*b);
     return {};
@@ -152,7 +156,7 @@ Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent,
 }
 
 const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset",
-    "queue", "backfill", "window", "from", "eval-seeds", "baselines", "project", "procs-per-node", "preselect-above",
+    "queue", "backfill", "window", "from", "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "preselect-above",
     "preselect-top", "max-waits" };
 
 } // namespace
@@ -278,6 +282,16 @@ int runEval(const std::vector<std::string>& argv)
     }
     if (policies.empty())
         return fail("eval: give --policy learned:FILE.slq,bestfit,... or --round R --project P", 2);
+    // Checked before any work: a name that is neither a heuristic nor a model file.
+    for (const std::string& p : policies) {
+        if (rl::isModelPolicy(p)) {
+            const std::string file = p.substr(p.find(':') + 1);
+            if (::access(file.c_str(), R_OK) != 0)
+                return fail("eval: " + file + ": model file cannot be read (policy '" + p + "')", 2);
+        } else if (!policy::makePlacementPolicy(p)) {
+            return fail("eval: unknown policy '" + p + "' (see schedlab-cli policies; models: learned:FILE.slq, torchscript:FILE.pt)", 2);
+        }
+    }
     trace::ImportOptions importOptions;
     if (std::string e = importOptionsFrom(a, importOptions); !e.empty())
         return fail("eval: " + e, 2);

@@ -29,11 +29,11 @@ commands:
         list the runs stored in a project database (status, policy, seed, summary with --json)
   train FILE... [--mode fill|timed] [--rounds N] [--episodes E] [--window 4h] [--from T] [--pods N] [--lr 1e-3]
         [--weights balance=0.4,packing=0.3,success=0.2,custom=0.1] [--preset default|latency-first|packing-first]
-        [--parent ROUND|FILE.slq] [--baselines a,b] [--eval-seeds 42-44] [--project P | --out FILE.slq] [--json]
+        [--parent ROUND|FILE.slq] [--baselines a,b] [--seeds 42-44] [--project P | --out FILE.slq] [--json]
         [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
         fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines
   eval FILE... --policy learned:FILE.slq,torchscript:M.pt,bestfit [--round R --project P] [--mode fill|timed]
-        [--eval-seeds 42-44] [--window 4h --from T] [--json]
+        [--seeds 42-44] [--window 4h --from T] [--json]
         compare learned policies and heuristics on held-out seeds or a trace window
   export-model (--checkpoint FILE.slq | --round R --project P) --out MODEL.pt
         write a checkpoint as TorchScript (float [candidates, 16] -> [candidates])
@@ -67,6 +67,29 @@ commands:
 Formats are recognised by content: openb node/pod lists (Alibaba GPU 2023), SWF, Google 2011
 machine/job/task events (.csv or .csv.gz), and schedlab traces (.sltrace).
 )";
+// The usage entries of one command (its lines of kUsage, several for bench and replay).
+std::string commandUsage(const std::string& command)
+{
+    std::string out, line;
+    bool in = false;
+    for (const char* p = kUsage;; ++p) {
+        if (*p != '\n' && *p != '\0') {
+            line += *p;
+            continue;
+        }
+        const bool entry = line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ';
+        if (entry)
+            in = line.compare(2, command.size() + 1, command + " ") == 0 || line.substr(2) == command;
+        else if (line.compare(0, 2, "  ") != 0)
+            in = false;
+        if (in)
+            out += line + "\n";
+        line.clear();
+        if (*p == '\0')
+            break;
+    }
+    return out;
+}
 } // namespace
 
 int main(int argc, char** argv)
@@ -80,6 +103,14 @@ int main(int argc, char** argv)
     }
     const std::string command = argv[1];
     std::vector<std::string> args(argv + 2, argv + argc);
+    for (const std::string& a : args)
+        if (a == "--help" || a == "-h") {
+            const std::string u = commandUsage(command);
+            if (u.empty())
+                break; // unknown command: said below
+            std::printf("usage: schedlab-cli\n%s", u.c_str());
+            return 0;
+        }
     if (command == "info")
         return schedlab::cli::runInfo(args);
     if (command == "convert")

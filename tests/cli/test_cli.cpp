@@ -392,6 +392,35 @@ private slots:
             model.err.constData());
     }
 
+    // Every command answers --help with its own usage lines; eval checks its policies first.
+    void helpPerCommandAndOptionsCheckedFirst()
+    {
+        for (const char* cmd : { "info", "convert", "generate", "import", "replay", "runs", "train", "eval", "export-model",
+                 "rounds", "decisions", "fork", "policies", "bench" }) {
+            Run r = cli({ cmd, "--help" });
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.out.contains(QByteArray("  ") + cmd), cmd);
+            QVERIFY2(!r.out.contains("commands:"), cmd); // only that command's entry
+        }
+        QVERIFY(cli({ "replay", "--help" }).out.contains("--jobs N"));
+        QVERIFY(cli({ "bench", "-h" }).out.contains("bench scaling"));
+
+        Run unknown = cli({ "eval", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--mode", "fill", "--policy", "learned" });
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains("unknown policy 'learned'"), unknown.err.constData());
+        Run missing = cli({ "eval", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--policy", "learned:" + m_dir.filePath("none.slq") });
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains("none.slq: model file cannot be read"), missing.err.constData());
+        // --seeds as in replay (the older --eval-seeds still works)
+        Run seeds = cli({ "eval", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--mode", "fill", "--policy", "bestfit",
+            "--seeds", "1-2", "--ratio", "1.0" });
+        QCOMPARE(seeds.code, 0);
+        QCOMPARE(cli({ "eval", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--mode", "fill", "--policy", "bestfit",
+                     "--seeds", "x" })
+                     .code,
+            2);
+    }
+
     // The bundled sample is this project's own generator output, and must stay loadable.
     void bundledSampleLoads()
     {
