@@ -107,17 +107,6 @@ Result<const TorchModuleApi*> torchModule()
     return g_loaded.api;
 }
 
-bool torchModuleLoaded()
-{
-    // dlopen with RTLD_NOLOAD answers without loading; the module's file name is enough.
-    void* h = ::dlopen("libschedlab_torch.so", RTLD_NOW | RTLD_NOLOAD);
-    if (h) {
-        ::dlclose(h); // drops only the reference NOLOAD took
-        return true;
-    }
-    return g_loaded.api != nullptr;
-}
-
 // ---- the forwarding functions the rest of the code calls ----------------------------------
 
 Result<std::unique_ptr<QNetwork>> QNetwork::create(uint64_t seed, Shape shape)

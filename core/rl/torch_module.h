@@ -51,7 +51,4 @@ uint64_t torchModuleAbi();
 /// Loads the module on first call. The error names the paths tried and dlopen's reason.
 Result<const TorchModuleApi*> torchModule();
 
-/// Whether this process has loaded the module (for tests and `bench start`).
-bool torchModuleLoaded();
-
 } // namespace schedlab::rl
