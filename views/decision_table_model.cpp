@@ -15,7 +15,7 @@ void DecisionTableModel::setIndex(std::shared_ptr<const incident::RunIndex> inde
     beginResetModel();
     m_index = std::move(index);
     m_t0 = 0;
-    if (m_index && !m_index->spec.fill && !m_index->decisions.decisions().empty())
+    if (m_index && !m_index->spec.isFill() && !m_index->decisions.decisions().empty())
         m_t0 = m_index->timed && !m_index->timed->series.empty() ? m_index->timed->series.front().timeS
                                                                    : m_index->decisions.decisions().front().timeS;
     endResetModel();
@@ -30,7 +30,7 @@ int DecisionTableModel::columnCount(const QModelIndex& parent) const { return pa
 
 QString DecisionTableModel::timeText(double t) const
 {
-    if (!m_index || m_index->spec.fill)
+    if (!m_index || m_index->spec.isFill())
         return QString::number(qlonglong(t));
     return QStringLiteral("%1 h").arg((t - m_t0) / 3600.0, 0, 'f', 3);
 }
@@ -92,7 +92,7 @@ QVariant DecisionTableModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     static const char* names[] = { "#", "time", "job", "task", "outcome", "node", "feasible", "best score", "rank", "reward" };
-    if (section == Time && m_index && m_index->spec.fill)
+    if (section == Time && m_index && m_index->spec.isFill())
         return tr("pod");
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

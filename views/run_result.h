@@ -1,8 +1,9 @@
 #pragma once
-// One finished run as the views see it: immutable, shared between the dashboard and the runs list.
+// One finished run as the views see it: the workflow's outcome (spec, immutable result, journal)
+// plus what the session adds (id, legend label, project run id). Shared between the dashboard,
+// the runs list and the incident panel.
 
-#include "sim/fill_experiment.h"
-#include "sim/timed_replay.h"
+#include "workflow/execute.h"
 
 #include <QMetaType>
 
@@ -11,16 +12,15 @@
 
 namespace schedlab::views {
 
-struct RunResult {
+struct RunResult : workflow::RunOutcome {
     int id = 0; ///< unique within the session (or the project run id)
+    /// The colour key of the legend: the spec's policy, or "fork→B" for a fork.
     std::string policy;
-    uint64_t seed = 0;
     std::string label; ///< shown in legends, e.g. "fgd #42"
     int64_t storedId = -1; ///< run id in the open project; -1 = not saved
-    std::shared_ptr<const sim::TimedResult> timed; ///< set in timed mode
-    std::shared_ptr<const sim::FillResult> fill; ///< set in fill mode
     bool fork = false; ///< a counterfactual fork (incident replay): shown, never stored
     bool isFill() const { return fill != nullptr; }
+    uint64_t seed() const { return spec.seed(); }
 };
 
 } // namespace schedlab::views

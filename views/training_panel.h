@@ -35,6 +35,7 @@ struct TrainRequest {
     double gamma = 0.9;
     bool allowWait = false; ///< timed: the agent may hold a job (at most 8 times in a row)
     int64_t parentRound = -1; ///< -1 = fresh
+    uint64_t seed = 1000; ///< round i of a session trains on seeds seed + i x episodes (as schedlab-cli train --seed)
     std::vector<std::string> baselines;
     std::vector<uint64_t> evalSeeds { 42, 43, 44 };
 };

@@ -87,25 +87,4 @@ std::vector<std::string> splitList(const std::string& s)
     return out;
 }
 
-bool parseSeeds(const std::string& s, std::vector<uint64_t>& out)
-{
-    for (const std::string& part : splitList(s)) {
-        const auto dash = part.find('-');
-        try {
-            if (dash == std::string::npos) {
-                out.push_back(std::stoull(part));
-            } else {
-                const uint64_t a = std::stoull(part.substr(0, dash)), b = std::stoull(part.substr(dash + 1));
-                if (b < a || b - a > 10000)
-                    return false;
-                for (uint64_t v = a; v <= b; ++v)
-                    out.push_back(v);
-            }
-        } catch (...) {
-            return false;
-        }
-    }
-    return !out.empty();
-}
-
 } // namespace schedlab::cli

@@ -33,7 +33,5 @@ private:
 
 /// "a,b,,c" -> {a, b, c}.
 std::vector<std::string> splitList(const std::string& s);
-/// "42-51", "1,2,7" or "42" (at most 10,001 per range); false on a malformed list.
-bool parseSeeds(const std::string& s, std::vector<uint64_t>& out);
 
 } // namespace schedlab::cli

@@ -10,9 +10,9 @@
 #include "incident/fork.h"
 #include "incident/incidents.h"
 #include "incident/run_index.h"
-#include "rl/trace_window.h"
+#include "workflow/open_run.h"
+#include "workflow/run_args.h"
 #include "store/project.h"
-#include "trace/trace_loader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -52,66 +52,14 @@ Result<RunContext> openRun(const Args& a, const char* command)
     const int64_t runId = a.integer("run", -1, error);
     if (!error.empty())
         return makeError(ErrorCode::Invalid, std::string(command) + ": " + error);
-    auto runs = c.project->runs();
-    if (!runs)
-        return runs.error();
-    bool found = false;
-    for (const store::RunRow& r : runs.value())
-        if (r.id == runId) {
-            c.row = r;
-            found = true;
-        }
-    if (!found)
-        return makeError(ErrorCode::Invalid, "no run " + std::to_string(runId) + " in " + *path);
-    if (c.row.status != "finished")
-        return makeError(ErrorCode::Invalid, "run " + std::to_string(runId) + " is " + c.row.status + "; it has no decisions");
-    auto spec = incident::specFromRow(c.row);
-    if (!spec)
-        return spec.error();
-    std::shared_ptr<trace::Trace> tr;
-    if (auto stored = c.project->storedTrace(c.row.traceId)) {
-        tr = std::make_shared<trace::Trace>(std::move(stored).value());
-    } else {
-        auto files = c.project->traceFiles(c.row.traceId);
-        if (!files)
-            return files.error();
-        auto loaded = trace::loadTrace(files.value());
-        if (!loaded)
-            return Error { ErrorCode::Io, "the run's trace could not be reopened (" + loaded.error().toString()
-                    + "); import it into the project with schedlab-cli import", *path, -1, -1 };
-        tr = std::make_shared<trace::Trace>(std::move(loaded->trace));
-    }
-    auto log = c.project->decisions(c.row.id);
-    if (!log)
-        return log.error();
-    auto hashes = c.project->stateHashes(c.row.id);
-    if (!hashes)
-        return hashes.error();
-    // The stored journal when the run has one (no replay), else (or with --replay) a replay
-    // checked decision by decision against the stored log.
-    if (!a.flag("replay")) {
-        auto stored = c.project->journal(runId);
-        if (!stored)
-            return stored.error();
-        if (stored.value()) {
-            auto result = c.project->loadRun(runId);
-            if (!result)
-                return result.error();
-            auto fill = result->fill ? std::make_shared<const sim::FillResult>(std::move(*result->fill)) : nullptr;
-            auto timed = result->timed ? std::make_shared<const sim::TimedResult>(std::move(*result->timed)) : nullptr;
-            auto index = incident::indexFromJournal(tr, spec.value(), log.value(), std::move(*stored.value()), fill, timed, hashes.value());
-            if (index) {
-                c.index = std::move(index).value();
-                return c;
-            }
-            std::fprintf(stderr, "%s: run %lld: %s; replaying the run instead\n", path->c_str(), static_cast<long long>(runId),
-                index.error().message.c_str());
-        }
-    }
-    auto index = incident::buildRunIndex(tr, spec.value(), &log.value(), &hashes.value());
-    if (!index)
-        return Error { index.error().code, "run " + std::to_string(runId) + ": " + index.error().message, *path, -1, -1 };
-    c.index = std::move(index).value();
+    auto opened = workflow::openStoredRun(*c.project, runId, nullptr, workflow::OpenRunOptions { a.flag("replay") });
+    if (!opened)
+        return opened.error();
+    if (!opened->journalFallback.empty())
+        std::fprintf(stderr, "%s: run %lld: %s; replaying the run instead\n", path->c_str(), static_cast<long long>(runId),
+            opened->journalFallback.c_str());
+    c.row = opened->row;
+    c.index = opened->index;
     return c;
 }
 
@@ -129,19 +77,6 @@ QJsonArray candidatesJson(const std::vector<policy::Candidate>& c, int chosen)
     return out;
 }
 
-// A point or span of a run, as --at, --from, --to and --window take it: timed runs, seconds or a
-// duration ("14h", "90m"); fill runs, a pod number. Never negative.
-Result<double> runTime(const std::string& text, bool fill)
-{
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() && *end == '\0' && std::isfinite(v) && v >= 0)
-        return v; // a plain number: seconds, or a pod number
-    if (fill)
-        return makeError(ErrorCode::Invalid, "'" + text + "' is not a pod number (fill runs count pods)");
-    return rl::parseDuration(text);
-}
-
 // --index K, or --at T (the decision nearest to T).
 Result<int64_t> decisionIndexOf(const Args& a, const incident::RunIndex& index)
 {
@@ -154,7 +89,7 @@ Result<int64_t> decisionIndexOf(const Args& a, const incident::RunIndex& index)
     }
     if (!a.value("at"))
         return int64_t(-1);
-    auto x = runTime(*a.value("at"), index.spec.fill);
+    auto x = workflow::parseRunTime(*a.value("at"), index.spec.mode());
     if (!x)
         return makeError(ErrorCode::Invalid, "--at: " + x.error().message);
     return incident::nearestDecision(index, x.value());
@@ -180,7 +115,7 @@ int listDecisions(const Args& a, const incident::RunIndex& index)
     auto timeOf = [&](const char* key, double fallback) -> Result<double> {
         if (!a.value(key))
             return fallback;
-        return runTime(*a.value(key), index.spec.fill);
+        return workflow::parseRunTime(*a.value(key), index.spec.mode());
     };
     auto from = timeOf("from", -1e300), to = timeOf("to", 1e300);
     if (!error.empty() || !from || !to)
@@ -190,7 +125,7 @@ int listDecisions(const Args& a, const incident::RunIndex& index)
     QJsonArray rows;
     int64_t matched = 0, shown = 0;
     if (!a.flag("json"))
-        std::printf("%8s %12s %-24s %8s %-7s %6s %8s %10s\n", "#", index.spec.fill ? "pod" : "time (s)", "job", "task", "outcome", "node",
+        std::printf("%8s %12s %-24s %8s %-7s %6s %8s %10s\n", "#", index.spec.isFill() ? "pod" : "time (s)", "job", "task", "outcome", "node",
             "feasible", "best score");
     for (std::size_t i = 0; i < ds.size(); ++i) {
         const sim::Decision& d = ds[i];
@@ -282,7 +217,7 @@ int runDecisions(const std::vector<std::string>& argv)
                 inc.append(QJsonObject { { "kind", incident::incidentKindName(i.kind) }, { "start", i.startX }, { "end", i.endX },
                     { "peak", i.peak }, { "decision", double(i.decision) }, { "text", QString::fromStdString(i.text) } });
             std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.decisions/2" }, { "run", double(c.row.id) },
-                                         { "mode", index.spec.fill ? "fill" : "timed" }, { "decisions", double(ds.size()) },
+                                         { "mode", index.spec.isFill() ? "fill" : "timed" }, { "decisions", double(ds.size()) },
                                          { "failed", double(failed) }, { "failureBursts", b }, { "incidents", inc },
                                          { "stateHashesVerified", index.hashesVerified },
                                          { "decisionsVerified", double(index.decisionsVerified) },
@@ -300,7 +235,7 @@ int runDecisions(const std::vector<std::string>& argv)
                                           : "the run stored no decision log to compare",
             index.hashesVerified);
         std::printf("incidents (%zu):\n", incidents.size());
-        printIncidents(incidents, index.spec.fill);
+        printIncidents(incidents, index.spec.isFill());
         for (auto [s, n] : bursts)
             std::printf("  failure burst at decision %lld: %lld in a row  (schedlab-cli decisions ... --index %lld)\n",
                 static_cast<long long>(s), static_cast<long long>(n), static_cast<long long>(s));
@@ -342,7 +277,7 @@ int runDecisions(const std::vector<std::string>& argv)
     }
     std::printf("run %lld (%s %s, seed %llu), decision %lld of %zu at %s %.0f: task %d%s%s (%s)\n", static_cast<long long>(c.row.id),
         c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k), ds.size(),
-        index.spec.fill ? "pod" : "t =", d.timeS, d.task, x.jobName.empty() ? "" : " of job ", x.jobName.c_str(),
+        index.spec.isFill() ? "pod" : "t =", d.timeS, d.task, x.jobName.empty() ? "" : " of job ", x.jobName.c_str(),
         qPrintable(requestText(x.request)));
     std::printf("  outcome: %s%s, %d feasible nodes%s\n",
         d.outcome == sim::Outcome::Placed ? "placed on node " : d.outcome == sim::Outcome::Failed ? "FAILED (fits nowhere)" : "waited",
@@ -399,7 +334,7 @@ int runFork(const std::vector<std::string>& argv)
     const int64_t k = kr.value();
     double window = 0;
     if (a.value("window")) {
-        auto w = runTime(*a.value("window"), c.index->spec.fill);
+        auto w = workflow::parseRunTime(*a.value("window"), c.index->spec.mode());
         if (!w || !(w.value() > 0))
             return fail("fork: --window is a positive duration (timed, e.g. 6h) or pod count (fill)", 2);
         window = w.value();
@@ -430,7 +365,7 @@ int runFork(const std::vector<std::string>& argv)
     }
     std::printf("fork of run %lld (%s %s, seed %llu) at decision %lld (%s %.0f) under %s%s:\n", static_cast<long long>(c.row.id),
         c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k),
-        c.index->spec.fill ? "pod" : "t =", r->forkX, r->policy.c_str(), window > 0 ? (", window " + QString::number(window).toStdString() + (c.index->spec.fill ? " pods" : " s")).c_str() : "");
+        c.index->spec.isFill() ? "pod" : "t =", r->forkX, r->policy.c_str(), window > 0 ? (", window " + QString::number(window).toStdString() + (c.index->spec.isFill() ? " pods" : " s")).c_str() : "");
     std::printf("  %-44s %12s %12s %12s\n", "metric", "original", "fork", "delta");
     for (const incident::ForkDelta& row : r->deltas)
         std::printf("  %-44s %12.2f %12.2f %+12.2f\n", row.metric.c_str(), row.original, row.fork, row.delta());

@@ -2,7 +2,6 @@
 // seeds and prints a comparison table (mean over seeds with min/max), or JSON (docs/cli-json.md).
 
 #include "cli_args.h"
-#include "incident/run_spec.h"
 #include "commands.h"
 #include "import_options.h"
 #include "replay_json.h"
@@ -13,6 +12,8 @@
 #include "sim/timed_replay.h"
 #include "store/project.h"
 #include "trace/trace_loader.h"
+#include "workflow/run_args.h"
+#include "workflow/run_recorder.h"
 
 #include <thread>
 #include <optional>
@@ -106,34 +107,13 @@ void runParallel(std::size_t n, int jobs, const std::function<void(std::size_t)>
         t.join();
 }
 
-// Runs one replay and, with a project, records it: inserted as running first, results and status
-// written in one transaction after, failures and cancellation marked. Returns the replay result.
-// With `journal` (filled by the run), it is stored too, so incident replay need not replay the run.
-template <class T>
-Result<T> recordedRun(store::Project* project, const store::RunInfo& info, const std::function<Result<T>()>& run,
-    Status (store::Project::*finish)(int64_t, const T&), const sim::StateJournal* journal = nullptr)
+// One cell of the comparison: without a project an unrecorded execute(), with one a recorded run
+// (workflow::RunRecorder: inserted as running, results, decisions and journal stored after).
+Result<workflow::RunOutcome> runCell(const sim::RunSpec& spec, const trace::Trace& trace, store::Project* project, int64_t traceId)
 {
-    int64_t runId = -1;
-    if (project) {
-        auto id = project->beginRun(info);
-        if (!id)
-            return id.error();
-        runId = id.value();
-    }
-    Result<T> r = run();
-    if (!project)
-        return r;
-    if (!r) {
-        (void)project->endRun(runId, r.error().isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed,
-            r.error().toString());
-        return r;
-    }
-    if (Status st = (project->*finish)(runId, r.value()); !st)
-        return st.error();
-    if (journal)
-        if (Status st = project->storeJournal(runId, *journal, r->decisions, r->stateHash); !st)
-            return st.error();
-    return r;
+    if (project)
+        return workflow::RunRecorder(*project, traceId).run(spec, trace);
+    return workflow::execute(spec, trace, workflow::ExecuteOptions { false });
 }
 
 int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std::string>& policies,
@@ -142,7 +122,6 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     sim::TimedOptions o;
     o.tieBreak = tie;
     o.topK = topK;
-    o.recordDecisions = project != nullptr; // the decision log goes to the project database
     o.powerOffIdle = args.flag("power-off-idle");
     if (!policy::parseQueueOrder(args.value("queue").value_or("fcfs"), o.queue))
         return fail("replay: --queue is one of fcfs, sjf, priority, wfp3, unicep, f1, fair", 2);
@@ -179,21 +158,13 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     for (const std::string& name : policies) {
         Row row;
         for (uint64_t seed : seeds) {
-            auto made = rl::makeAnyPolicy(name);
-            if (!made)
-                return fail(made.error().toString());
-            auto policy = std::move(made).value();
             o.seed = seed;
-            const store::RunInfo info { traceId, "timed", name, policy::queueOrderName(o.queue), backfill,
-                incident::optionsJson(o), seed };
-            sim::StateJournal journal;
-            o.journal = project && o.recordDecisions ? &journal : nullptr;
-            auto r = recordedRun<sim::TimedResult>(
-                project, info, [&] { return sim::runTimedReplay(trace, *policy, o); }, &store::Project::finishTimedRun, o.journal);
-            if (!r)
-                return fail(r.error().toString());
+            auto out = runCell(sim::RunSpec::timed(name, o), trace, project, traceId);
+            if (!out)
+                return fail(out.error().toString());
+            const sim::TimedResult* r = out->timed.get();
             if (args.flag("json"))
-                runs.append(timedResultToJson(r.value()));
+                runs.append(timedResultToJson(*r));
             row.waitMean.add(r->waitS.mean);
             row.waitP99.add(r->waitS.p99);
             row.bsld.add(r->boundedSlowdown.mean);
@@ -301,9 +272,10 @@ int runReplay(const std::vector<std::string>& argv)
     const std::string tie = args.value("tie-break").value_or(mode == "fill" ? "order" : "random");
     if (!policy::parseTieBreak(tie, fill.tieBreak))
         return fail("replay: --tie-break is random, first or order", 2);
-    std::vector<uint64_t> seeds;
-    if (!parseSeeds(args.value("seeds").value_or("42"), seeds))
-        return fail("replay: --seeds takes N, A-B or a comma list", 2);
+    auto parsedSeeds = workflow::parseSeeds(args.value("seeds").value_or("42"));
+    if (!parsedSeeds)
+        return fail("replay: --" + parsedSeeds.error().message, 2);
+    const std::vector<uint64_t>& seeds = parsedSeeds.value();
     const std::vector<std::string> policies = splitList(args.value("policy").value_or("bestfit,fgd,random"));
     const int parallelJobs = int(args.integer("jobs", defaultJobs(), error));
     if (!error.empty() || parallelJobs < 1 || parallelJobs > 256)
@@ -347,37 +319,26 @@ int runReplay(const std::vector<std::string>& argv)
     // With a project the cells run one after the other, each recorded as it starts and ends.
     const int jobs = project ? 1 : parallelJobs;
     const std::size_t cells = policies.size() * seeds.size();
-    std::vector<std::optional<Result<sim::FillResult>>> results(cells);
-    auto runCell = [&](std::size_t c) {
-        const std::string& name = policies[c / seeds.size()];
+    std::vector<std::optional<Result<workflow::RunOutcome>>> results(cells);
+    auto cell = [&](std::size_t c) {
         sim::FillOptions o = fill;
         o.seed = seeds[c % seeds.size()];
-        o.recordDecisions = project != nullptr;
-        auto made = rl::makeAnyPolicy(name);
-        if (!made) {
-            results[c] = Result<sim::FillResult>(made.error());
-            return;
-        }
-        auto policy = std::move(made).value();
-        const store::RunInfo info { traceId, "fill", name, "", "", incident::optionsJson(o), o.seed };
-        sim::StateJournal journal;
-        o.journal = project ? &journal : nullptr;
-        results[c] = recordedRun<sim::FillResult>(project.get(), info, [&] { return sim::runFillExperiment(trace, *policy, o); },
-            &store::Project::finishFillRun, o.journal);
+        results[c] = runCell(sim::RunSpec::fill(policies[c / seeds.size()], o), trace, project.get(), traceId);
     };
-    runParallel(cells, jobs, runCell);
+    runParallel(cells, jobs, cell);
     for (std::size_t pi = 0; pi < policies.size(); ++pi) {
         Row row { policies[pi], {}, {}, {}, {} };
         for (std::size_t si = 0; si < seeds.size(); ++si) {
-            const Result<sim::FillResult>& r = *results[pi * seeds.size() + si];
-            if (!r)
-                return fail(r.error().toString());
+            const Result<workflow::RunOutcome>& out = *results[pi * seeds.size() + si];
+            if (!out)
+                return fail(out.error().toString());
+            const sim::FillResult* r = out->fill.get();
             row.alloc.add(r->finalGpuAllocPct);
             row.frag.add(r->finalFragRatePct);
             row.failed.add(double(r->failed));
             row.seconds.add(r->seconds);
             if (args.flag("json"))
-                runs.append(fillResultToJson(r.value()));
+                runs.append(fillResultToJson(*r));
         }
         rows.push_back(row);
     }

@@ -12,6 +12,8 @@
 #include "rl/trace_window.h"
 #include "store/project.h"
 #include "trace/trace_loader.h"
+#include "workflow/fine_tune_session.h"
+#include "workflow/run_args.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -75,20 +77,22 @@ std::string parseCommon(const Args& a, Common& c)
         return "--backfill is easy or none";
     c.train.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
     if (auto w = a.value("window")) {
-        auto d = rl::parseDuration(*w);
+        auto d = workflow::parseDuration(*w);
         if (!d)
             return d.error().message;
         c.windowS = d.value();
     }
     if (auto f = a.value("from")) {
-        auto d = f == std::string("0") ? Result<double>(0.0) : rl::parseDuration(*f);
+        auto d = f == std::string("0") ? Result<double>(0.0) : workflow::parseDuration(*f);
         if (!d)
             return d.error().message;
         c.fromS = d.value();
     }
     // --seeds as in replay; --eval-seeds is the older name.
-    if (!parseSeeds(a.value("seeds").value_or(a.value("eval-seeds").value_or("42-44")), c.evalSeeds))
-        return "--seeds takes N, A-B or a comma list";
+    auto seeds = workflow::parseSeeds(a.value("seeds").value_or(a.value("eval-seeds").value_or("42-44")));
+    if (!seeds)
+        return "--" + seeds.error().message;
+    c.evalSeeds = seeds.value();
     if (auto b = a.value("baselines"))
         c.baselines = splitList(*b);
     return {};
@@ -135,26 +139,6 @@ Result<std::unique_ptr<store::Project>> openProject(const Args& a)
     return p;
 }
 
-// "--parent 3" (a round of the project) or "--parent FILE.slq".
-Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project)
-{
-    if (!parent.empty() && parent.find_first_not_of("0123456789") == std::string::npos) {
-        if (!project)
-            return makeError(ErrorCode::Invalid, "--parent " + parent + " names a round: give --project too");
-        auto rounds = project->rounds();
-        if (!rounds)
-            return rounds.error();
-        for (const store::RoundRow& r : rounds.value())
-            if (r.id == std::stoll(parent)) {
-                if (r.status != "finished")
-                    return makeError(ErrorCode::Invalid, "round " + parent + " is " + r.status + "; it has no checkpoint");
-                return std::pair<std::string, int64_t> { r.checkpoint, r.id };
-            }
-        return makeError(ErrorCode::Invalid, "no round " + parent + " in the project");
-    }
-    return std::pair<std::string, int64_t> { parent, -1 };
-}
-
 const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset",
     "queue", "backfill", "window", "from", "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "preselect-above",
     "preselect-top", "max-waits" };
@@ -194,62 +178,58 @@ int runTrain(const std::vector<std::string>& argv)
         checkpointDir = p->path() + ".models";
     if (!checkpointDir.empty() && !QDir().mkpath(QString::fromStdString(checkpointDir)))
         return fail(checkpointDir + ": cannot create the checkpoint folder");
-    auto parent = resolveParent(a.value("parent").value_or(""), p);
+    auto parent = workflow::resolveParent(a.value("parent").value_or(""), p);
     if (!parent)
         return fail("train: " + parent.error().toString());
-    std::string parentPath = parent->first;
-    int64_t parentRound = parent->second;
     const bool json = a.flag("json");
     QJsonArray roundsJson;
-    for (int i = 0; i < rounds; ++i) {
-        rl::RoundOptions o;
-        o.parentCheckpoint = parentPath;
-        o.parentRound = parentRound;
-        o.train = c.train;
-        o.train.seed = c.train.seed + uint64_t(i) * uint64_t(c.train.episodes); // fresh episodes every round
-        if (!parentPath.empty())
-            o.train.epsilonStart = std::min(o.train.epsilonStart, 0.1); // fine-tuning explores less
-        o.fromS = c.fromS;
-        o.windowS = c.windowS;
-        o.evalSeeds = c.evalSeeds;
-        o.baselines = c.baselines;
-        if (rounds == 1 && a.value("out"))
-            o.outCheckpoint = *a.value("out");
-        else if (!p)
-            o.outCheckpoint = *a.value("out") + "." + std::to_string(i + 1);
-        o.checkpointDir = checkpointDir;
+    workflow::SessionOptions session;
+    session.rounds = rounds;
+    session.outCheckpoint = a.value("out").value_or("");
+    session.base.parentCheckpoint = parent->first;
+    session.base.parentRound = parent->second;
+    session.base.train = c.train;
+    session.base.fromS = c.fromS;
+    session.base.windowS = c.windowS;
+    session.base.evalSeeds = c.evalSeeds;
+    session.base.baselines = c.baselines;
+    session.base.checkpointDir = checkpointDir;
+    workflow::SessionCallbacks cb;
+    cb.roundStarted = [&](int round, const rl::RoundOptions& o) {
         if (!json)
-            std::printf("round %d/%d: %s, %d episode(s), lr %g, weights %s, parent %s\n", i + 1, rounds,
+            std::printf("round %d/%d: %s, %d episode(s), lr %g, weights %s, parent %s\n", round, rounds,
                 c.train.mode == rl::TrainMode::Fill ? "fill" : "timed", o.train.episodes, o.train.learningRate,
-                o.train.reward.toString().c_str(), parentPath.empty() ? "(fresh)" : parentPath.c_str());
-        auto onEpisode = [json](const rl::EpisodeStats& s) {
-            if (!json)
-                std::printf("  episode %3d  loss %.4f [%.4f, %.4f]  return %10.2f  epsilon %.3f  %lld decisions  %.0f steps/s  %.1f s\n",
-                    s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
-                    s.stepsPerSecond, s.seconds);
-            std::fflush(stdout);
-        };
-        auto r = rl::runRound(loaded->trace, a.positional(), p, o, onEpisode);
-        if (!r)
-            return fail(r.error().toString());
+                o.train.reward.toString().c_str(), o.parentCheckpoint.empty() ? "(fresh)" : o.parentCheckpoint.c_str());
+    };
+    cb.episode = [json](int, const rl::EpisodeStats& s) {
+        if (!json)
+            std::printf("  episode %3d  loss %.4f [%.4f, %.4f]  return %10.2f  epsilon %.3f  %lld decisions  %.0f steps/s  %.1f s\n",
+                s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
+                s.stepsPerSecond, s.seconds);
+        std::fflush(stdout);
+    };
+    int64_t parentRound = parent->second;
+    cb.roundFinished = [&](int, const rl::RoundResult& r) {
         if (json) {
             QJsonArray eps;
-            for (const rl::EpisodeStats& s : r->training.episodes)
+            for (const rl::EpisodeStats& s : r.training.episodes)
                 eps.append(QJsonObject { { "episode", s.episode }, { "loss", s.meanLoss }, { "lossMin", s.minLoss },
                     { "lossMax", s.maxLoss }, { "return", s.episodeReturn }, { "epsilon", s.epsilon },
                     { "decisions", double(s.decisions) }, { "stepsPerSecond", s.stepsPerSecond }, { "seconds", s.seconds } });
-            roundsJson.append(QJsonObject { { "round", double(r->roundId) }, { "parent", double(parentRound) },
-                { "checkpoint", QString::fromStdString(r->checkpoint) }, { "sha256", QString::fromStdString(r->checkpointSha256) },
-                { "episodes", eps }, { "eval", evalToJson(r->eval) }, { "evalNote", QString::fromStdString(r->evalNote) },
-                { "seconds", r->seconds } });
+            roundsJson.append(QJsonObject { { "round", double(r.roundId) }, { "parent", double(parentRound) },
+                { "checkpoint", QString::fromStdString(r.checkpoint) }, { "sha256", QString::fromStdString(r.checkpointSha256) },
+                { "episodes", eps }, { "eval", evalToJson(r.eval) }, { "evalNote", QString::fromStdString(r.evalNote) },
+                { "seconds", r.seconds } });
         } else {
-            std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r->checkpoint.c_str(),
-                static_cast<long long>(r->roundId), r->seconds, r->evalNote.c_str());
-            printEval(r->eval, c.train.mode);
+            std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(),
+                static_cast<long long>(r.roundId), r.seconds, r.evalNote.c_str());
+            printEval(r.eval, c.train.mode);
         }
-        parentPath = r->checkpoint;
-        parentRound = r->roundId;
-    }
+        parentRound = r.roundId;
+    };
+    auto done = workflow::runSession(loaded->trace, a.positional(), p, session, cb);
+    if (!done)
+        return fail(done.error().toString());
     if (json)
         std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.train/1" }, { "rounds", roundsJson } })
                        .toJson(QJsonDocument::Indented)
@@ -275,7 +255,7 @@ int runEval(const std::vector<std::string>& argv)
         return fail(project.error().toString());
     std::vector<std::string> policies = splitList(a.value("policy").value_or(""));
     if (auto round = a.value("round")) {
-        auto parent = resolveParent(*round, project.value().get());
+        auto parent = workflow::resolveParent(*round, project.value().get());
         if (!parent)
             return fail("eval: " + parent.error().toString());
         policies.insert(policies.begin(), "learned:" + parent->first);
@@ -332,7 +312,7 @@ int runExportModel(const std::vector<std::string>& argv)
         auto project = openProject(a);
         if (!project)
             return fail(project.error().toString());
-        auto parent = resolveParent(*round, project.value().get());
+        auto parent = workflow::resolveParent(*round, project.value().get());
         if (!parent)
             return fail("export-model: " + parent.error().toString());
         checkpoint = parent->first;

@@ -4,14 +4,13 @@
 #include "inspector_widget.h"
 
 #include "incident/incidents.h"
-#include "incident/run_spec.h"
 #include "policy/placement_policy.h"
-#include "rl/trace_window.h"
+#include "workflow/open_run.h"
+#include "workflow/run_args.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -29,7 +28,6 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <cmath>
 
@@ -39,22 +37,8 @@ namespace {
 
 struct IndexOutcome {
     std::shared_ptr<const incident::RunIndex> index;
-    std::optional<Error> error;
+    bool checkedAgainstLog = false; ///< replayed and compared with a stored decision log
 };
-
-struct ForkOutcome {
-    std::optional<incident::ForkResult> fork;
-    std::optional<Error> error;
-};
-
-// Reports progress from a worker to a progress bar, on the GUI thread.
-ProgressFn progressTo(QPointer<QProgressBar> bar)
-{
-    return [bar](double f) {
-        QMetaObject::invokeMethod(
-            bar, [bar, f] { if (bar) bar->setValue(int(f * 1000)); }, Qt::QueuedConnection);
-    };
-}
 
 } // namespace
 
@@ -206,7 +190,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     connect(m_prev, &QAction::triggered, this, [this] { step(-1); });
 
     connect(m_run, &QComboBox::activated, this, [this](int i) { startIndex(i); });
-    connect(m_cancelButton, &QPushButton::clicked, this, [this] { m_cancel.cancel(); });
+    connect(m_cancelButton, &QPushButton::clicked, this, [this] { m_jobs.cancel(); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
         if (!cur.isValid())
             return;
@@ -242,7 +226,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     });
 }
 
-IncidentPanel::~IncidentPanel() { m_cancel.cancel(); }
+IncidentPanel::~IncidentPanel() = default;
 
 void IncidentPanel::setRuns(const std::vector<views::RunResult>& runs, std::shared_ptr<const trace::Trace> trace)
 {
@@ -250,8 +234,7 @@ void IncidentPanel::setRuns(const std::vector<views::RunResult>& runs, std::shar
     m_runs = runs;
     if (trace != m_trace) {
         m_trace = std::move(trace);
-        m_cancel.cancel(); // an index or fork of the previous trace is dropped when it ends
-        ++m_generation;
+        m_jobs.reset(); // an index or fork of the previous trace is dropped when it ends
         m_progress->setVisible(false);
         m_cancelButton->setVisible(false);
         m_index.reset();
@@ -279,35 +262,11 @@ bool IncidentPanel::selectRun(int sessionId)
     return true;
 }
 
-incident::RunSpec IncidentPanel::specOf(const views::RunResult& r) const
-{
-    if (m_project && r.storedId >= 0)
-        if (auto rows = m_project->runs())
-            for (const store::RunRow& row : rows.value())
-                if (row.id == r.storedId)
-                    if (auto s = incident::specFromRow(row))
-                        return s.value();
-    // A run of this session: the options the run controller used.
-    incident::RunSpec s;
-    s.policy = r.policy;
-    s.fill = r.isFill();
-    if (r.fill) {
-        s.fillOptions.seed = r.seed;
-        s.fillOptions.ratio = r.fill->ratio;
-    } else if (r.timed) {
-        s.timedOptions.seed = r.seed;
-        policy::parseQueueOrder(r.timed->queue, s.timedOptions.queue);
-        s.timedOptions.backfill = r.timed->backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
-    }
-    return s;
-}
-
 void IncidentPanel::startIndex(int comboIndex)
 {
     const int id = m_run->itemData(comboIndex).toInt();
     auto it = std::find_if(m_runs.begin(), m_runs.end(), [id](const views::RunResult& r) { return r.id == id; });
-    m_cancel.cancel();
-    ++m_generation;
+    m_jobs.reset();
     m_index.reset();
     m_model->setIndex(nullptr);
     m_incidents->clear();
@@ -318,92 +277,70 @@ void IncidentPanel::startIndex(int comboIndex)
         return;
     }
     const views::RunResult run = *it;
-    const incident::RunSpec spec = specOf(run);
-    // Stored runs are checked against their stored log and state hashes (read here, on the GUI thread).
-    auto recorded = std::make_shared<sim::DecisionLog>();
-    auto hashes = std::make_shared<std::vector<std::pair<int64_t, uint64_t>>>();
-    std::shared_ptr<store::StoredJournal> journal;
-    if (m_project && run.storedId >= 0) {
-        auto log = m_project->decisions(run.storedId);
-        auto h = m_project->stateHashes(run.storedId);
-        if (!log || !h) {
-            const QString e = QString::fromStdString((!log ? log.error() : h.error()).toString());
-            m_inspector->clear(tr("The run's stored decisions cannot be read: %1").arg(e));
-            m_status->setText(tr("failed"));
-            emit indexed(false, e);
-            return;
-        }
-        *recorded = std::move(log).value();
-        *hashes = std::move(h).value();
-        // Runs recorded by schedlab-cli keep their state journal: no replay needed.
-        if (auto j = m_project->journal(run.storedId); j && j.value())
-            journal = std::make_shared<store::StoredJournal>(std::move(*j.value()));
-    }
-    m_cancel = CancelToken {};
-    const CancelToken cancel = m_cancel;
-    const uint64_t generation = m_generation;
+    // Stored runs: read (stored journal, else a replay checked against the stored log and state
+    // hashes) on a worker with its own read-only connection; session runs: their own journal.
+    const std::string projectPath = m_project && run.storedId >= 0 ? m_project->path() : std::string();
     auto trace = m_trace;
-    m_inspector->clear(tr("Replaying %1 to index its decisions…").arg(QString::fromStdString(run.label)));
+    m_inspector->clear(tr("Indexing the decisions of %1…").arg(QString::fromStdString(run.label)));
     m_status->setText(tr("indexing…"));
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancelButton->setVisible(true);
-    auto progress = progressTo(m_progress);
-    auto future = QtConcurrent::run([trace, spec, recorded, hashes, journal, run, progress, cancel]() -> IndexOutcome {
-        IndexOutcome out;
-        if (journal) { // falls through to a replay when the stored journal does not fit
-            auto r = incident::indexFromJournal(trace, spec, *recorded, *journal, run.fill, run.timed, *hashes);
-            if (r) {
-                out.index = std::move(r).value();
-                return out;
+    m_jobs.launch(
+        [trace, run, projectPath](ProgressFn progress, CancelToken cancel) -> Result<IndexOutcome> {
+            if (projectPath.empty()) {
+                auto index = workflow::indexOutcome(run, trace, progress, cancel);
+                if (!index)
+                    return index.error();
+                return IndexOutcome { index.value(), false };
             }
-        }
-        auto r = incident::buildRunIndex(trace, spec, recorded->size() ? recorded.get() : nullptr, hashes.get(), progress, cancel);
-        if (r)
-            out.index = std::move(r).value();
-        else
-            out.error = r.error();
-        return out;
-    });
-    auto* watcher = new QFutureWatcher<IndexOutcome>(this);
-    connect(watcher, &QFutureWatcher<IndexOutcome>::finished, this, [this, watcher, generation, run, recordedSize = recorded->size()] {
-        const IndexOutcome out = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;
-        m_progress->setVisible(false);
-        m_cancelButton->setVisible(false);
-        if (out.error) {
-            m_pendingX.reset();
-            const QString e = out.error->isCancelled() ? tr("Indexing cancelled.") : QString::fromStdString(out.error->toString());
-            m_status->setText(out.error->isCancelled() ? tr("cancelled") : tr("failed"));
-            m_inspector->clear(e);
-            emit indexed(false, e);
-            return;
-        }
-        m_index = out.index;
-        m_indexedRun = run;
-        if (m_index->fromStoredJournal)
-            m_status->setText(tr("%1 decisions, from the stored journal in %2 s (%3 state hashes checked)")
-                                  .arg(m_index->decisions.size())
-                                  .arg(m_index->buildSeconds, 0, 'f', 2)
-                                  .arg(m_index->hashesVerified));
-        else
-            m_status->setText(tr("%1 decisions, replayed in %2 s%3")
-                                  .arg(m_index->decisions.size())
-                                  .arg(m_index->buildSeconds, 0, 'f', 2)
-                                  .arg(recordedSize ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
-                                                    : QString()));
-        m_status->setToolTip(m_status->text());
-        onIndexed();
-        if (m_pendingX) {
-            const double x = *m_pendingX;
-            m_pendingX.reset();
-            selectAtDashboardX(x);
-        }
-        emit indexed(true, {});
-    });
-    watcher->setFuture(future);
+            auto project = store::Project::open(projectPath, store::Project::OpenMode::ReadOnly);
+            if (!project)
+                return project.error();
+            auto opened = workflow::openStoredRun(*project.value(), run.storedId, trace, {}, progress, cancel);
+            if (!opened)
+                return opened.error();
+            return IndexOutcome { opened->index, opened->index->decisionsVerified > 0 };
+        },
+        [this, run](Result<IndexOutcome> out) {
+            m_progress->setVisible(false);
+            m_cancelButton->setVisible(false);
+            if (!out) {
+                m_pendingX.reset();
+                const QString e = out.error().isCancelled() ? tr("Indexing cancelled.") : QString::fromStdString(out.error().toString());
+                m_status->setText(out.error().isCancelled() ? tr("cancelled") : tr("failed"));
+                m_inspector->clear(e);
+                emit indexed(false, e);
+                return;
+            }
+            m_index = out->index;
+            m_indexedRun = run;
+            if (m_index->fromStoredJournal)
+                m_status->setText(tr("%1 decisions, from the %2 journal in %3 s (%4 state hashes checked)")
+                                      .arg(m_index->decisions.size())
+                                      .arg(run.storedId >= 0 ? tr("stored") : tr("run's"))
+                                      .arg(m_index->buildSeconds, 0, 'f', 2)
+                                      .arg(m_index->hashesVerified));
+            else
+                m_status->setText(tr("%1 decisions, replayed in %2 s%3")
+                                      .arg(m_index->decisions.size())
+                                      .arg(m_index->buildSeconds, 0, 'f', 2)
+                                      .arg(out->checkedAgainstLog
+                                              ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
+                                              : QString()));
+            m_status->setToolTip(m_status->text());
+            onIndexed();
+            if (m_pendingX) {
+                const double x = *m_pendingX;
+                m_pendingX.reset();
+                selectAtDashboardX(x);
+            }
+            emit indexed(true, {});
+        },
+        [bar = QPointer<QProgressBar>(m_progress)](double f) {
+            if (bar)
+                bar->setValue(int(f * 1000));
+        });
 }
 
 void IncidentPanel::onIndexed()
@@ -441,7 +378,7 @@ void IncidentPanel::applyFilters()
         const double v = text.trimmed().toDouble(&ok);
         if (!ok || !m_index)
             return std::nan("");
-        if (m_index->spec.fill)
+        if (m_index->spec.isFill())
             return v;
         const double t0 = m_index->timed && !m_index->timed->series.empty() ? m_index->timed->series.front().timeS : 0;
         return t0 + v * 3600.0;
@@ -505,7 +442,7 @@ double IncidentPanel::dashboardXOf(double t) const
 {
     if (!m_index)
         return 0;
-    if (m_index->spec.fill) {
+    if (m_index->spec.isFill()) {
         for (const sim::FillPoint& p : m_index->fill->curve)
             if (double(p.podsArrived) >= t + 1)
                 return p.arrivedExactPct;
@@ -520,7 +457,7 @@ void IncidentPanel::selectAtDashboardX(double x)
     if (!m_index)
         return;
     double t = 0;
-    if (m_index->spec.fill) {
+    if (m_index->spec.isFill()) {
         t = double(m_index->fill->pods - 1);
         for (const sim::FillPoint& p : m_index->fill->curve)
             if (p.arrivedExactPct >= x) {
@@ -573,7 +510,7 @@ void IncidentPanel::fork(const std::string& policyName)
     double window = 0;
     const QString w = m_forkWindow->text().trimmed();
     if (!w.isEmpty()) {
-        auto parsed = m_index->spec.fill ? Result<double>(w.toDouble()) : rl::parseDuration(w.toStdString());
+        auto parsed = workflow::parseRunTime(w.toStdString(), m_index->spec.mode());
         if (!parsed || !(parsed.value() > 0)) {
             emit forkFailed(tr("Fork window: a positive duration (6h, 90m) for timed runs, a pod count for fill runs."));
             return;
@@ -588,35 +525,20 @@ void IncidentPanel::fork(const std::string& policyName)
     m_status->setText(tr("forking at decision %1 under %2…").arg(k).arg(QString::fromStdString(policyName)));
     m_progress->setValue(0);
     m_progress->setVisible(true);
-    m_cancel = CancelToken {};
     m_cancelButton->setVisible(true);
-    const CancelToken cancel = m_cancel;
-    const uint64_t generation = m_generation;
-    auto progress = progressTo(m_progress);
-    auto future = QtConcurrent::run([index, k, policyName, window, progress, cancel]() -> ForkOutcome {
-        ForkOutcome out;
-        auto r = incident::forkRun(*index, k, policyName, window, progress, cancel);
-        if (r)
-            out.fork = std::move(r).value();
-        else
-            out.error = r.error();
-        return out;
-    });
-    auto* watcher = new QFutureWatcher<ForkOutcome>(this);
-    connect(watcher, &QFutureWatcher<ForkOutcome>::finished, this, [this, watcher, base, id, k, policyName, generation] {
-        const ForkOutcome out = watcher->result();
-        watcher->deleteLater();
+    // Forks share the index's generation: picking another run drops a fork still running.
+    m_jobs.launch(
+        [index, k, policyName, window](ProgressFn progress, CancelToken cancel) { return incident::forkRun(*index, k, policyName, window, progress, cancel); },
+        [this, base, id, k, policyName](Result<incident::ForkResult> out) {
         m_forkButton->setEnabled(true);
-        if (generation != m_generation)
-            return; // another run or trace was picked meanwhile: this fork no longer applies
         m_progress->setVisible(false);
         m_cancelButton->setVisible(false);
-        if (out.error) {
-            m_status->setText(out.error->isCancelled() ? tr("fork cancelled") : tr("fork failed"));
-            emit forkFailed(QString::fromStdString(out.error->toString()));
+        if (!out) {
+            m_status->setText(out.error().isCancelled() ? tr("fork cancelled") : tr("fork failed"));
+            emit forkFailed(QString::fromStdString(out.error().toString()));
             return;
         }
-        const incident::ForkResult& f = *out.fork;
+        const incident::ForkResult& f = out.value();
         m_deltas->setRowCount(int(f.deltas.size()));
         for (std::size_t i = 0; i < f.deltas.size(); ++i) {
             const incident::ForkDelta& d = f.deltas[i];
@@ -638,14 +560,17 @@ void IncidentPanel::fork(const std::string& policyName)
         m_status->setToolTip(m_status->text());
         views::RunResult r;
         r.id = id;
+        r.spec = base.spec;
         r.policy = "fork→" + policyName;
-        r.seed = base.seed;
         r.label = base.label + " fork@" + std::to_string(k) + "→" + policyName;
         r.fill = f.fill;
         r.timed = f.timed;
         emit forkFinished(r);
-    });
-    watcher->setFuture(future);
+    },
+        [bar = QPointer<QProgressBar>(m_progress)](double f) {
+            if (bar)
+                bar->setValue(int(f * 1000));
+        });
 }
 
 } // namespace schedlab::app

@@ -6,6 +6,7 @@
 // reward), Alt+Up / Alt+Down step through decisions, and "Fork" continues the run from the
 // selected decision under another policy; the fork joins the dashboard next to the original.
 
+#include "job_tracker.h"
 #include "run_result.h"
 
 #include "base/progress.h"
@@ -85,7 +86,6 @@ private:
     void inspectCurrent();
     void applyFilters();
     double dashboardXOf(double decisionTime) const;
-    incident::RunSpec specOf(const views::RunResult& r) const;
 
     std::vector<views::RunResult> m_runs;
     std::shared_ptr<const trace::Trace> m_trace;
@@ -93,8 +93,7 @@ private:
     std::shared_ptr<const incident::RunIndex> m_index;
     views::RunResult m_indexedRun;
     int64_t m_current = -1;
-    uint64_t m_generation = 0;
-    CancelToken m_cancel;
+    JobTracker m_jobs; ///< indexing and forks of the selected run
     int m_nextForkId = 2'000'000;
     std::optional<double> m_pendingX; ///< a dashboard click waiting for the index
 

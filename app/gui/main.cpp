@@ -57,7 +57,13 @@ int benchmarkReplot()
             p.gpuFragRate = 0.3 + 0.1 * std::sin(i * 0.0007 + r);
             p.gpuUtil = 0.5 + 0.4 * std::sin(i * 0.0003 + r);
         }
-        runs.push_back(views::RunResult { r + 1, "policy" + std::to_string(r), 42, "run " + std::to_string(r), -1, timed, {} });
+        views::RunResult run;
+        run.spec = sim::RunSpec::timed("policy" + std::to_string(r), {});
+        run.id = r + 1;
+        run.policy = run.spec.policy;
+        run.label = "run " + std::to_string(r);
+        run.timed = timed;
+        runs.push_back(run);
     }
     QElapsedTimer load;
     load.start();

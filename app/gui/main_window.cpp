@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "workflow/run_args.h"
+
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
 #include "heatmap_widget.h"
@@ -44,22 +46,6 @@ namespace schedlab::app {
 namespace {
 const std::vector<std::string> kDefaultTimed = { "firstfit", "bestfit", "k8s-default", "fgd" };
 const std::vector<std::string> kDefaultFill = { "random", "bestfit", "fgd" };
-
-std::vector<uint64_t> parseSeeds(const QString& text)
-{
-    std::vector<uint64_t> out;
-    for (const QString& part : text.split(',', Qt::SkipEmptyParts)) {
-        const QStringList range = part.trimmed().split('-');
-        bool ok1 = false, ok2 = true;
-        const qulonglong a = range.value(0).toULongLong(&ok1);
-        const qulonglong b = range.size() > 1 ? range.value(1).toULongLong(&ok2) : a;
-        if (!ok1 || !ok2 || b < a || b - a > 1000)
-            return {};
-        for (qulonglong v = a; v <= b; ++v)
-            out.push_back(v);
-    }
-    return out;
-}
 
 QIcon swatch(const QColor& c)
 {
@@ -253,11 +239,14 @@ void MainWindow::buildDocks()
     m_mode->setObjectName("modeBox");
     m_mode->addItems({ tr("auto"), tr("timed replay"), tr("fill experiment") });
     m_queue = new QComboBox(pw);
+    m_queue->setObjectName("queueBox");
     for (const std::string& q : policy::queueOrderNames())
         m_queue->addItem(QString::fromStdString(q));
     m_backfill = new QComboBox(pw);
+    m_backfill->setObjectName("backfillBox");
     m_backfill->addItems({ "easy", "none" });
     m_seeds = new QLineEdit("42", pw);
+    m_seeds->setObjectName("seedsEdit");
     m_seeds->setToolTip(tr("Seeds: N, A-B or a comma list"));
     form->addRow(tr("Mode"), m_mode);
     form->addRow(tr("Queue"), m_queue);
@@ -479,21 +468,28 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
         for (int i = 0; i < m_policyList->count(); ++i)
             if (m_policyList->item(i)->checkState() == Qt::Checked)
                 policies.push_back(m_policyList->item(i)->text().toStdString());
-    const std::vector<uint64_t> seeds = parseSeeds(m_seeds->text());
-    if (policies.empty() || seeds.empty()) {
-        showError(policies.empty() ? tr("Check at least one policy.") : tr("Seeds: use N, A-B or a comma list."));
+    if (policies.empty()) {
+        showError(tr("Check at least one policy."));
+        return;
+    }
+    auto seeds = workflow::parseSeeds(m_seeds->text().toStdString());
+    if (!seeds) {
+        showError(QString::fromStdString(seeds.error().message));
         return;
     }
     RunBatch batch;
     batch.trace = m_trace;
     batch.policies = policies;
-    batch.seeds = seeds;
-    int withTimes = 0;
-    for (const trace::Job& j : m_trace->jobs)
-        withTimes += j.submitTimeS >= 0 && j.runTimeS >= 0;
-    batch.fill = m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && withTimes * 2 < int(m_trace->jobs.size()));
-    policy::parseQueueOrder(m_queue->currentText().toStdString(), batch.queue);
-    batch.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+    batch.seeds = seeds.value();
+    const bool fill = m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && workflow::suggestedMode(*m_trace) == sim::RunMode::Fill);
+    if (fill) {
+        batch.spec = sim::RunSpec::fill({}, sim::FillOptions {});
+    } else {
+        sim::TimedOptions o;
+        policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
+        o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+        batch.spec = sim::RunSpec::timed({}, o);
+    }
     // Colours follow the batch's policy order, not the order in which runs happen to finish.
     for (const std::string& p : policies)
         m_dashboard->colourOf(p);

@@ -1,6 +1,7 @@
 #include "project_session.h"
 
-#include "incident/run_spec.h"
+#include "store/run_spec_codec.h"
+#include "workflow/run_recorder.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -52,31 +53,10 @@ Status ProjectSession::save(std::vector<views::RunResult>& runs, const trace::Tr
                 return id.error();
             traceId = id.value();
         }
-        store::RunInfo info;
-        info.traceId = traceId;
-        info.policy = r.policy;
-        info.seed = r.seed;
-        info.mode = r.isFill() ? "fill" : "timed";
-        if (r.timed) {
-            info.queue = r.timed->queue;
-            info.backfill = r.timed->backfill;
-        }
-        // The options the run controller used (defaults but these), so incident replay can redo the run.
-        if (r.isFill()) {
-            sim::FillOptions o;
-            o.ratio = r.fill->ratio;
-            info.optionsJson = incident::optionsJson(o);
-        } else {
-            info.optionsJson = incident::optionsJson(sim::TimedOptions {});
-        }
-        auto id = m_project->beginRun(info);
+        // The same rows schedlab-cli replay --project writes for this spec (workflow::RunRecorder).
+        auto id = workflow::RunRecorder(*m_project, traceId).store(r);
         if (!id)
             return id.error();
-        const Status done = r.isFill() ? m_project->finishFillRun(id.value(), *r.fill) : m_project->finishTimedRun(id.value(), *r.timed);
-        if (!done) {
-            (void)m_project->endRun(id.value(), store::RunStatus::Failed, done.error().message);
-            return done;
-        }
         r.storedId = id.value();
     }
     return {};
@@ -96,12 +76,15 @@ Result<views::RunResult> ProjectSession::load(int64_t runId, int sessionId)
     auto stored = m_project->loadRun(runId);
     if (!stored)
         return stored.error();
+    auto spec = store::specFromRow(stored->row);
+    if (!spec)
+        return spec.error();
     views::RunResult r;
     r.id = sessionId;
     r.storedId = runId;
-    r.policy = stored->row.policy;
-    r.seed = stored->row.seed;
-    r.label = r.policy + " #" + std::to_string(r.seed) + " (run " + std::to_string(runId) + ")";
+    r.spec = std::move(spec).value();
+    r.policy = r.spec.policy;
+    r.label = r.policy + " #" + std::to_string(r.seed()) + " (run " + std::to_string(runId) + ")";
     if (stored->fill)
         r.fill = std::make_shared<const sim::FillResult>(std::move(*stored->fill));
     else

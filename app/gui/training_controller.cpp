@@ -1,98 +1,83 @@
 #include "training_controller.h"
 
-#include "rl/fine_tune.h"
 #include "store/project.h"
 
 #include <QDir>
 #include <QPointer>
-#include <QtConcurrent>
 
 namespace schedlab::app {
 
+workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& r, const rl::RewardConfig& reward, const std::string& checkpointDir)
+{
+    workflow::SessionOptions s;
+    s.rounds = r.rounds;
+    rl::RoundOptions& o = s.base;
+    o.parentRound = r.parentRound;
+    o.checkpointDir = checkpointDir;
+    o.train.mode = r.mode;
+    o.train.episodes = r.episodes;
+    o.train.learningRate = r.learningRate;
+    o.train.gamma = r.gamma;
+    o.train.policy.allowWait = r.allowWait;
+    o.train.maxPods = r.pods;
+    o.train.reward = reward;
+    o.train.seed = r.seed;
+    o.fromS = r.fromH * 3600;
+    o.windowS = r.windowH * 3600;
+    o.baselines = r.baselines;
+    o.evalSeeds = r.evalSeeds;
+    return s;
+}
+
 TrainingController::TrainingController(QObject* parent)
     : QObject(parent)
+    , m_jobs(this)
 {
 }
 
-TrainingController::~TrainingController() { m_cancel.cancel(); }
-
-void TrainingController::cancel() { m_cancel.cancel(); }
+void TrainingController::cancel() { m_jobs.cancel(); }
 
 void TrainingController::start(const TrainingJob& job)
 {
-    if (m_running)
+    if (m_jobs.isRunning())
         return;
-    m_cancel = CancelToken {};
-    m_running = true;
+    m_jobs.reset();
     QPointer<TrainingController> self(this);
-    const CancelToken cancel = m_cancel;
     auto post = [self](auto fn) { QMetaObject::invokeMethod(self, [self, fn] { if (self) fn(*self); }, Qt::QueuedConnection); };
-    auto future = QtConcurrent::run([job, cancel, post]() -> QString {
-        auto project = store::Project::open(job.projectPath, store::Project::OpenMode::ExistingOnly);
-        if (!project)
-            return QString::fromStdString(project.error().toString());
-        const std::string dir = job.projectPath + ".models";
-        if (!QDir().mkpath(QString::fromStdString(dir)))
-            return QString::fromStdString(dir + ": cannot create the checkpoint folder");
-        const views::TrainRequest& r = job.request;
-        std::string parentPath;
-        int64_t parentRound = r.parentRound;
-        if (parentRound >= 0) {
-            auto rounds = project.value()->rounds();
-            if (!rounds)
-                return QString::fromStdString(rounds.error().toString());
-            for (const store::RoundRow& row : rounds.value())
-                if (row.id == parentRound)
-                    parentPath = row.checkpoint;
-            if (parentPath.empty())
-                return QObject::tr("round %1 has no checkpoint").arg(parentRound);
-        }
-        for (int i = 0; i < r.rounds; ++i) {
-            rl::RoundOptions o;
-            o.parentCheckpoint = parentPath;
-            o.parentRound = parentRound;
-            o.checkpointDir = dir;
-            o.train.mode = r.mode;
-            o.train.episodes = r.episodes;
-            o.train.learningRate = r.learningRate;
-            o.train.gamma = r.gamma;
-            o.train.policy.allowWait = r.allowWait;
-            o.train.maxPods = r.pods;
-            o.train.reward = job.reward;
-            o.train.seed = 1000 + uint64_t(parentRound + 1) * 1000 + uint64_t(i) * uint64_t(r.episodes);
-            if (!parentPath.empty())
-                o.train.epsilonStart = std::min(o.train.epsilonStart, 0.1);
-            o.fromS = r.fromH * 3600;
-            o.windowS = r.windowH * 3600;
-            o.baselines = r.baselines;
-            o.evalSeeds = r.evalSeeds;
-            const int round = i + 1;
-            auto onEpisode = [post, round](const rl::EpisodeStats& s) {
-                post([round, s](TrainingController& c) { emit c.episode(round, s); });
+    const int total = job.request.rounds;
+    m_jobs.launch(
+        [job, post, total](ProgressFn, CancelToken cancel) -> Status {
+            auto project = store::Project::open(job.projectPath, store::Project::OpenMode::ExistingOnly);
+            if (!project)
+                return project.error();
+            const std::string dir = job.projectPath + ".models";
+            if (!QDir().mkpath(QString::fromStdString(dir)))
+                return makeError(ErrorCode::Io, "cannot create the checkpoint folder", dir);
+            workflow::SessionOptions s = sessionOptionsOf(job.request, job.reward, dir);
+            if (s.base.parentRound >= 0) {
+                auto parent = workflow::resolveParent(std::to_string(s.base.parentRound), project.value().get());
+                if (!parent)
+                    return parent.error();
+                s.base.parentCheckpoint = parent->first;
+            }
+            workflow::SessionCallbacks cb;
+            cb.episode = [post](int round, const rl::EpisodeStats& st) { post([round, st](TrainingController& c) { emit c.episode(round, st); }); };
+            cb.roundFinished = [post](int, const rl::RoundResult& r) {
+                post([id = r.roundId](TrainingController& c) { emit c.roundFinished(qlonglong(id)); });
             };
-            auto onProgress = [post, round, total = r.rounds](double f) {
-                post([round, total, f](TrainingController& c) {
-                    emit c.progress((double(round - 1) + f) / double(total), QObject::tr("round %1 of %2").arg(round).arg(total));
-                });
+            cb.progress = [post, total](double f) {
+                const int round = std::min(total, 1 + int(f * total));
+                post([f, round, total](TrainingController& c) { emit c.progress(f, QObject::tr("round %1 of %2").arg(round).arg(total)); });
             };
-            auto result = rl::runRound(*job.trace, job.traceFiles, project.value().get(), o, onEpisode, onProgress, cancel);
-            if (!result)
-                return result.error().isCancelled() ? QStringLiteral("cancelled") : QString::fromStdString(result.error().toString());
-            parentPath = result->checkpoint;
-            parentRound = result->roundId;
-            post([id = result->roundId](TrainingController& c) { emit c.roundFinished(qlonglong(id)); });
-        }
-        return {};
-    });
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        const QString error = watcher->result();
-        watcher->deleteLater();
-        m_running = false;
-        const bool cancelled = error == QStringLiteral("cancelled");
-        emit finished(cancelled, cancelled ? QString() : error);
-    });
-    watcher->setFuture(future);
+            auto r = workflow::runSession(*job.trace, job.traceFiles, project.value().get(), s, cb, cancel);
+            if (!r)
+                return r.error();
+            return {};
+        },
+        [this](Status st) {
+            const bool cancelled = !st && st.error().isCancelled();
+            emit finished(cancelled, st || cancelled ? QString() : QString::fromStdString(st.error().toString()));
+        });
 }
 
 } // namespace schedlab::app

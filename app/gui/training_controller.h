@@ -1,14 +1,16 @@
 #pragma once
-// Runs fine-tune rounds off the GUI thread (QtConcurrent): each round opens its own connection
-// to the project file (WAL lets the GUI keep reading), continues from the previous round's
-// checkpoint, and reports episodes, finished rounds and progress on the GUI thread. Cancel is
-// its own outcome; a cancelled or failed round is marked so in the project and leaves its parent.
+// Runs a fine-tune session off the GUI thread (JobTracker): workflow::runSession, the loop
+// schedlab-cli train runs, with the same seed rule. The worker opens its own connection to the
+// project file (WAL lets the GUI keep reading); episodes, finished rounds and progress arrive on
+// the GUI thread. Cancel is its own outcome; a cancelled or failed round is marked so in the
+// project and leaves its parent.
 
+#include "job_tracker.h"
 #include "training_panel.h"
 
-#include "base/progress.h"
 #include "rl/reward.h"
 #include "trace/trace.h"
+#include "workflow/fine_tune_session.h"
 
 #include <QObject>
 
@@ -26,14 +28,17 @@ struct TrainingJob {
     std::string projectPath;
 };
 
+/// The session a request describes (checkpoints in `checkpointDir`; the parent round resolved
+/// later, against the project).
+workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& request, const rl::RewardConfig& reward, const std::string& checkpointDir);
+
 class TrainingController : public QObject {
     Q_OBJECT
 public:
     explicit TrainingController(QObject* parent = nullptr);
-    ~TrainingController() override;
     void start(const TrainingJob& job);
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
 signals:
     void episode(int round, const schedlab::rl::EpisodeStats& stats);
@@ -42,8 +47,7 @@ signals:
     void finished(bool cancelled, const QString& error);
 
 private:
-    CancelToken m_cancel;
-    bool m_running = false;
+    JobTracker m_jobs;
 };
 
 } // namespace schedlab::app

@@ -64,8 +64,8 @@ Result<ForkResult> forkRun(const RunIndex& index, int64_t k, const std::string& 
     out.index = k;
     out.policy = policyB;
     out.forkX = ds[std::size_t(k)].timeS;
-    if (index.spec.fill) {
-        sim::FillOptions o = index.spec.fillOptions;
+    if (const sim::FillOptions* fo = index.spec.fillOptions()) {
+        sim::FillOptions o = *fo;
         o.recordDecisions = true;
         o.recordHeat = true;
         o.forkAt = k;
@@ -99,7 +99,7 @@ Result<ForkResult> forkRun(const RunIndex& index, int64_t k, const std::string& 
         out.fill = std::make_shared<const sim::FillResult>(std::move(r).value());
         return out;
     }
-    sim::TimedOptions o = index.spec.timedOptions;
+    sim::TimedOptions o = *index.spec.timedOptions();
     o.recordDecisions = true;
     o.recordHeat = true;
     o.journal = nullptr;

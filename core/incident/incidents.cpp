@@ -82,7 +82,7 @@ std::vector<Incident> findIncidents(const RunIndex& index, const IncidentOptions
 
     if (index.timed) {
         const sim::TimedResult& r = *index.timed;
-        const sim::TimedOptions& to = index.spec.timedOptions;
+        const sim::TimedOptions to = index.spec.timedOptions() ? *index.spec.timedOptions() : sim::TimedOptions {};
         const auto& s = r.series;
         const double window = to.p99WindowS > 0 ? to.p99WindowS : 3600;
         auto xOf = [&](std::size_t i) { return s[i].timeS; };

@@ -60,7 +60,7 @@ const char* outcomeName(sim::Outcome o)
     return "?";
 }
 
-Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,
+Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trace::Trace> trace, const sim::RunSpec& spec,
     const sim::DecisionLog* recorded, const std::vector<std::pair<int64_t, uint64_t>>* recordedHashes, ProgressFn progress,
     CancelToken cancel)
 {
@@ -74,8 +74,8 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
     index->spec = spec;
     index->trace = trace;
     index->workload = metrics::TypicalWorkload::fromTrace(*trace);
-    if (spec.fill) {
-        sim::FillOptions o = spec.fillOptions;
+    if (const sim::FillOptions* fo = spec.fillOptions()) {
+        sim::FillOptions o = *fo;
         o.recordDecisions = true;
         o.recordHeat = false;
         o.stopAt = -1;
@@ -91,7 +91,7 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
             return s.error();
         index->fill = std::make_shared<const sim::FillResult>(std::move(r).value());
     } else {
-        sim::TimedOptions o = spec.timedOptions;
+        sim::TimedOptions o = *spec.timedOptions();
         o.recordDecisions = true;
         o.recordHeat = false;
         o.forkPolicy = nullptr;
@@ -114,12 +114,12 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
     return std::shared_ptr<const RunIndex>(std::move(index));
 }
 
-Result<std::shared_ptr<const RunIndex>> indexFromJournal(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,
+Result<std::shared_ptr<const RunIndex>> indexFromJournal(std::shared_ptr<const trace::Trace> trace, const sim::RunSpec& spec,
     sim::DecisionLog log, store::StoredJournal journal, std::shared_ptr<const sim::FillResult> fill,
     std::shared_ptr<const sim::TimedResult> timed, const std::vector<std::pair<int64_t, uint64_t>>& hashes)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    if (!trace || (spec.fill ? !fill : !timed))
+    if (!trace || (spec.isFill() ? !fill : !timed))
         return makeError(ErrorCode::Invalid, "the stored journal needs the trace and the stored run result");
     auto bad = [](const std::string& why) { return makeError(ErrorCode::Format, "the stored journal does not fit the run: " + why); };
     const int64_t nOps = int64_t(journal.ops.size());
@@ -208,7 +208,7 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
     in.activeNodes = state.activeNodes();
     for (int n = 0; n < state.nodeCount(); ++n)
         ++in.misfits[std::size_t(state.misfit(n, in.request))];
-    const policy::TieBreak tie = index.spec.fill ? index.spec.fillOptions.tieBreak : index.spec.timedOptions.tieBreak;
+    const policy::TieBreak tie = index.spec.tieBreak();
     for (const std::string& name : rescore) {
         auto p = rl::makeAnyPolicy(name);
         if (!p)
@@ -218,8 +218,8 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
         // A fixed stream per decision, so re-scoring the same decision twice gives the same ties.
         Rng rng(index.spec.seed() ^ (0x9e3779b97f4a7c15ull * uint64_t(k + 1)));
         // As the replays ask: fill experiments give the task only, timed replays the job too.
-        const policy::PlacementRequest req { task.request, index.spec.fill ? nullptr : job, &task, d.timeS, 0, 0,
-            job && !index.spec.fill ? job->submitTimeS : -1 };
+        const policy::PlacementRequest req { task.request, index.spec.isFill() ? nullptr : job, &task, d.timeS, 0, 0,
+            job && !index.spec.isFill() ? job->submitTimeS : -1 };
         Rescored r { name, p.value()->place(state, req, rng, topK), -1 };
         for (std::size_t i = 0; i < r.decision.top.size(); ++i)
             if (d.outcome == sim::Outcome::Placed && r.decision.top[i].node == d.node)

@@ -7,7 +7,8 @@
 #include "base/progress.h"
 #include "base/result.h"
 #include "metrics/fragmentation.h"
-#include "run_spec.h"
+#include "sim/run_spec.h"
+#include "store/project.h"
 #include "sim/decision_log.h"
 #include "sim/state_journal.h"
 #include "trace/trace.h"
@@ -22,7 +23,7 @@ namespace schedlab::incident {
 
 /// Immutable once built; safe to read from several threads.
 struct RunIndex {
-    RunSpec spec;
+    sim::RunSpec spec;
     std::shared_ptr<const trace::Trace> trace;
     metrics::TypicalWorkload workload; ///< of the trace, for fragmentation of rebuilt states
     sim::StateJournal journal;
@@ -38,7 +39,7 @@ struct RunIndex {
 /// Replays `spec` on `trace` with a journal. With a non-empty `recorded`, every decision (task, outcome, node)
 /// must equal the recorded one, and every recorded (k, hash) must match: a difference is an error
 /// naming the first decision that departs (trace, options or build changed since the run).
-Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,
+Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trace::Trace> trace, const sim::RunSpec& spec,
     const sim::DecisionLog* recorded = nullptr, const std::vector<std::pair<int64_t, uint64_t>>* recordedHashes = nullptr,
     ProgressFn progress = {}, CancelToken cancel = {});
 
@@ -47,7 +48,7 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
 /// journal must apply cleanly and end in the stored final hash, and each recorded (k, hash) (fill
 /// runs) must be the hash of the state decision k saw. `fill` or `timed` is the stored result.
 /// Any failure is an error naming the run's journal; callers fall back to buildRunIndex().
-Result<std::shared_ptr<const RunIndex>> indexFromJournal(std::shared_ptr<const trace::Trace> trace, const RunSpec& spec,
+Result<std::shared_ptr<const RunIndex>> indexFromJournal(std::shared_ptr<const trace::Trace> trace, const sim::RunSpec& spec,
     sim::DecisionLog log, store::StoredJournal journal, std::shared_ptr<const sim::FillResult> fill,
     std::shared_ptr<const sim::TimedResult> timed, const std::vector<std::pair<int64_t, uint64_t>>& hashes);
 

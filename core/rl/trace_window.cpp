@@ -41,25 +41,4 @@ Result<trace::Trace> timeWindow(const trace::Trace& t, double fromS, double leng
     return out;
 }
 
-Result<double> parseDuration(const std::string& text)
-{
-    if (text.empty())
-        return makeError(ErrorCode::Invalid, "empty duration");
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    const std::string unit(end);
-    double scale = 0;
-    if (unit.empty() || unit == "s")
-        scale = 1;
-    else if (unit == "m" || unit == "min")
-        scale = 60;
-    else if (unit == "h")
-        scale = 3600;
-    else if (unit == "d")
-        scale = 86400;
-    if (end == text.c_str() || scale == 0 || !std::isfinite(v) || v <= 0)
-        return makeError(ErrorCode::Invalid, "duration '" + text + "' is not a positive number with s, m, h or d");
-    return v * scale;
-}
-
 } // namespace schedlab::rl

@@ -11,7 +11,4 @@ namespace schedlab::rl {
 /// on the same cluster. Errors when the trace has no submit times or the window holds no job.
 Result<trace::Trace> timeWindow(const trace::Trace& trace, double fromS, double lengthS);
 
-/// "4h", "90m", "3600s", "3600" -> seconds.
-Result<double> parseDuration(const std::string& text);
-
 } // namespace schedlab::rl

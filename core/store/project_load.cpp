@@ -138,11 +138,19 @@ Result<StoredRun> Project::loadRun(int64_t runId)
         return sumRows.error();
     std::map<std::string, double> s(sumRows->begin(), sumRows->end());
     auto num = [&](const char* k) { return s.count(k) ? s[k] : 0.0; };
+    // The final state hash is kept with the state journal (runs recorded with one); 0 = unknown.
+    uint64_t finalHash = 0;
+    if (auto h = m_db->prepare("SELECT final_hash FROM run_journals WHERE run_id = ?")) {
+        h->bind(1, runId);
+        if (h->step())
+            finalHash = std::strtoull(h->columnText(0).c_str(), nullptr, 16);
+    }
 
     if (out.row.mode == "fill") {
         sim::FillResult f;
         f.policy = out.row.policy;
         f.seed = out.row.seed;
+        f.stateHash = finalHash;
         f.pods = int64_t(num("pods"));
         f.placed = int64_t(num("placed"));
         f.failed = int64_t(num("failed"));
@@ -184,6 +192,7 @@ Result<StoredRun> Project::loadRun(int64_t runId)
     t.energyKWh = s.count("energyKWh") ? s["energyKWh"] : -1;
     t.makespanS = num("makespanS");
     t.simSeconds = out.row.wallSeconds;
+    t.stateHash = finalHash;
     t.waitS = distributionFrom(s, "wait", t.completed);
     t.jctS = distributionFrom(s, "jct", t.completed);
     t.boundedSlowdown = distributionFrom(s, "bsld", t.completed);

@@ -6,7 +6,7 @@
 #include "incident/fork.h"
 #include "incident/incidents.h"
 #include "incident/run_index.h"
-#include "incident/run_spec.h"
+#include "store/run_spec_codec.h"
 #include "sim/state_journal.h"
 #include "trace/trace_generator.h"
 
@@ -31,7 +31,7 @@ std::shared_ptr<const trace::Trace> generated(int nodes, int64_t jobs, uint64_t 
     return std::make_shared<const trace::Trace>(std::move(t).value());
 }
 
-std::shared_ptr<const incident::RunIndex> mustIndex(std::shared_ptr<const trace::Trace> t, const incident::RunSpec& spec,
+std::shared_ptr<const incident::RunIndex> mustIndex(std::shared_ptr<const trace::Trace> t, const sim::RunSpec& spec,
     const sim::DecisionLog* recorded = nullptr)
 {
     auto i = incident::buildRunIndex(std::move(t), spec, recorded);
@@ -40,21 +40,14 @@ std::shared_ptr<const incident::RunIndex> mustIndex(std::shared_ptr<const trace:
     return i.value();
 }
 
-incident::RunSpec timedSpec(const std::string& policy, sim::Backfill bf = sim::Backfill::None)
+sim::RunSpec timedSpec(const std::string& policy, sim::Backfill bf = sim::Backfill::None)
 {
-    incident::RunSpec s;
-    s.policy = policy;
-    s.timedOptions.backfill = bf;
-    return s;
+    sim::TimedOptions o;
+    o.backfill = bf;
+    return sim::RunSpec::timed(policy, o);
 }
 
-incident::RunSpec fillSpec(const std::string& policy)
-{
-    incident::RunSpec s;
-    s.fill = true;
-    s.policy = policy;
-    return s;
-}
+sim::RunSpec fillSpec(const std::string& policy) { return sim::RunSpec::fill(policy, {}); }
 
 } // namespace
 
@@ -206,21 +199,21 @@ private slots:
             sim::FillOptions f;
             f.tieBreak = tie;
             f.ratio = 1.1;
-            row.optionsJson = incident::optionsJson(f);
-            auto fill = incident::specFromRow(row);
+            row.optionsJson = store::optionsJson(sim::RunSpec::fill("bestfit", f));
+            auto fill = store::specFromRow(row);
             QVERIFY(fill.ok());
-            QCOMPARE(fill->fillOptions.tieBreak, tie);
-            QCOMPARE(fill->fillOptions.ratio, 1.1);
-            QCOMPARE(fill->fillOptions.seed, uint64_t(44));
+            QCOMPARE(fill->fillOptions()->tieBreak, tie);
+            QCOMPARE(fill->fillOptions()->ratio, 1.1);
+            QCOMPARE(fill->fillOptions()->seed, uint64_t(44));
             row.mode = "timed";
             row.queue = "fcfs";
             row.backfill = "easy";
             sim::TimedOptions t;
             t.tieBreak = tie;
-            row.optionsJson = incident::optionsJson(t);
-            auto timed = incident::specFromRow(row);
+            row.optionsJson = store::optionsJson(sim::RunSpec::timed("bestfit", t));
+            auto timed = store::specFromRow(row);
             QVERIFY(timed.ok());
-            QCOMPARE(timed->timedOptions.tieBreak, tie);
+            QCOMPARE(timed->timedOptions()->tieBreak, tie);
         }
         QCOMPARE(sim::FillOptions {}.tieBreak, policy::TieBreak::Order);
         QCOMPARE(sim::TimedOptions {}.tieBreak, policy::TieBreak::Random);
@@ -228,11 +221,11 @@ private slots:
         old.id = 3;
         old.mode = "fill";
         old.optionsJson = R"({"ratio":1.3})"; // stored before the rule was recorded: random ties then
-        auto o = incident::specFromRow(old);
+        auto o = store::specFromRow(old);
         QVERIFY(o.ok());
-        QCOMPARE(o->fillOptions.tieBreak, policy::TieBreak::Random);
+        QCOMPARE(o->fillOptions()->tieBreak, policy::TieBreak::Random);
         old.optionsJson = R"({"ratio":1.3,"tieBreak":"sideways"})";
-        auto bad = incident::specFromRow(old);
+        auto bad = store::specFromRow(old);
         QVERIFY(!bad.ok());
         QVERIFY(bad.error().message.find("run 3") != std::string::npos);
         QVERIFY(bad.error().message.find("sideways") != std::string::npos);
@@ -293,8 +286,8 @@ private slots:
     void rescoringUnderTheRunsPolicyAgreesWithTheLog()
     {
         auto t = generated(16, 400);
-        incident::RunSpec spec = fillSpec("bestfit");
-        spec.fillOptions.tieBreak = policy::TieBreak::First;
+        sim::RunSpec spec = fillSpec("bestfit");
+        spec.fillOptions()->tieBreak = policy::TieBreak::First;
         auto index = mustIndex(t, spec);
         int checked = 0;
         for (int64_t k = 0; k < int64_t(index->decisions.size()); k += 37) {
@@ -354,7 +347,7 @@ private slots:
     {
         auto t = generated(12, 1500); // over 1000 decisions in both modes: a recorded state hash each
         for (bool fill : { false, true }) {
-            incident::RunSpec spec = fill ? fillSpec("bestfit") : timedSpec("firstfit", sim::Backfill::Easy);
+            sim::RunSpec spec = fill ? fillSpec("bestfit") : timedSpec("firstfit", sim::Backfill::Easy);
             auto replayed = mustIndex(t, spec);
             // what a project stores: the journal's ops, each decision's position, the final hash
             store::StoredJournal stored;

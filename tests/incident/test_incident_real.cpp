@@ -38,9 +38,7 @@ private slots:
         sim::FillOptions o; // the run as recorded: decisions and state hashes every 1000
         auto run = sim::runFillExperiment(*t, *fgd, o);
         QVERIFY(run);
-        incident::RunSpec spec;
-        spec.fill = true;
-        spec.policy = "fgd";
+        const sim::RunSpec spec = sim::RunSpec::fill("fgd", {});
         auto index = incident::buildRunIndex(t, spec, &run->decisions, &run->stateHashes);
         QVERIFY2(index, index ? "" : index.error().toString().c_str());
         const incident::RunIndex& x = *index.value();
@@ -84,10 +82,8 @@ private slots:
         auto run = sim::runTimedReplay(*t, *p, o);
         QVERIFY(run);
         QVERIFY(run->stateHashes.size() >= 18); // every 1000 decisions
-        incident::RunSpec spec;
-        spec.policy = "firstfit";
-        spec.timedOptions = o;
-        spec.timedOptions.journal = nullptr;
+        sim::RunSpec spec = sim::RunSpec::timed("firstfit", o);
+        spec.timedOptions()->journal = nullptr;
         auto index = incident::buildRunIndex(t, spec, &run->decisions, &run->stateHashes);
         QVERIFY2(index, index ? "" : index.error().toString().c_str());
         const incident::RunIndex& x = *index.value();

@@ -363,10 +363,6 @@ private slots:
         QCOMPARE(w->jobs[0].submitTimeS, 3700.0);
         QCOMPARE(w->jobs[1].firstTask, uint32_t(1));
         QVERIFY(!rl::timeWindow(b.t, 100 * 3600, 3600).ok());
-        QCOMPARE(rl::parseDuration("4h").value(), 14400.0);
-        QCOMPARE(rl::parseDuration("90m").value(), 5400.0);
-        QVERIFY(!rl::parseDuration("4x").ok());
-        QVERIFY(!rl::parseDuration("-1h").ok());
     }
 
     void trainingIsDeterministicAndLearns()

@@ -1,0 +1,86 @@
+#include "run_spec_codec.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace schedlab::store {
+
+namespace {
+
+QJsonObject optionsObject(const sim::FillOptions& o)
+{
+    return { { "ratio", o.ratio }, { "tieBreak", policy::tieBreakName(o.tieBreak) } };
+}
+
+QJsonObject optionsObject(const sim::TimedOptions& o)
+{
+    QJsonObject sla;
+    for (const auto& [k, v] : o.slaByQos)
+        sla[QString::fromStdString(k)] = v;
+    return { { "tieBreak", policy::tieBreakName(o.tieBreak) }, { "window", o.p99WindowS }, { "tick", o.tickS },
+        { "sla", o.defaultSlaS }, { "slaByQos", sla }, { "powerOffIdle", o.powerOffIdle } };
+}
+
+Error rowError(const RunRow& row, const std::string& what) { return makeError(ErrorCode::Invalid, "run " + std::to_string(row.id) + " " + what); }
+
+} // namespace
+
+std::string optionsJson(const sim::RunSpec& spec)
+{
+    const QJsonObject o = std::visit([](const auto& opts) { return optionsObject(opts); }, spec.options);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
+}
+
+RunInfo runInfoOf(const sim::RunSpec& spec, int64_t traceId)
+{
+    RunInfo info;
+    info.traceId = traceId;
+    info.mode = sim::runModeName(spec.mode());
+    info.policy = spec.policy;
+    if (const sim::TimedOptions* t = spec.timedOptions()) {
+        info.queue = policy::queueOrderName(t->queue);
+        info.backfill = t->backfill == sim::Backfill::Easy ? "easy" : "none";
+    }
+    info.optionsJson = optionsJson(spec);
+    info.seed = spec.seed();
+    return info;
+}
+
+Result<sim::RunSpec> specFromRow(const RunRow& row)
+{
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(row.optionsJson.empty() ? "{}" : row.optionsJson), &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        return makeError(ErrorCode::Parse, "run " + std::to_string(row.id) + ": options are not a JSON object (" + err.errorString().toStdString() + ")");
+    const QJsonObject o = doc.object();
+    // Runs stored before the tie rule was recorded used per-decision random ties.
+    policy::TieBreak tie = policy::TieBreak::Random;
+    if (o.contains("tieBreak") && !policy::parseTieBreak(o.value("tieBreak").toString().toStdString(), tie))
+        return rowError(row, "has an unknown tie rule '" + o.value("tieBreak").toString().toStdString() + "'");
+    sim::RunMode mode;
+    if (!sim::parseRunMode(row.mode, mode))
+        return rowError(row, "has an unknown mode '" + row.mode + "'");
+    if (mode == sim::RunMode::Fill) {
+        sim::FillOptions f;
+        f.seed = row.seed;
+        f.ratio = o.value("ratio").toDouble(1.3);
+        f.tieBreak = tie;
+        return sim::RunSpec::fill(row.policy, f);
+    }
+    sim::TimedOptions t;
+    t.seed = row.seed;
+    t.tieBreak = tie;
+    if (!row.queue.empty() && !policy::parseQueueOrder(row.queue, t.queue))
+        return rowError(row, "has an unknown queue order '" + row.queue + "'");
+    t.backfill = row.backfill == "none" ? sim::Backfill::None : sim::Backfill::Easy;
+    t.p99WindowS = o.value("window").toDouble(3600);
+    t.tickS = o.value("tick").toDouble(0);
+    t.defaultSlaS = o.value("sla").toDouble(3600);
+    const QJsonObject sla = o.value("slaByQos").toObject();
+    for (auto it = sla.begin(); it != sla.end(); ++it)
+        t.slaByQos[it.key().toStdString()] = it.value().toDouble();
+    t.powerOffIdle = o.value("powerOffIdle").toBool(false);
+    return sim::RunSpec::timed(row.policy, t);
+}
+
+} // namespace schedlab::store

@@ -1,0 +1,43 @@
+#pragma once
+/// A fine-tune session: N rounds of the learned policy in a row (rl::runRound), each continuing
+/// from the previous round's checkpoint. The one seed rule for every front end: round i
+/// (0-based) trains on episodes seeded `base.train.seed + i x episodes`, so rounds never repeat
+/// an episode and the same session started from the CLI or the workbench trains on the same data.
+
+#include "rl/fine_tune.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace schedlab::workflow {
+
+struct SessionOptions {
+    rl::RoundOptions base; ///< the first round's options (parent, train, window, baselines, seeds)
+    int rounds = 1;
+    /// Without a project: the checkpoint of a one-round session; rounds of a longer session go
+    /// to "<out>.1", "<out>.2", ... With a project, base.checkpointDir/round-<id>.slq.
+    std::string outCheckpoint;
+};
+
+/// The options of round i (0-based) of a session whose previous round ended at `parent`
+/// (checkpoint path, round id; empty/-1 = the session's base parent).
+rl::RoundOptions roundOptions(const SessionOptions& s, int i, const std::string& parentCheckpoint, int64_t parentRound, bool haveProject);
+
+struct SessionCallbacks {
+    std::function<void(int round, const rl::RoundOptions&)> roundStarted; ///< round is 1-based
+    std::function<void(int round, const rl::EpisodeStats&)> episode;
+    std::function<void(int round, const rl::RoundResult&)> roundFinished;
+    std::function<void(double fraction)> progress; ///< over the whole session, 0..1
+};
+
+/// Runs the session; stops at the first failed or cancelled round (its error returned, earlier
+/// rounds kept). Returns every round's result.
+Result<std::vector<rl::RoundResult>> runSession(const trace::Trace& trace, const std::vector<std::string>& traceFiles,
+    store::Project* project, const SessionOptions& options, const SessionCallbacks& callbacks = {}, CancelToken cancel = {});
+
+/// "3" (a round of the project) or a checkpoint file -> (checkpoint path, round id or -1).
+/// Errors: a round number without a project, an unknown round, a round that did not finish.
+Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project);
+
+} // namespace schedlab::workflow

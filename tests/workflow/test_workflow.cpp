@@ -1,0 +1,305 @@
+// The workflow layer (core/workflow): argument parsing shared by CLI and GUI, execute() against
+// the replays it wraps, recording as-it-runs vs storing-after giving identical rows, the one seed
+// rule of fine-tune sessions, and opening stored runs for incident replay.
+
+#include "run_rows.h"
+#include "test_util.h"
+
+#include "sim/fill_experiment.h"
+#include "sim/timed_replay.h"
+#include "store/run_spec_codec.h"
+#include "trace/native_format.h"
+#include "trace/trace_generator.h"
+#include "workflow/execute.h"
+#include "workflow/fine_tune_session.h"
+#include "workflow/open_run.h"
+#include "workflow/run_args.h"
+#include "workflow/run_recorder.h"
+
+#include "policy/placement_policy.h"
+
+#include <QtTest>
+
+using namespace schedlab;
+
+namespace {
+
+std::shared_ptr<const trace::Trace> generated(int nodes, int64_t jobs, uint64_t seed = 5)
+{
+    trace::GeneratorOptions g;
+    g.nodes = nodes;
+    g.jobs = jobs;
+    g.seed = seed;
+    auto t = trace::generateTrace(g);
+    if (!t)
+        qFatal("%s", t.error().toString().c_str());
+    return std::make_shared<const trace::Trace>(std::move(t).value());
+}
+
+sim::RunSpec timedSpec(const std::string& policy, uint64_t seed = 42)
+{
+    sim::TimedOptions o;
+    o.seed = seed;
+    o.backfill = sim::Backfill::Easy;
+    o.p99WindowS = 1800;
+    o.slaByQos["LS"] = 600;
+    return sim::RunSpec::timed(policy, o);
+}
+
+// The trace written to a file in `dir` (projects hash the files a trace came from).
+std::vector<std::string> traceFile(const QTemporaryDir& dir, const trace::Trace& t)
+{
+    const std::string path = dir.filePath("gen.sltrace").toStdString();
+    if (!trace::writeNativeTrace(t, path))
+        qFatal("cannot write %s", path.c_str());
+    return { path };
+}
+
+} // namespace
+
+class TestWorkflow : public QObject {
+    Q_OBJECT
+private slots:
+    void seedsParse_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("want"); // seeds joined by ' ', or "error"
+        QTest::newRow("one") << "42" << "42";
+        QTest::newRow("range") << "42-44" << "42 43 44";
+        QTest::newRow("list with spaces") << " 1, 3 ,7" << "1 3 7";
+        QTest::newRow("mixed") << "1-2,9" << "1 2 9";
+        QTest::newRow("empty") << "" << "error";
+        QTest::newRow("only commas") << ",," << "error";
+        QTest::newRow("word") << "abc" << "error";
+        QTest::newRow("negative") << "-3" << "error";
+        QTest::newRow("backwards") << "9-3" << "error";
+        QTest::newRow("too many in a range") << "0-10000" << "error";
+        QTest::newRow("the limit") << "1-10000" << "10000 seeds";
+        QTest::newRow("too many over items") << "1-9999,20000-20001" << "error";
+        QTest::newRow("trailing junk") << "4x" << "error";
+    }
+    void seedsParse()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, want);
+        auto r = workflow::parseSeeds(text.toStdString());
+        if (want == "error") {
+            QVERIFY(!r.ok());
+            QVERIFY(r.error().message.find("seeds '" + text.toStdString() + "'") != std::string::npos);
+            return;
+        }
+        QVERIFY2(r.ok(), r ? "" : r.error().message.c_str());
+        if (want.endsWith(" seeds")) {
+            QCOMPARE(qsizetype(r->size()), want.split(' ')[0].toLongLong());
+            return;
+        }
+        QStringList got;
+        for (uint64_t s : r.value())
+            got << QString::number(s);
+        QCOMPARE(got.join(' '), want);
+    }
+
+    void durationsAndRunTimes()
+    {
+        QCOMPARE(workflow::parseDuration("4h").value(), 14400.0);
+        QCOMPARE(workflow::parseDuration("90m").value(), 5400.0);
+        QCOMPARE(workflow::parseDuration("90min").value(), 5400.0);
+        QCOMPARE(workflow::parseDuration("2d").value(), 172800.0);
+        QCOMPARE(workflow::parseDuration("3600").value(), 3600.0);
+        QVERIFY(!workflow::parseDuration("4x").ok());
+        QVERIFY(!workflow::parseDuration("-1h").ok());
+        QVERIFY(!workflow::parseDuration("").ok());
+        QCOMPARE(workflow::parseRunTime("14h", sim::RunMode::Timed).value(), 14 * 3600.0);
+        QCOMPARE(workflow::parseRunTime("0", sim::RunMode::Timed).value(), 0.0);
+        QCOMPARE(workflow::parseRunTime("120", sim::RunMode::Fill).value(), 120.0);
+        auto pod = workflow::parseRunTime("2h", sim::RunMode::Fill);
+        QVERIFY(!pod.ok());
+        QVERIFY(pod.error().message.find("pod number") != std::string::npos);
+    }
+
+    void specRoundTripsThroughTheRow()
+    {
+        const sim::RunSpec t = timedSpec("bestfit", 7);
+        const store::RunInfo info = store::runInfoOf(t, 3);
+        QCOMPARE(info.mode, std::string("timed"));
+        QCOMPARE(info.queue, std::string("fcfs"));
+        QCOMPARE(info.backfill, std::string("easy"));
+        QCOMPARE(info.seed, uint64_t(7));
+        store::RunRow row;
+        row.id = 1;
+        row.mode = info.mode;
+        row.policy = info.policy;
+        row.queue = info.queue;
+        row.backfill = info.backfill;
+        row.seed = info.seed;
+        row.optionsJson = info.optionsJson;
+        auto back = store::specFromRow(row);
+        QVERIFY(back.ok());
+        QCOMPARE(back->mode(), sim::RunMode::Timed);
+        QCOMPARE(back->seed(), uint64_t(7));
+        QCOMPARE(back->timedOptions()->p99WindowS, 1800.0);
+        QCOMPARE(back->timedOptions()->slaByQos.at("LS"), 600.0);
+        QCOMPARE(back->timedOptions()->backfill, sim::Backfill::Easy);
+        QCOMPARE(store::optionsJson(back.value()), info.optionsJson);
+        row.mode = "autoscale";
+        auto bad = store::specFromRow(row);
+        QVERIFY(!bad.ok());
+        QVERIFY(bad.error().message.find("autoscale") != std::string::npos);
+    }
+
+    void executeIsTheReplayItWraps()
+    {
+        auto trace = generated(8, 200);
+        const sim::RunSpec spec = timedSpec("bestfit");
+        auto policy = policy::makePlacementPolicy("bestfit");
+        auto direct = sim::runTimedReplay(*trace, *policy, *spec.timedOptions());
+        QVERIFY(direct.ok());
+        auto recorded = workflow::execute(spec, *trace);
+        QVERIFY(recorded.ok());
+        QVERIFY(recorded->timed && !recorded->fill);
+        QCOMPARE(recorded->stateHash(), direct->stateHash);
+        QCOMPARE(recorded->timed->waitS.p99, direct->waitS.p99);
+        QVERIFY(recorded->journal);
+        QCOMPARE(recorded->decisions().size(), direct->decisions.size());
+        QVERIFY(recorded->decisions().decisions().back().statePos >= 0);
+        QVERIFY(!recorded->spec.timedOptions()->journal); // the stored spec holds no pointers
+        auto bare = workflow::execute(spec, *trace, workflow::ExecuteOptions { false });
+        QVERIFY(bare.ok());
+        QVERIFY(!bare->journal);
+        QCOMPARE(bare->decisions().size(), std::size_t(0));
+        QCOMPARE(bare->stateHash(), direct->stateHash);
+        auto unknown = workflow::execute(timedSpec("no-such-policy"), *trace);
+        QVERIFY(!unknown.ok());
+        CancelToken cancel;
+        cancel.cancel();
+        auto cancelled = workflow::execute(spec, *trace, {}, {}, cancel);
+        QVERIFY(!cancelled.ok());
+        QVERIFY(cancelled.error().isCancelled());
+    }
+
+    void recordingWhileRunningEqualsStoringAfter()
+    {
+        // schedlab-cli records as it runs, the workbench stores on Save: the rows must not differ.
+        auto trace = generated(8, 300);
+        QTemporaryDir dir;
+        const std::string a = dir.filePath("a.schedlab").toStdString(), b = dir.filePath("b.schedlab").toStdString();
+        int64_t idA = -1, idB = -1;
+        {
+            auto pa = store::Project::open(a);
+            auto pb = store::Project::open(b);
+            QVERIFY(pa.ok() && pb.ok());
+            auto ta = pa.value()->addTrace(*trace, traceFile(dir, *trace));
+            auto tb = pb.value()->addTrace(*trace, traceFile(dir, *trace));
+            QVERIFY(ta.ok() && tb.ok());
+            workflow::RunRecorder ra(*pa.value(), ta.value()), rb(*pb.value(), tb.value());
+            auto ran = ra.run(timedSpec("fgd", 9), *trace);
+            QVERIFY2(ran.ok(), ran ? "" : ran.error().toString().c_str());
+            idA = ra.lastRunId();
+            auto outcome = workflow::execute(timedSpec("fgd", 9), *trace);
+            QVERIFY(outcome.ok());
+            auto stored = rb.store(outcome.value());
+            QVERIFY(stored.ok());
+            idB = stored.value();
+        }
+        const std::string rowsA = test::runRows(a, idA), rowsB = test::runRows(b, idB);
+        QVERIFY(rowsA.find("run_journals: 1 row(s)") != std::string::npos);
+        QVERIFY(rowsA.find("decisions: 0 row(s)") == std::string::npos);
+        QVERIFY(rowsA.find("status=finished") != std::string::npos);
+        QCOMPARE(rowsA, rowsB);
+    }
+
+    void aFailedRunIsMarked()
+    {
+        auto trace = generated(4, 300); // long enough for the replay to poll its cancel token
+        QTemporaryDir dir;
+        auto p = store::Project::open(dir.filePath("p.schedlab").toStdString());
+        QVERIFY(p.ok());
+        workflow::RunRecorder r(*p.value(), p.value()->addTrace(*trace, traceFile(dir, *trace)).value());
+        CancelToken cancel;
+        cancel.cancel();
+        QVERIFY(!r.run(timedSpec("bestfit"), *trace, {}, cancel).ok());
+        auto rows = p.value()->runs();
+        QVERIFY(rows.ok());
+        QCOMPARE(rows->size(), std::size_t(1));
+        QCOMPARE(rows->front().status, std::string("cancelled"));
+        QVERIFY(!r.store(workflow::RunOutcome {}).ok()); // nothing to store
+    }
+
+    void sessionRoundsFollowOneSeedRule()
+    {
+        workflow::SessionOptions s;
+        s.rounds = 3;
+        s.base.train.seed = 1000;
+        s.base.train.episodes = 4;
+        s.base.train.epsilonStart = 1.0;
+        const rl::RoundOptions r0 = workflow::roundOptions(s, 0, "", -1, true);
+        const rl::RoundOptions r1 = workflow::roundOptions(s, 1, "/m/round-5.slq", 5, true);
+        const rl::RoundOptions r2 = workflow::roundOptions(s, 2, "/m/round-6.slq", 6, true);
+        QCOMPARE(r0.train.seed, uint64_t(1000));
+        QCOMPARE(r1.train.seed, uint64_t(1004));
+        QCOMPARE(r2.train.seed, uint64_t(1008));
+        QCOMPARE(r0.train.epsilonStart, 1.0); // fresh: full exploration
+        QCOMPARE(r1.train.epsilonStart, 0.1); // fine-tuning explores less
+        QCOMPARE(r1.parentCheckpoint, std::string("/m/round-5.slq"));
+        QCOMPARE(r2.parentRound, int64_t(6));
+        QVERIFY(r0.outCheckpoint.empty()); // with a project: checkpointDir/round-<id>
+        s.outCheckpoint = "/tmp/x.slq";
+        QCOMPARE(workflow::roundOptions(s, 1, "", -1, false).outCheckpoint, std::string("/tmp/x.slq.2"));
+        s.rounds = 1;
+        QCOMPARE(workflow::roundOptions(s, 0, "", -1, false).outCheckpoint, std::string("/tmp/x.slq"));
+        s.base.parentCheckpoint = "/m/parent.slq";
+        QCOMPARE(workflow::roundOptions(s, 0, "", -1, true).train.epsilonStart, 0.1);
+        QVERIFY(!workflow::resolveParent("3", nullptr).ok());
+        QCOMPARE(workflow::resolveParent("a.slq", nullptr).value().first, std::string("a.slq"));
+    }
+
+    void storedRunsOpenForIncidentReplay()
+    {
+        auto trace = generated(8, 300);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("p.schedlab").toStdString();
+        auto p = store::Project::open(path);
+        QVERIFY(p.ok());
+        const int64_t traceId = p.value()->addTrace(*trace, traceFile(dir, *trace)).value();
+        workflow::RunRecorder rec(*p.value(), traceId);
+        auto ran = rec.run(timedSpec("firstfit"), *trace);
+        QVERIFY(ran.ok());
+        const int64_t id = rec.lastRunId();
+        auto fromJournal = workflow::openStoredRun(*p.value(), id);
+        QVERIFY2(fromJournal.ok(), fromJournal ? "" : fromJournal.error().toString().c_str());
+        QVERIFY(fromJournal->index->fromStoredJournal);
+        QVERIFY(fromJournal->journalFallback.empty());
+        QCOMPARE(fromJournal->index->timed->stateHash, ran->stateHash()); // the final hash comes back with the run
+        auto replayed = workflow::openStoredRun(*p.value(), id, nullptr, workflow::OpenRunOptions { true });
+        QVERIFY(replayed.ok());
+        QVERIFY(!replayed->index->fromStoredJournal);
+        QCOMPARE(replayed->index->decisionsVerified, int64_t(ran->decisions().size()));
+        QCOMPARE(replayed->index->spec.timedOptions()->p99WindowS, 1800.0);
+        auto none = workflow::openStoredRun(*p.value(), id + 100);
+        QVERIFY(!none.ok());
+        QVERIFY(none.error().message.find("no run " + std::to_string(id + 100)) != std::string::npos);
+        // A run of this session with its journal: no replay.
+        auto session = workflow::indexOutcome(ran.value(), trace);
+        QVERIFY(session.ok());
+        QVERIFY(session.value()->fromStoredJournal);
+        QCOMPARE(session.value()->decisions.size(), ran->decisions().size());
+        auto bare = workflow::execute(timedSpec("firstfit"), *trace, workflow::ExecuteOptions { false });
+        auto replayedSession = workflow::indexOutcome(bare.value(), trace);
+        QVERIFY(replayedSession.ok());
+        QVERIFY(!replayedSession.value()->fromStoredJournal);
+        QCOMPARE(replayedSession.value()->decisions.size(), ran->decisions().size());
+    }
+
+    void suggestedModeFollowsTheTimes()
+    {
+        auto trace = generated(4, 20);
+        QCOMPARE(workflow::suggestedMode(*trace), sim::RunMode::Timed);
+        trace::Trace pods = *trace;
+        for (trace::Job& j : pods.jobs)
+            j.runTimeS = -1;
+        QCOMPARE(workflow::suggestedMode(pods), sim::RunMode::Fill);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkflow)
+#include "test_workflow.moc"
