@@ -147,8 +147,6 @@ int main(int argc, char** argv)
     }
     window.showTab(tabIndex(parser.value(tab)));
     window.show();
-    const bool loaded = !files.empty() && window.openTrace(files);
-
     auto saveAndQuit = [&window, &parser, &screenshot] {
         const QString out = parser.value(screenshot);
         const bool ok = window.grab().save(out, "PNG");
@@ -156,7 +154,7 @@ int main(int argc, char** argv)
             window.width(), window.height());
         QApplication::exit(ok ? 0 : 1);
     };
-    const bool willRun = loaded && !parser.isSet(noRun);
+    const bool willRun = !files.empty() && !parser.isSet(noRun);
     if (parser.isSet(screenshot)) {
         if (willRun && tabIndex(parser.value(tab)) == 3) {
             // Incidents: index the first run, then grab the panel with its first incident inspected.
@@ -167,16 +165,23 @@ int main(int argc, char** argv)
                     [&] { QTimer::singleShot(200, saveAndQuit); });
                 window.incidentPanel()->selectRun(window.results().front().id);
             });
-        } else if (willRun)
+        } else if (willRun) {
             QObject::connect(&window, &schedlab::app::MainWindow::batchDone, &window, [&] { QTimer::singleShot(50, saveAndQuit); });
-        else
-            QTimer::singleShot(50, saveAndQuit);
+        }
     }
-    if (willRun) {
-        std::vector<std::string> list;
-        for (const QString& p : parser.value(policies).split(',', Qt::SkipEmptyParts))
-            list.push_back(p.trimmed().toStdString());
-        QTimer::singleShot(0, &window, [&window, list] { window.runPolicies(list); });
+    std::vector<std::string> list;
+    for (const QString& p : parser.value(policies).split(',', Qt::SkipEmptyParts))
+        list.push_back(p.trimmed().toStdString());
+    // The import runs in the background; the runs (and a screenshot) follow when it is done.
+    QObject::connect(&window, &schedlab::app::MainWindow::traceOpened, &window, [&, list](bool ok) {
+        if (ok && willRun)
+            window.runPolicies(list);
+        else if (parser.isSet(screenshot))
+            QTimer::singleShot(50, saveAndQuit);
+    }, Qt::SingleShotConnection); // the first import only, not the ones the user starts later
+    if (files.empty() || !window.openTrace(files)) {
+        if (parser.isSet(screenshot))
+            QTimer::singleShot(50, saveAndQuit);
     }
     return app.exec();
 }

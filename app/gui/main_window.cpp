@@ -115,6 +115,18 @@ MainWindow::MainWindow(QWidget* parent)
         emit batchDone();
     });
 
+    m_importer = new ImportController(this);
+    connect(m_importer, &ImportController::progress, this, [this](double f) { m_progress->setValue(int(f * 1000)); });
+    connect(m_importer, &ImportController::imported, this, &MainWindow::applyTrace);
+    connect(m_importer, &ImportController::failed, this, [this](bool cancelled, const QString& error) {
+        m_progress->setVisible(m_runner->isRunning());
+        m_cancel->setVisible(m_runner->isRunning());
+        if (!cancelled)
+            showError(error);
+        m_status->setText(cancelled ? tr("Import cancelled") : tr("Import failed"));
+        emit traceOpened(false, error);
+    });
+
     m_trainer = new TrainingController(this);
     connect(m_training, &views::TrainingPanel::startRequested, this, [this](const views::TrainRequest& r) { startTraining(r); });
     connect(m_training, &views::TrainingPanel::cancelRequested, m_trainer, &TrainingController::cancel);
@@ -166,13 +178,17 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildMenus();
     m_progress = new QProgressBar(this);
+    m_progress->setObjectName("statusProgress");
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(220);
     m_progress->setVisible(false);
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setObjectName("cancelButton");
     m_cancel->setVisible(false);
-    connect(m_cancel, &QPushButton::clicked, m_runner, &RunController::cancel);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        m_importer->cancel();
+        m_runner->cancel();
+    });
     m_status = new QLabel(tr("Open a trace (Ctrl+O) or drop files here"), this);
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
@@ -402,7 +418,10 @@ void MainWindow::buildMenus()
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     m_recentMenu->setObjectName("recentProjectsMenu");
     runMenu->addAction(tr("&Run Checked Policies"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] { runPolicies(); });
-    runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), m_runner, &RunController::cancel);
+    runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, [this] {
+        m_importer->cancel();
+        m_runner->cancel();
+    });
     runMenu->addAction(tr("Clear &Runs"), this, [this] {
         if (!confirmDiscard())
             return;
@@ -431,21 +450,29 @@ void MainWindow::chooseTrace()
 
 bool MainWindow::openTrace(const std::vector<std::string>& paths)
 {
-    if (!confirmDiscard())
+    if (paths.empty() || !confirmDiscard())
         return false;
-    auto loaded = trace::loadTrace(paths);
-    if (!loaded) {
-        showError(QString::fromStdString(loaded.error().toString()));
-        m_status->setText(tr("Import failed"));
-        return false;
-    }
+    // Parsed on a worker (ImportController): the window keeps painting and the cancel button works.
     m_banner->setVisible(false);
-    m_summary->setPlainText(QString::fromStdString(trace::toText(trace::summarize(loaded.value()))));
-    m_trace = std::make_shared<const trace::Trace>(std::move(loaded->trace));
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_status->setText(tr("Importing %1…").arg(QString::fromStdString(trace::baseName(paths.front()))));
+    m_importer->start(paths);
+    return true;
+}
+
+void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths)
+{
+    m_progress->setVisible(m_runner->isRunning());
+    m_cancel->setVisible(m_runner->isRunning());
+    m_summary->setPlainText(QString::fromStdString(trace::toText(trace::summarize(*loaded))));
+    // Shares the loaded trace: no copy of a large trace on the GUI thread.
+    m_trace = std::shared_ptr<const trace::Trace>(loaded, &loaded->trace);
     m_jobs->setTrace(m_trace);
     m_traceName = QString::fromStdString(trace::baseName(paths.front()));
     m_tracePaths = paths;
-    // Session runs of the previous trace go (confirmed above); stored runs stay listed.
+    // Session runs of the previous trace go (confirmed when the import started); stored runs stay listed.
     m_results.erase(std::remove_if(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0; }),
         m_results.end());
     for (int i = m_runList->count() - 1; i >= 0; --i)
@@ -453,8 +480,11 @@ bool MainWindow::openTrace(const std::vector<std::string>& paths)
             delete m_runList->takeItem(i);
     refreshDashboard();
     updateTitle();
-    m_status->setText(tr("Loaded %1 jobs on %2 nodes").arg(m_trace->jobs.size()).arg(m_trace->nodes.size()));
-    return true;
+    m_status->setText(tr("Loaded %1 jobs on %2 nodes in %3 s")
+                          .arg(m_trace->jobs.size())
+                          .arg(m_trace->nodes.size())
+                          .arg(loaded->seconds, 0, 'f', 2));
+    emit traceOpened(true, {});
 }
 
 void MainWindow::runPolicies(const std::vector<std::string>& given)

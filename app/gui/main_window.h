@@ -2,6 +2,7 @@
 // The workbench main window: Trace, Policies and Runs docks around the dashboard. Runs execute
 // off the GUI thread (RunController); errors show in a non-modal banner.
 
+#include "import_controller.h"
 #include "incident_panel.h"
 #include "project_session.h"
 #include "run_controller.h"
@@ -45,7 +46,8 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
-    /// Loads the files as one trace; errors go to the banner. Returns success.
+    /// Starts importing the files as one trace (in the background; traceOpened follows, errors go
+    /// to the banner). False when nothing was started (no files, or the user kept unsaved runs).
     bool openTrace(const std::vector<std::string>& paths);
     /// Runs the checked policies (or `policies` when given) on the open trace.
     void runPolicies(const std::vector<std::string>& policies = {});
@@ -80,6 +82,8 @@ public:
     void setInteractive(bool on) { m_interactive = on; }
 
 signals:
+    /// An import started by openTrace() ended: the trace is shown, or it failed / was cancelled.
+    void traceOpened(bool ok, const QString& error);
     /// All runs of the last batch are done (or it was cancelled / failed).
     void batchDone();
     /// Training stopped (finished, cancelled or failed).
@@ -94,6 +98,7 @@ private:
     void buildDocks();
     void buildMenus();
     void chooseTrace();
+    void applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths);
     void showError(const QString& text);
     void onRunFinished(const views::RunResult& r);
     void refreshDashboard();
@@ -124,6 +129,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QLabel* m_status = nullptr;
     RunController* m_runner = nullptr;
+    ImportController* m_importer = nullptr;
     std::shared_ptr<const trace::Trace> m_trace;
     QString m_traceName;
     std::vector<views::RunResult> m_results;

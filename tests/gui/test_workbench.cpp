@@ -39,6 +39,17 @@
 
 using namespace schedlab;
 
+namespace {
+// Imports run in the background: start one and wait for its end. True when the trace is open.
+bool openAndWait(app::MainWindow& w, const std::vector<std::string>& files)
+{
+    QSignalSpy opened(&w, &app::MainWindow::traceOpened);
+    if (!w.openTrace(files) || !opened.wait(120000))
+        return false;
+    return opened[0][0].toBool();
+}
+} // namespace
+
 class TestWorkbench : public QObject {
     Q_OBJECT
 private:
@@ -67,7 +78,7 @@ private slots:
             QVERIFY(cli.waitForFinished(120000));
             QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
             app::MainWindow w;
-            QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+            QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
             w.findChild<QComboBox*>("modeBox")->setCurrentIndex(std::string(mode) == "timed" ? 1 : 2);
             w.findChild<QLineEdit*>("seedsEdit")->setText("7");
             w.findChild<QComboBox*>("queueBox")->setCurrentText("sjf");
@@ -89,7 +100,7 @@ private slots:
         app::MainWindow w;
         w.resize(1280, 800);
         w.show();
-        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
         QSignalSpy done(&w, &app::MainWindow::batchDone);
         w.runPolicies({ "firstfit", "bestfit", "fgd" });
         QVERIFY(done.wait(120000));
@@ -199,7 +210,7 @@ private slots:
         app::MainWindow w;
         w.resize(1280, 800);
         w.show();
-        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
         auto* mode = w.findChild<QComboBox*>("modeBox");
         QVERIFY(mode);
         mode->setCurrentIndex(2); // fill experiment
@@ -234,7 +245,7 @@ private slots:
             app::MainWindow w;
             w.setInteractive(false);
             w.show();
-            QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+            QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
             QVERIFY(!w.isWindowModified());
             QSignalSpy done(&w, &app::MainWindow::batchDone);
             w.runPolicies({ "firstfit", "bestfit" });
@@ -255,7 +266,9 @@ private slots:
             app::MainWindow w;
             w.setInteractive(false);
             w.show();
+            QSignalSpy reopened(&w, &app::MainWindow::traceOpened);
             QVERIFY2(w.openProject(file), qPrintable(w.bannerText()));
+            QVERIFY(reopened.wait(120000)); // the runs' trace is reopened in the background
             QCOMPARE(w.runList()->count(), 2);
             QCOMPARE(w.results().size(), std::size_t(2)); // the newest runs are loaded and shown
             QVERIFY(w.windowTitle().contains("sample")); // the runs' trace was reopened
@@ -319,7 +332,7 @@ private slots:
             for (int i = 0; i < 4; ++i)
                 e->weightSpin(i)->setValue(0);
             QVERIFY(!e->isValid());
-            QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+            QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
             QVERIFY(!w.startTraining({})); // refused with a message
             QVERIFY(w.bannerText().contains("at least one weight"));
             e->weightSpin(1)->setValue(0.7);
@@ -340,7 +353,7 @@ private slots:
         w.setInteractive(false);
         w.resize(1280, 800);
         w.show();
-        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
         views::TrainingPanel* panel = w.trainingPanel();
         QVERIFY(!w.startTraining(panel->request())); // no project yet
         QVERIFY(w.bannerText().contains("project"));
@@ -399,7 +412,7 @@ private slots:
         w.setInteractive(false);
         w.resize(1280, 800);
         w.show();
-        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
         QSignalSpy done(&w, &app::MainWindow::batchDone);
         w.runPolicies({ "firstfit" });
         QVERIFY(done.wait(120000));
@@ -533,7 +546,9 @@ private slots:
         app::MainWindow w;
         w.setInteractive(false);
         w.show();
+        QSignalSpy reopened(&w, &app::MainWindow::traceOpened);
         QVERIFY2(w.openProject(file), qPrintable(w.bannerText()));
+        QVERIFY(reopened.wait(120000));
         QCOMPARE(w.results().size(), std::size_t(1));
         app::IncidentPanel* panel = w.incidentPanel();
         QSignalSpy indexed(panel, &app::IncidentPanel::indexed);
@@ -550,7 +565,7 @@ private slots:
     {
         app::MainWindow w;
         const std::string bad = test::writeFile(m_dir, "broken.csv", "name,cpu_milli\n");
-        QVERIFY(!w.openTrace({ bad }));
+        QVERIFY(!openAndWait(w, { bad }));
         QVERIFY2(w.bannerText().contains("broken.csv"), qPrintable(w.bannerText()));
     }
 
@@ -558,7 +573,7 @@ private slots:
     {
         app::MainWindow w;
         w.show();
-        QVERIFY(w.openTrace({ SCHEDLAB_SAMPLE }));
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
         QSignalSpy done(&w, &app::MainWindow::batchDone);
         w.runPolicies({ "fgd", "fgd", "fgd" });
         auto* cancel = w.findChild<QPushButton*>("cancelButton");
