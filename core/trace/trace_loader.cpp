@@ -1,43 +1,12 @@
 #include "trace_loader.h"
 
-#include "google_importer.h"
-#include "native_format.h"
-#include "openb_importer.h"
-#include "swf_importer.h"
+#include "line_reader.h"
 
 #include <algorithm>
 #include <chrono>
 #include <sys/stat.h>
 
 namespace schedlab::trace {
-
-namespace {
-
-enum class Family { Native, Openb, Swf, Google };
-
-Family familyOf(FileKind k)
-{
-    switch (k) {
-    case FileKind::Native: return Family::Native;
-    case FileKind::OpenbNodes:
-    case FileKind::OpenbPods: return Family::Openb;
-    case FileKind::Swf: return Family::Swf;
-    default: return Family::Google;
-    }
-}
-
-// Import order inside a family: nodes/machines first so jobs can be checked against them.
-int orderOf(FileKind k)
-{
-    switch (k) {
-    case FileKind::OpenbNodes:
-    case FileKind::GoogleMachineEvents: return 0;
-    case FileKind::GoogleJobEvents: return 1;
-    default: return 2;
-    }
-}
-
-} // namespace
 
 Result<LoadedTrace> loadTrace(
     const std::vector<std::string>& paths, const ImportOptions& options, ProgressFn progressFn, CancelToken cancel)
@@ -48,34 +17,21 @@ Result<LoadedTrace> loadTrace(
 
     LoadedTrace out;
     for (const std::string& p : paths) {
-        auto kind = detectFileKind(p);
-        if (!kind)
-            return kind.error();
+        auto match = detectFile(p);
+        if (!match)
+            return match.error();
         struct stat st {};
         ::stat(p.c_str(), &st);
-        out.files.push_back(LoadedFile { p, kind.value(), int64_t(st.st_size), 0 });
+        out.files.push_back(LoadedFile { p, match->format, match->kind, int64_t(st.st_size), 0 });
     }
-    const Family family = familyOf(out.files[0].kind);
+    const TraceFormat& format = *out.files[0].format;
     for (const LoadedFile& f : out.files) {
-        if (familyOf(f.kind) != family)
+        if (f.format != &format)
             return makeError(ErrorCode::Invalid,
-                std::string("cannot combine a ") + fileKindName(f.kind) + " file with a "
-                    + fileKindName(out.files[0].kind) + " file in one trace",
-                baseName(f.path));
+                "cannot combine a " + f.kind + " file with a " + out.files[0].kind + " file in one trace", baseName(f.path));
     }
-    auto countOf = [&](FileKind k) {
-        return std::count_if(out.files.begin(), out.files.end(), [&](const LoadedFile& f) { return f.kind == k; });
-    };
-    if ((family == Family::Native || family == Family::Swf) && out.files.size() > 1)
-        return makeError(ErrorCode::Invalid, "a schedlab or SWF trace is one file; got " + std::to_string(paths.size()));
-    if (countOf(FileKind::OpenbNodes) > 1 || countOf(FileKind::OpenbPods) > 1)
-        return makeError(ErrorCode::Invalid, "an openb trace is at most one node list and one pod list");
-    if (countOf(FileKind::GoogleMachineEvents) > 1 || countOf(FileKind::GoogleJobEvents) > 1)
-        return makeError(ErrorCode::Invalid, "a Google trace has at most one machine_events and one job_events file");
-    if (family == Family::Google && countOf(FileKind::GoogleTaskEvents) == 0)
-        return makeError(ErrorCode::Invalid, "a Google trace needs at least one task_events file");
-    std::stable_sort(out.files.begin(), out.files.end(),
-        [](const LoadedFile& a, const LoadedFile& b) { return orderOf(a.kind) < orderOf(b.kind); });
+    if (Status s = format.arrange(out.files); !s)
+        return s.error();
 
     int64_t totalBytes = 0;
     for (const LoadedFile& f : out.files)
@@ -84,9 +40,8 @@ Result<LoadedTrace> loadTrace(
     ThrottledProgress progress(std::move(progressFn));
     ImportContext ctx { options, out.diagnostics, progress, cancel, 0, std::max<int64_t>(totalBytes, 1) };
     Trace& trace = out.trace;
-    GoogleImporter google;
-    static const char* kFormatName[] = { "schedlab", "openb", "swf", "google2011" };
-    trace.sourceFormat = kFormatName[int(family)];
+    trace.sourceFormat = format.name();
+    std::unique_ptr<FormatImport> import = format.startImport();
 
     for (LoadedFile& f : out.files) {
         if (cancel.isCancelled())
@@ -95,21 +50,12 @@ Result<LoadedTrace> loadTrace(
         if (!reader)
             return reader.error();
         LineReader& r = *reader.value();
-        Status st;
-        switch (f.kind) {
-        case FileKind::Native: st = importNative(r, trace, ctx); break;
-        case FileKind::OpenbNodes: st = importOpenbNodes(r, trace, ctx); break;
-        case FileKind::OpenbPods: st = importOpenbPods(r, trace, ctx); break;
-        case FileKind::Swf: st = importSwf(r, trace, ctx); break;
-        case FileKind::GoogleMachineEvents: st = google.addMachineEvents(r, ctx); break;
-        case FileKind::GoogleJobEvents: st = google.addJobEvents(r, ctx); break;
-        case FileKind::GoogleTaskEvents: st = google.addTaskEvents(r, ctx); break;
-        }
+        const Status st = import->add(f, r, trace, ctx);
         if (!st)
             return st.error();
         f.uncompressedBytes = r.bytesRead();
         ctx.bytesBefore += f.bytes;
-        if (family != Family::Native)
+        if (format.recordsSourceFiles())
             trace.sourceFiles.push_back(baseName(f.path));
         if (options.strict && out.diagnostics.total() > 0 && !out.diagnostics.kept().empty()) {
             const Warning& w = out.diagnostics.kept().front();
@@ -117,13 +63,8 @@ Result<LoadedTrace> loadTrace(
                 w.file, w.line, -1 };
         }
     }
-    if (family == Family::Google) {
-        Status st = google.finish(trace, ctx);
-        if (!st)
-            return st.error();
-    }
-    if (family == Family::Openb && trace.jobs.empty() && trace.nodes.empty())
-        return makeError(ErrorCode::Empty, "openb trace has neither nodes nor pods");
+    if (Status st = import->finish(trace, ctx); !st)
+        return st.error();
     progress.report(1.0);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -1,12 +1,12 @@
 #pragma once
-/// Loads a trace from one or more files: detects each file's format by content, checks that the
-/// files belong together (openb nodes + pods; Google machine/job/task events; one SWF log; one
-/// schedlab trace) and runs the importers in the right order.
+/// Loads a trace from one or more files: detects each file's format by content (the format
+/// registry), lets the format check that the files belong together (openb nodes + pods; Google
+/// machine/job/task events; one SWF log; one schedlab trace) and order them, and imports them.
 
 #include "base/diagnostics.h"
 #include "base/progress.h"
 #include "base/result.h"
-#include "format_detector.h"
+#include "format_registry.h"
 #include "import_context.h"
 #include "trace.h"
 
@@ -14,14 +14,6 @@
 #include <vector>
 
 namespace schedlab::trace {
-
-/// One input file and what it was taken for.
-struct LoadedFile {
-    std::string path;
-    FileKind kind;
-    int64_t bytes = 0; ///< size on disk
-    int64_t uncompressedBytes = 0; ///< text bytes parsed
-};
 
 /// A loaded trace with its warnings.
 struct LoadedTrace {

@@ -126,7 +126,7 @@ QJsonObject toJson(const TraceSummary& s)
 {
     QJsonArray files;
     for (const LoadedFile& f : s.files)
-        files.append(QJsonObject { { "path", q(f.path) }, { "kind", fileKindName(f.kind) },
+        files.append(QJsonObject { { "path", q(f.path) }, { "kind", q(f.kind) },
             { "bytes", double(f.bytes) }, { "textBytes", double(f.uncompressedBytes) } });
     QJsonArray warnings;
     for (const Warning& w : s.firstWarnings)
@@ -218,7 +218,7 @@ std::string toText(const TraceSummary& s)
     std::string o;
     add(o, "format: ", s.format, "  (resource unit: ", s.cpuUnit, ")\n");
     for (const LoadedFile& f : s.files)
-        add(o, "  file: ", f.path, "  [", fileKindName(f.kind), ", ", f.bytes, " bytes]\n");
+        add(o, "  file: ", f.path, "  [", f.kind, ", ", f.bytes, " bytes]\n");
     add(o, "import: ", fmt("%.3f s", s.importSeconds), '\n');
     add(o, "nodes: ", s.nodes, " (", s.gpuNodes, " with GPUs)  cpu ", s.totalCpuMilli, "  mem ", s.totalMemMiB,
         " MiB  GPUs ", s.totalGpus, '\n');

@@ -5,7 +5,7 @@
 
 #include "fuzz_common.h"
 
-#include "trace/format_detector.h"
+#include "trace/format_registry.h"
 #include "trace/google_importer.h"
 #include "trace/import_context.h"
 #include "trace/line_reader.h"

@@ -2,7 +2,7 @@
 
 #include "test_util.h"
 
-#include "trace/format_detector.h"
+#include "trace/format_registry.h"
 #include "trace/google_importer.h"
 #include "trace/openb_importer.h"
 #include "trace/trace_loader.h"
@@ -30,27 +30,30 @@ private slots:
     void detectsByContent_data()
     {
         QTest::addColumn<QString>("file");
-        QTest::addColumn<int>("kind");
-        QTest::newRow("nodes") << "tiny/nodes.csv" << int(FileKind::OpenbNodes);
-        QTest::newRow("pods") << "tiny/pods.csv" << int(FileKind::OpenbPods);
-        QTest::newRow("swf") << "tiny/jobs.swf" << int(FileKind::Swf);
-        QTest::newRow("machines") << "tiny/machine_events.csv" << int(FileKind::GoogleMachineEvents);
-        QTest::newRow("tasks") << "tiny/task_events.csv" << int(FileKind::GoogleTaskEvents);
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("nodes") << "tiny/nodes.csv" << "openb-nodes" << "openb";
+        QTest::newRow("pods") << "tiny/pods.csv" << "openb-pods" << "openb";
+        QTest::newRow("swf") << "tiny/jobs.swf" << "swf" << "swf";
+        QTest::newRow("machines") << "tiny/machine_events.csv" << "google-machine-events" << "google2011";
+        QTest::newRow("tasks") << "tiny/task_events.csv" << "google-task-events" << "google2011";
     }
     void detectsByContent()
     {
         QFETCH(QString, file);
-        QFETCH(int, kind);
-        auto k = detectFileKind(dataPath(file.toStdString()));
+        QFETCH(QString, kind);
+        QFETCH(QString, format);
+        auto k = detectFile(dataPath(file.toStdString()));
         QVERIFY2(k.ok(), k.ok() ? "" : k.error().toString().c_str());
-        QCOMPARE(int(k.value()), kind);
+        QCOMPARE(QString::fromStdString(k->kind), kind);
+        QCOMPARE(QString::fromStdString(k->format->name()), format);
     }
 
     void swfWithoutHeaderIsDetectedFromItsFields()
     {
-        auto k = detectFileKindFromText("1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", "x");
+        auto k = detectFileFromText("1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", "x");
         QVERIFY(k.ok());
-        QCOMPARE(k.value(), FileKind::Swf);
+        QCOMPARE(k->kind, std::string("swf"));
     }
 
     void openbNodesAndPods()
