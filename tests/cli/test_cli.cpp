@@ -25,6 +25,25 @@ Run cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnviro
         p.readAllStandardError() };
 }
 QString data(const char* rel) { return QString::fromStdString(dataPath(rel)); }
+
+// A JSON value without its wall-clock keys ("seconds", "simSeconds"): what a golden file holds.
+QJsonValue withoutClock(const QJsonValue& v)
+{
+    if (v.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue& x : v.toArray())
+            out.append(withoutClock(x));
+        return out;
+    }
+    if (!v.isObject())
+        return v;
+    QJsonObject out;
+    const QJsonObject o = v.toObject();
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (it.key() != "seconds" && it.key() != "simSeconds")
+            out.insert(it.key(), withoutClock(it.value()));
+    return out;
+}
 } // namespace
 
 class TestCli : public QObject {
@@ -33,6 +52,33 @@ private:
     QTemporaryDir m_dir;
 
 private slots:
+    void replayJsonMatchesGoldenFiles_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("golden");
+        QTest::newRow("fill openb") << QStringList { "--mode", "fill", "--policy", "bestfit,fgd", "--seeds", "3", data("tiny/nodes.csv"),
+            data("tiny/pods.csv") } << "replay_fill_openb.expected";
+        QTest::newRow("timed swf easy") << QStringList { "--mode", "timed", "--policy", "firstfit", "--backfill", "easy", "--queue", "sjf",
+            data("tiny/jobs.swf") } << "replay_timed_swf.expected";
+        QTest::newRow("timed sample") << QStringList { "--mode", "timed", "--policy", "bestfit,k8s-default", "--tick", "3600",
+            QStringLiteral(SCHEDLAB_SAMPLE) } << "replay_timed_sample.expected";
+    }
+    void replayJsonMatchesGoldenFiles()
+    {
+        // The whole replay output (docs/cli-json.md) but its wall-clock fields, as golden files:
+        // a change in any metric, series point or unit result shows as a diff.
+        QFETCH(QStringList, args);
+        QFETCH(QString, golden);
+        Run r = cli(QStringList { "replay", "--json" } + args);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &pe);
+        QCOMPARE(pe.error, QJsonParseError::NoError);
+        const QByteArray text = QJsonDocument(withoutClock(doc.object()).toObject()).toJson(QJsonDocument::Indented);
+        const std::string diff = schedlab::test::compareGolden("golden/" + golden.toStdString(), text.toStdString());
+        QVERIFY2(diff.empty(), diff.c_str());
+    }
+
     void infoJsonOnTinyOpenb()
     {
         Run r = cli({ "info", "--json", data("tiny/nodes.csv"), data("tiny/pods.csv") });
