@@ -2,6 +2,8 @@
 
 #include "heatmap_widget.h"
 
+#include "workflow/run_series.h"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -23,43 +25,6 @@ namespace {
 const QColor kPalette[] = { QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
     QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0), QColor(240, 228, 66), QColor(120, 120, 120) };
 
-struct Series {
-    QVector<double> x, y;
-};
-
-// Series of plot `which` for a run, with x in hours (timed) or arrived % (fill).
-Series seriesOf(const RunResult& r, int which, DashboardWidget::Utilization util, DashboardWidget::Fragmentation frag)
-{
-    Series s;
-    if (r.fill) {
-        for (const sim::FillPoint& p : r.fill->curve) {
-            s.x.push_back(p.arrivedExactPct);
-            s.y.push_back(which == 0 ? p.gpuAllocPct : which == 1 ? p.fragAmount / 1000.0 : p.fragRatePct);
-        }
-        return s;
-    }
-    if (!r.timed)
-        return s;
-    const double t0 = r.timed->series.empty() ? 0 : r.timed->series.front().timeS;
-    for (const sim::SeriesPoint& p : r.timed->series) {
-        double v = 0;
-        if (which == 0) {
-            if (p.p99WaitS < 0)
-                continue; // nothing started in the window
-            v = p.p99WaitS;
-        } else if (which == 1) {
-            v = 100.0 * (frag == DashboardWidget::Fragmentation::Gpu ? p.gpuFragRate : p.cpuFragRate);
-        } else {
-            v = 100.0
-                * (util == DashboardWidget::Utilization::Cpu ? p.cpuUtil
-                        : util == DashboardWidget::Utilization::Memory ? p.memUtil
-                                                                       : p.gpuUtil);
-        }
-        s.x.push_back((p.timeS - t0) / 3600.0);
-        s.y.push_back(v);
-    }
-    return s;
-}
 } // namespace
 
 DashboardWidget::DashboardWidget(QWidget* parent)
@@ -172,10 +137,14 @@ QColor DashboardWidget::colourOf(const std::string& policy)
 
 void DashboardWidget::setRuns(const std::vector<RunResult>& runs)
 {
-    const bool anyFill = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return r.isFill(); });
+    // The plots share one x axis: runs of one axis kind (arrived % wins: a fill run among timed ones
+    // is what the user last asked to see).
+    const bool anyArrived = std::any_of(
+        runs.begin(), runs.end(), [](const RunResult& r) { return workflow::RunAxis(r).kind() == sim::XAxisKind::ArrivedPct; });
+    const sim::XAxisKind kind = anyArrived ? sim::XAxisKind::ArrivedPct : sim::XAxisKind::Seconds;
     m_runs.clear();
     for (const RunResult& r : runs)
-        if (r.isFill() == anyFill)
+        if (workflow::RunAxis(r).kind() == kind)
             m_runs.push_back(r);
     m_heatmap->setRuns(m_runs);
     rebuild();
@@ -200,17 +169,18 @@ void DashboardWidget::setFragmentation(Fragmentation f)
 
 void DashboardWidget::rebuild()
 {
-    const bool fill = !m_runs.empty() && m_runs.front().isFill();
-    const QString xLabel = fill ? tr("arrived GPU workload (%)") : tr("time since first submit (h)");
-    const QString titles[3] = { fill ? tr("GPU allocation (%)") : tr("p99 wait (s), %1 h window").arg(1),
-        fill ? tr("fragmentation amount (GPUs)") : m_frag == Fragmentation::Gpu ? tr("GPU fragmentation rate (%)")
-                                                                              : tr("CPU fragmentation rate (%)"),
-        fill ? tr("fragmentation rate (%)")
-             : m_util == Utilization::Cpu ? tr("CPU utilization (%)")
-             : m_util == Utilization::Memory ? tr("memory utilization (%)")
-                                             : tr("GPU utilization (%)") };
-    m_fragBox->setEnabled(!fill);
-    m_utilBox->setEnabled(!fill);
+    // Axis titles from the series themselves (whatever mode made the runs).
+    const workflow::RunOutcome none;
+    const workflow::RunOutcome& first = m_runs.empty() ? none : m_runs.front();
+    const auto util = workflow::UtilizationKind(int(m_util));
+    const auto frag = workflow::FragmentationKind(int(m_frag));
+    const QString xLabel = QString::fromStdString(workflow::RunAxis(first).label());
+    QString titles[3];
+    for (int i = 0; i < 3; ++i)
+        titles[i] = QString::fromStdString(workflow::panelSeries(first, workflow::Panel(i), util, frag).name);
+    const bool choices = m_runs.empty() || workflow::panelsHaveChoices(first.spec.mode());
+    m_fragBox->setEnabled(choices);
+    m_utilBox->setEnabled(choices);
     for (int i = 0; i < 3; ++i) {
         QCustomPlot* p = m_plots[std::size_t(i)];
         const QCPRange keep = p->xAxis->range();
@@ -218,17 +188,18 @@ void DashboardWidget::rebuild()
         p->xAxis->setLabel(xLabel);
         p->yAxis->setLabel(titles[i]);
         for (const RunResult& r : m_runs) {
-            Series s = seriesOf(r, i, m_util, m_frag);
+            const workflow::NamedSeries ns = workflow::panelSeries(r, workflow::Panel(i), util, frag);
+            const QVector<double> x(ns.x.begin(), ns.x.end()), y(ns.y.begin(), ns.y.end());
             QCPGraph* g = p->addGraph();
             g->setName(QString::fromStdString(r.label));
             // Thin cosmetic pens: thick or antialiased polylines with sharp turns are what makes
             // the raster engine slow on long series (measured: 9 s vs 30 ms per replot at 1M points).
-            QPen pen(colourOf(r.policy), s.x.size() > 20000 ? 1 : 1.5);
+            QPen pen(colourOf(r.policy), x.size() > 20000 ? 1 : 1.5);
             pen.setCosmetic(true);
             g->setPen(pen);
-            g->setAntialiased(s.x.size() <= 20000);
+            g->setAntialiased(x.size() <= 20000);
             g->setAdaptiveSampling(true);
-            g->setData(s.x, s.y, true);
+            g->setData(x, y, true);
         }
         p->yAxis->rescale();
         p->yAxis->scaleRange(1.1, p->yAxis->range().center());
@@ -299,9 +270,9 @@ QString DashboardWidget::readout() const
 {
     if (m_runs.empty())
         return tr("no runs");
-    const bool fill = m_runs.front().isFill();
+    const bool arrived = workflow::RunAxis(m_runs.front()).kind() == sim::XAxisKind::ArrivedPct;
     QStringList parts;
-    parts << (fill ? tr("arrived %1 %").arg(m_cursorX, 0, 'f', 1) : tr("t = %1 h").arg(m_cursorX, 0, 'f', 2));
+    parts << (arrived ? tr("arrived %1 %").arg(m_cursorX, 0, 'f', 1) : tr("t = %1 h").arg(m_cursorX, 0, 'f', 2));
     for (int g = 0; g < m_plots[0]->graphCount(); ++g) {
         QStringList values;
         for (QCustomPlot* p : m_plots) {

@@ -14,10 +14,7 @@ void DecisionTableModel::setIndex(std::shared_ptr<const incident::RunIndex> inde
 {
     beginResetModel();
     m_index = std::move(index);
-    m_t0 = 0;
-    if (m_index && !m_index->spec.isFill() && !m_index->decisions.decisions().empty())
-        m_t0 = m_index->timed && !m_index->timed->series.empty() ? m_index->timed->series.front().timeS
-                                                                   : m_index->decisions.decisions().front().timeS;
+    m_axis = m_index ? workflow::RunAxis(m_index->fill.get(), m_index->timed.get()) : workflow::RunAxis();
     endResetModel();
 }
 
@@ -30,9 +27,9 @@ int DecisionTableModel::columnCount(const QModelIndex& parent) const { return pa
 
 QString DecisionTableModel::timeText(double t) const
 {
-    if (!m_index || m_index->spec.isFill())
-        return QString::number(qlonglong(t));
-    return QStringLiteral("%1 h").arg((t - m_t0) / 3600.0, 0, 'f', 3);
+    if (!m_index || m_axis.counts())
+        return QString::number(qlonglong(t)); // a pod number
+    return QStringLiteral("%1 h").arg(m_axis.plotXOfSeconds(t), 0, 'f', 3);
 }
 
 QVariant DecisionTableModel::data(const QModelIndex& index, int role) const

@@ -4,6 +4,7 @@
 // sorting.
 
 #include "incident/run_index.h"
+#include "workflow/run_series.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
@@ -28,7 +29,7 @@ public:
 
 private:
     std::shared_ptr<const incident::RunIndex> m_index;
-    double m_t0 = 0;
+    workflow::RunAxis m_axis; ///< the run's x: pod numbers or hours since the first tick
 };
 
 /// Rows of a DecisionTableModel that match every set filter.

@@ -1,5 +1,7 @@
 #include "heatmap_widget.h"
 
+#include "workflow/run_series.h"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -19,18 +21,6 @@ const sim::NodeHeat* heatOf(const RunResult& r)
     return nullptr;
 }
 
-// Column positions in dashboard units: hours since the first series sample, or arrived %.
-std::vector<double> columnsX(const RunResult& r)
-{
-    const sim::NodeHeat* h = heatOf(r);
-    std::vector<double> x(h->x.begin(), h->x.end());
-    if (r.timed) {
-        const double t0 = r.timed->series.empty() ? 0 : r.timed->series.front().timeS;
-        for (double& v : x)
-            v = (v - t0) / 3600.0;
-    }
-    return x;
-}
 } // namespace
 
 HeatmapWidget::HeatmapWidget(QWidget* parent)
@@ -116,7 +106,7 @@ void HeatmapWidget::rebuild()
     }
     const RunResult& r = m_runs[std::size_t(run)];
     const sim::NodeHeat& h = *heatOf(r);
-    const std::vector<double> x = columnsX(r);
+    const std::vector<double> x = workflow::heatColumnsX(r.fill.get(), r.timed.get());
     const int cols = h.columns();
     m_map->data()->setSize(cols, h.nodes);
     // Cell centres: the columns are evenly spaced in sample count (NodeHeatRecorder).
@@ -125,7 +115,7 @@ void HeatmapWidget::rebuild()
         for (int n = 0; n < h.nodes; ++n)
             m_map->data()->setCell(c, n, h.at(c, n));
     m_map->setVisible(true);
-    m_plot->xAxis->setLabel(r.fill ? tr("arrived GPU workload (%)") : tr("time since first submit (h)"));
+    m_plot->xAxis->setLabel(QString::fromStdString(workflow::RunAxis(r).label()));
     m_plot->yAxis->setRange(-0.5, h.nodes - 0.5);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -7,6 +7,7 @@
 #include "policy/placement_policy.h"
 #include "workflow/open_run.h"
 #include "workflow/run_args.h"
+#include "workflow/run_series.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -378,10 +379,8 @@ void IncidentPanel::applyFilters()
         const double v = text.trimmed().toDouble(&ok);
         if (!ok || !m_index)
             return std::nan("");
-        if (m_index->spec.isFill())
-            return v;
-        const double t0 = m_index->timed && !m_index->timed->series.empty() ? m_index->timed->series.front().timeS : 0;
-        return t0 + v * 3600.0;
+        const workflow::RunAxis axis(m_index->fill.get(), m_index->timed.get());
+        return axis.counts() ? v : axis.secondsOfHours(v); // pod numbers, or hours since the run's start
     };
     m_proxy->setTimeRange(parse(m_fromFilter->text()), parse(m_toFilter->text()));
 }
@@ -440,33 +439,14 @@ QString IncidentPanel::exportCsv(const QString& path) const
 
 double IncidentPanel::dashboardXOf(double t) const
 {
-    if (!m_index)
-        return 0;
-    if (m_index->spec.isFill()) {
-        for (const sim::FillPoint& p : m_index->fill->curve)
-            if (double(p.podsArrived) >= t + 1)
-                return p.arrivedExactPct;
-        return m_index->fill->curve.empty() ? 0 : m_index->fill->curve.back().arrivedExactPct;
-    }
-    const double t0 = m_index->timed->series.empty() ? 0 : m_index->timed->series.front().timeS;
-    return (t - t0) / 3600.0;
+    return m_index ? workflow::RunAxis(m_index->fill.get(), m_index->timed.get()).plotXOfDecision(t) : 0;
 }
 
 void IncidentPanel::selectAtDashboardX(double x)
 {
     if (!m_index)
         return;
-    double t = 0;
-    if (m_index->spec.isFill()) {
-        t = double(m_index->fill->pods - 1);
-        for (const sim::FillPoint& p : m_index->fill->curve)
-            if (p.arrivedExactPct >= x) {
-                t = double(p.podsArrived - 1);
-                break;
-            }
-    } else {
-        t = (m_index->timed->series.empty() ? 0 : m_index->timed->series.front().timeS) + x * 3600.0;
-    }
+    const double t = workflow::RunAxis(m_index->fill.get(), m_index->timed.get()).decisionXOfPlot(x);
     selectDecision(incident::nearestDecision(*m_index, t));
 }
 

@@ -15,6 +15,7 @@
 #include "workflow/open_run.h"
 #include "workflow/run_args.h"
 #include "workflow/run_recorder.h"
+#include "workflow/run_series.h"
 
 #include "policy/placement_policy.h"
 
@@ -288,6 +289,59 @@ private slots:
         QVERIFY(replayedSession.ok());
         QVERIFY(!replayedSession.value()->fromStoredJournal);
         QCOMPARE(replayedSession.value()->decisions.size(), ran->decisions().size());
+    }
+
+    void oneAxisConversionForEveryMode()
+    {
+        sim::TimedResult t;
+        for (double at : { 100.0, 3700.0, 7300.0 }) {
+            sim::SeriesPoint p;
+            p.timeS = at;
+            p.p99WaitS = at == 3700.0 ? -1 : at / 100; // no start in the window at 3700
+            p.gpuUtil = 0.5;
+            p.cpuFragRate = 0.25;
+            t.series.push_back(p);
+        }
+        const workflow::RunAxis timed(nullptr, &t);
+        QCOMPARE(timed.kind(), sim::XAxisKind::Seconds);
+        QVERIFY(!timed.counts());
+        QCOMPARE(timed.plotXOfSeconds(3700), 1.0);
+        QCOMPARE(timed.plotXOfDecision(7300), 2.0);
+        QCOMPARE(timed.decisionXOfPlot(1.5), 100 + 1.5 * 3600);
+        QCOMPARE(timed.secondsOfHours(2), 7300.0);
+        const workflow::NamedSeries wait = workflow::panelSeries(nullptr, &t, workflow::Panel::Latency, {}, {}, 1800);
+        QCOMPARE(wait.name, std::string("p99 wait (s), 30 min window"));
+        QCOMPARE(wait.x, (std::vector<double> { 0.0, 2.0 })); // the tick without a start is left out
+        QCOMPARE(wait.y, (std::vector<double> { 1.0, 73.0 }));
+        const workflow::NamedSeries frag = workflow::panelSeries(nullptr, &t, workflow::Panel::Fragmentation, {}, workflow::FragmentationKind::Cpu);
+        QCOMPARE(frag.name, std::string("CPU fragmentation rate (%)"));
+        QCOMPARE(frag.y, (std::vector<double> { 25.0, 25.0, 25.0 }));
+
+        sim::FillResult f;
+        f.pods = 30;
+        for (int i = 1; i <= 2; ++i) {
+            sim::FillPoint p;
+            p.arrivedPct = i;
+            p.arrivedExactPct = i + 0.25;
+            p.podsArrived = 10 * i;
+            p.gpuAllocPct = 40.0 * i;
+            p.fragAmount = 1500;
+            f.curve.push_back(p);
+        }
+        const workflow::RunAxis fill(&f, nullptr);
+        QCOMPARE(fill.kind(), sim::XAxisKind::ArrivedPct);
+        QVERIFY(fill.counts());
+        QCOMPARE(fill.plotXOfDecision(9), 1.25); // pod 9 is the 10th: the first curve point
+        QCOMPARE(fill.plotXOfDecision(15), 2.25);
+        QCOMPARE(fill.plotXOfDecision(25), 2.25); // beyond the curve: its last point
+        QCOMPARE(fill.decisionXOfPlot(1.5), 19.0);
+        QCOMPARE(fill.decisionXOfPlot(5), 29.0); // beyond the curve: the last pod
+        const workflow::NamedSeries alloc = workflow::panelSeries(&f, nullptr, workflow::Panel::Latency);
+        QCOMPARE(alloc.name, std::string("GPU allocation (%)"));
+        QCOMPARE(alloc.y, (std::vector<double> { 40.0, 80.0 }));
+        QCOMPARE(workflow::panelSeries(&f, nullptr, workflow::Panel::Fragmentation).y, (std::vector<double> { 1.5, 1.5 }));
+        QVERIFY(!workflow::panelsHaveChoices(sim::RunMode::Fill));
+        QVERIFY(workflow::panelsHaveChoices(sim::RunMode::Timed));
     }
 
     void suggestedModeFollowsTheTimes()
