@@ -88,6 +88,8 @@ signals:
     void batchDone();
     /// Training stopped (finished, cancelled or failed).
     void trainingDone();
+    /// The stored runs checked in the Runs dock are all read (they load in the background).
+    void storedRunsLoaded();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -130,6 +132,7 @@ private:
     QLabel* m_status = nullptr;
     RunController* m_runner = nullptr;
     ImportController* m_importer = nullptr;
+    JobTracker* m_storedLoads = nullptr; ///< stored runs read in the background
     std::shared_ptr<const trace::Trace> m_trace;
     QString m_traceName;
     std::vector<views::RunResult> m_results;

@@ -73,7 +73,12 @@ Result<views::RunResult> ProjectSession::load(int64_t runId, int sessionId)
 {
     if (!m_project)
         return makeError(ErrorCode::Invalid, "no project is open");
-    auto stored = m_project->loadRun(runId);
+    return loadFrom(*m_project, runId, sessionId);
+}
+
+Result<views::RunResult> ProjectSession::loadFrom(store::Project& project, int64_t runId, int sessionId)
+{
+    auto stored = project.loadRun(runId);
     if (!stored)
         return stored.error();
     auto spec = store::specFromRow(stored->row);

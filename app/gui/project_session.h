@@ -33,6 +33,8 @@ public:
     Result<std::vector<store::RunRow>> storedRuns();
     /// A finished stored run as the views see it (id = the given session id).
     Result<views::RunResult> load(int64_t runId, int sessionId);
+    /// Same, from any project connection (a worker opens its own, read-only).
+    static Result<views::RunResult> loadFrom(store::Project& project, int64_t runId, int sessionId);
     /// Files of the trace a stored run used (empty when unknown).
     std::vector<std::string> traceFilesOf(int64_t traceId);
     bool readOnly() const { return m_project && m_project->readOnly(); }

@@ -1,0 +1,187 @@
+// MainWindow: importing a trace, running the checked policies on it, the session's runs on the
+// dashboard, and exporting the dashboard.
+
+#include "main_window.h"
+#include "swatch.h"
+
+#include "dashboard_widget.h"
+#include "comparison_widget.h"
+#include "job_table_model.h"
+
+#include "trace/trace_summary.h"
+#include "workflow/run_args.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSettings>
+
+#include <algorithm>
+
+namespace schedlab::app {
+
+void MainWindow::chooseTrace()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"),
+        QSettings().value("paths/lastTraceDir").toString(), tr("Traces (*.csv *.gz *.swf *.sltrace);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    QSettings().setValue("paths/lastTraceDir", QFileInfo(files.front()).absolutePath());
+    std::vector<std::string> paths;
+    for (const QString& f : files)
+        paths.push_back(f.toStdString());
+    openTrace(paths);
+}
+
+bool MainWindow::openTrace(const std::vector<std::string>& paths)
+{
+    if (paths.empty() || !confirmDiscard())
+        return false;
+    // Parsed on a worker (ImportController): the window keeps painting and the cancel button works.
+    m_banner->setVisible(false);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_status->setText(tr("Importing %1…").arg(QString::fromStdString(trace::baseName(paths.front()))));
+    m_importer->start(paths);
+    return true;
+}
+
+void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths)
+{
+    m_progress->setVisible(m_runner->isRunning());
+    m_cancel->setVisible(m_runner->isRunning());
+    m_summary->setPlainText(QString::fromStdString(trace::toText(trace::summarize(*loaded))));
+    // Shares the loaded trace: no copy of a large trace on the GUI thread.
+    m_trace = std::shared_ptr<const trace::Trace>(loaded, &loaded->trace);
+    m_jobs->setTrace(m_trace);
+    m_traceName = QString::fromStdString(trace::baseName(paths.front()));
+    m_tracePaths = paths;
+    // Session runs of the previous trace go (confirmed when the import started); stored runs stay listed.
+    m_results.erase(std::remove_if(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0; }),
+        m_results.end());
+    for (int i = m_runList->count() - 1; i >= 0; --i)
+        if (m_runList->item(i)->data(Qt::UserRole + 1).toLongLong() < 0)
+            delete m_runList->takeItem(i);
+    refreshDashboard();
+    updateTitle();
+    m_status->setText(tr("Loaded %1 jobs on %2 nodes in %3 s")
+                          .arg(m_trace->jobs.size())
+                          .arg(m_trace->nodes.size())
+                          .arg(loaded->seconds, 0, 'f', 2));
+    emit traceOpened(true, {});
+}
+
+void MainWindow::runPolicies(const std::vector<std::string>& given)
+{
+    if (!m_trace) {
+        showError(tr("Open a trace first."));
+        return;
+    }
+    std::vector<std::string> policies = given;
+    if (policies.empty())
+        for (int i = 0; i < m_policyList->count(); ++i)
+            if (m_policyList->item(i)->checkState() == Qt::Checked)
+                policies.push_back(m_policyList->item(i)->text().toStdString());
+    if (policies.empty()) {
+        showError(tr("Check at least one policy."));
+        return;
+    }
+    auto seeds = workflow::parseSeeds(m_seeds->text().toStdString());
+    if (!seeds) {
+        showError(QString::fromStdString(seeds.error().message));
+        return;
+    }
+    RunBatch batch;
+    batch.trace = m_trace;
+    batch.policies = policies;
+    batch.seeds = seeds.value();
+    const bool fill = m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && workflow::suggestedMode(*m_trace) == sim::RunMode::Fill);
+    if (fill) {
+        batch.spec = sim::RunSpec::fill({}, sim::FillOptions {});
+    } else {
+        sim::TimedOptions o;
+        policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
+        o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+        batch.spec = sim::RunSpec::timed({}, o);
+    }
+    // Colours follow the batch's policy order, not the order in which runs happen to finish.
+    for (const std::string& p : policies)
+        m_dashboard->colourOf(p);
+    m_banner->setVisible(false);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_runner->start(batch);
+}
+
+void MainWindow::onRunFinished(const views::RunResult& r)
+{
+    m_results.push_back(r);
+    addRunItem(r, true);
+    refreshDashboard();
+    updateTitle();
+}
+
+void MainWindow::addRunItem(const views::RunResult& r, bool checked)
+{
+    auto* item = new QListWidgetItem(swatch(m_dashboard->colourOf(r.policy)), QString::fromStdString(r.label));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    item->setData(Qt::UserRole, r.id);
+    item->setData(Qt::UserRole + 1, qlonglong(r.storedId));
+    QString tip;
+    if (r.timed)
+        tip = tr("wait p99 %1 s, mean GPU util %2 %").arg(r.timed->waitS.p99).arg(100 * r.timed->meanGpuUtil, 0, 'f', 1);
+    else if (r.fill)
+        tip = tr("final GPU allocation %1 %").arg(r.fill->finalGpuAllocPct, 0, 'f', 2);
+    item->setToolTip(tip);
+    const QSignalBlocker block(m_runList);
+    m_runList->addItem(item);
+}
+
+void MainWindow::refreshDashboard()
+{
+    std::vector<views::RunResult> shown;
+    for (const views::RunResult& r : m_results)
+        for (int i = 0; i < m_runList->count(); ++i)
+            if (m_runList->item(i)->data(Qt::UserRole).toInt() == r.id && m_runList->item(i)->checkState() == Qt::Checked)
+                shown.push_back(r);
+    m_dashboard->setRuns(shown);
+    m_comparison->setRuns(m_dashboard->runs());
+    std::vector<views::RunResult> replayable;
+    for (const views::RunResult& r : m_results)
+        if (!r.fork)
+            replayable.push_back(r);
+    m_incidentPanel->setProject(m_session.project());
+    m_incidentPanel->setRuns(replayable, m_trace);
+}
+
+void MainWindow::exportDashboard(const QString& kind)
+{
+    const QString filter = kind == "png" ? tr("PNG (*.png)") : kind == "pdf" ? tr("PDF (*.pdf)") : tr("CSV (*.csv)");
+    if (kind == "summary") {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export summary"), QString(), filter);
+        if (!path.isEmpty() && !m_comparison->exportSummaryCsv(path))
+            showError(tr("Could not write %1").arg(path));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString(), filter);
+    if (path.isEmpty())
+        return;
+    const bool ok = kind == "png" ? m_dashboard->exportPng(path)
+        : kind == "pdf"           ? m_dashboard->exportPdf(path)
+                                  : m_dashboard->exportVisibleCsv(path);
+    if (!ok)
+        showError(tr("Could not write %1").arg(path));
+    else
+        m_status->setText(tr("Exported %1").arg(path));
+}
+
+} // namespace schedlab::app
