@@ -1,0 +1,186 @@
+#pragma once
+// Private to the timed replay (timed_replay.cpp: setup, event loop, sampling;
+// timed_replay_schedule.cpp: the scheduling pass, EASY backfilling, placing and releasing). Not
+// part of the module's interface: nothing outside core/sim includes it.
+
+#include "timed_replay.h"
+
+#include "metrics/fragmentation.h"
+#include "metrics/power_tracker.h"
+#include "metrics/windowed_percentile.h"
+#include "trace/import_context.h"
+#include "wait_queue.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+namespace schedlab::sim::detail {
+
+constexpr uint64_t kPolicyStream = 0xD1B54A32D192ED03ull;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Unit {
+    int32_t job = -1, firstTask = -1, count = 0;
+    double submit = 0, run = 0, req = 0, procs = 1, loggedStart = -1;
+    int32_t user = -1, priority = 0;
+    int16_t qos = -1;
+};
+
+// At equal times: finishes free resources before arrivals and logged starts are handled, and ticks
+// sample the state after all of them.
+enum class EventType : uint8_t { Finish = 0, Arrival = 1, LoggedStart = 2, Tick = 3 };
+
+struct Event {
+    double t;
+    EventType type;
+    uint64_t seq;
+    int32_t unit;
+    bool operator>(const Event& o) const
+    {
+        if (t != o.t)
+            return t > o.t;
+        if (type != o.type)
+            return type > o.type;
+        return seq > o.seq;
+    }
+};
+
+class Replay {
+public:
+    Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options)
+        : m_trace(trace)
+        , m_policy(&policy)
+        , m_opt(options)
+        , m_cluster(trace)
+        , m_frag(m_cluster, metrics::TypicalWorkload::fromTrace(trace))
+        , m_power(trace, m_cluster, options.powerOffIdle)
+        , m_p99(options.p99WindowS)
+        , m_rng(options.seed ^ kPolicyStream)
+        , m_logged(policy.name() == "logged")
+        , m_heat(int(trace.nodes.size()))
+    {
+    }
+
+    Result<TimedResult> run(ProgressFn progressFn, const CancelToken& cancel);
+
+private:
+    void buildUnits();
+    void push(double t, EventType type, int32_t unit) { m_events.push(Event { t, type, m_seq++, unit }); }
+    void advanceTo(double t);
+    void nodeChanged(int node)
+    {
+        m_frag.nodeChanged(node);
+        m_power.nodeChanged(node);
+    }
+    int64_t journalPos() const { return m_opt.journal ? m_opt.journal->position() : -1; }
+    void allocate(const Placement& p, const trace::TaskRequest& r)
+    {
+        m_cluster.allocate(p);
+        if (m_opt.journal)
+            m_opt.journal->allocate(p, m_cluster);
+        nodeChanged(p.node);
+        m_policy->onAllocated(p, r);
+    }
+    void release(const Placement& p, const trace::TaskRequest& r)
+    {
+        m_cluster.release(p);
+        if (m_opt.journal && m_undoing)
+            m_opt.journal->undoAllocate(p, m_cluster);
+        else if (m_opt.journal)
+            m_opt.journal->release(p, m_cluster);
+        nodeChanged(p.node);
+        m_policy->onReleased(p, r);
+    }
+    const trace::Task& taskOf(const Unit& u, int k) const { return m_trace.tasks[std::size_t(u.firstTask + k)]; }
+    /// Places every task of the unit with the policy; on failure rolls back and returns false.
+    bool tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    /// `referenced`: a decision will point into the tentative placements (the unit's first wait),
+    /// so the journal keeps them; otherwise they are taken back from it.
+    void rollback(int32_t ui, std::vector<Placement>& placed, bool referenced = false);
+    void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    void finish(int32_t ui);
+    void schedule(double t);
+    /// The queue policy's key of a waiting unit at time t.
+    double keyOf(int32_t ui, double t) const;
+    /// Tries to place a unit (tryPlace) unless it is known to fail: its request signature failed
+    /// earlier in this pass, or failed at its first task since the last release (then, for a
+    /// policy that fails only when nothing fits, trying again would change nothing). On failure
+    /// the signature is marked; `ds` stays empty when nothing was tried.
+    bool attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    /// `released`: an order-free hash of the running units released to reach the reservation.
+    double shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released) const;
+    bool fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed = nullptr) const;
+    /// EASY's second chance: `placed` (taken now) also fits at the reservation `atShadow`, at the
+    /// same nodes and GPUs, and the head still fits there by first fit. When so, `atShadow` keeps
+    /// them. `headNodes` caches the nodes of the head's placement there (empty = not known).
+    bool fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
+        std::vector<char>& headNodes) const;
+    double userShare(int32_t user) const;
+    void sample(double t);
+    void recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos);
+
+    const trace::Trace& m_trace;
+    policy::PlacementPolicy* m_policy; ///< the fork's policy once the fork time is reached
+    int64_t m_tryPos = 0; ///< journal position when the current tryPlace started
+    bool m_undoing = false; ///< releases take tentative allocations back from the journal
+    TimedOptions m_opt;
+    ClusterState m_cluster;
+    metrics::FragTracker m_frag;
+    metrics::PowerTracker m_power;
+    metrics::WindowedPercentile m_p99;
+    Rng m_rng;
+    bool m_logged;
+
+    std::vector<Unit> m_units;
+    std::vector<UnitResult> m_results;
+    std::vector<std::vector<Placement>> m_placements;
+    std::vector<char> m_waitRecorded;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    uint64_t m_seq = 0;
+    std::unique_ptr<WaitQueue> m_wait; ///< made by buildUnits
+    bool m_keysFixed = true; ///< the queue order's key does not change with time
+    uint32_t m_pass = 0; ///< scheduling passes so far
+    int32_t m_passQueued = 0; ///< queue length when the current pass began
+    uint64_t m_releaseEpoch = 0; ///< bumped whenever resources are freed or the policy changes
+    bool m_memo = false; ///< the policy fails only when nothing fits (failsOnlyWhenInfeasible)
+    std::vector<uint32_t> m_sigFailPass; ///< by signature: pass in which it last failed
+    std::vector<uint64_t> m_sigFailEpoch; ///< by signature: epoch of its last failure at task 0
+    /// EASY, deterministic policies: a unit of this signature that fit but would have delayed the
+    /// head was refused with the cluster, head and reservation of `key`; any unit of the signature
+    /// with at least `minReqS` requested is refused again while `key` holds.
+    struct Refusal {
+        uint64_t key = 0;
+        double minReqS = 0;
+    };
+    std::vector<Refusal> m_sigRefusal;
+    uint64_t m_stateStamp = 0; ///< bumped whenever a unit starts or finishes
+    /// The most any one node has free, for the state of `stamp`: a request above it fits nowhere.
+    struct FreeMax {
+        uint64_t stamp = UINT64_MAX;
+        int64_t cpu = 0, mem = 0;
+        int32_t gpuShare = 0; ///< free milli of the freest GPU
+        int32_t wholeGpus = 0; ///< fully free GPUs on the best node
+    };
+    mutable FreeMax m_freeMax;
+    /// False only when the request certainly fits no node now (a cheap necessary test).
+    bool mayFitSomewhere(const trace::TaskRequest& r) const;
+    double m_headWaitS = 0; ///< wait of the head of the current scheduling pass
+    std::vector<int32_t> m_running;
+    std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user
+    TimedResult m_out;
+    NodeHeatRecorder m_heat;
+    double m_lastT = 0, m_firstT = 0;
+    bool m_started = false;
+    double m_cpuInt = 0, m_memInt = 0, m_gpuInt = 0, m_fragInt = 0;
+    int64_t m_done = 0;
+};
+
+} // namespace schedlab::sim::detail

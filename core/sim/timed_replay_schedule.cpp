@@ -1,0 +1,411 @@
+// The scheduling pass of the timed replay: the queue head, EASY backfilling behind its shadow
+// time, and placing, committing, rolling back and releasing units (see timed_replay_impl.h).
+
+#include "timed_replay_impl.h"
+
+namespace schedlab::sim::detail {
+
+bool Replay::fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed) const
+{
+    std::vector<Placement> placed;
+    bool ok = true;
+    for (int32_t k = 0; k < u.count && ok; ++k) {
+        const trace::TaskRequest& r = taskOf(u, k).request;
+        ok = false;
+        for (int n = 0; n < state.nodeCount(); ++n)
+            if (state.fits(n, r)) {
+                placed.push_back(state.makePlacement(n, r, state.bestFitGpus(n, r)));
+                state.allocate(placed.back());
+                if (nodesUsed)
+                    (*nodesUsed)[std::size_t(n)] = 1;
+                ok = true;
+                break;
+            }
+    }
+    for (const Placement& p : placed)
+        state.release(p);
+    return ok;
+}
+
+bool Replay::fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
+    std::vector<char>& headNodes) const
+{
+    std::size_t taken = 0;
+    bool fitsThere = true;
+    for (const Placement& p : placed) {
+        const trace::TaskRequest probe { p.cpuMilli, p.memMiB, 0, 0, 0 };
+        fitsThere = atShadow.fits(p.node, probe);
+        for (uint64_t m = p.gpuMask; m && fitsThere; m &= m - 1)
+            fitsThere = atShadow.gpuFree(p.node, std::countr_zero(m)) >= p.gpuMilliPerGpu;
+        if (!fitsThere)
+            break;
+        atShadow.allocate(p);
+        ++taken;
+    }
+    bool allowed = fitsThere;
+    if (allowed) {
+        if (headNodes.empty()) {
+            // The head fits at the reservation (that is what made it one); note where.
+            headNodes.assign(std::size_t(atShadow.nodeCount()), 0);
+            std::vector<char> scratch(headNodes.size(), 0);
+            for (std::size_t k = 0; k < taken; ++k) // without this unit's tasks
+                atShadow.release(placed[taken - 1 - k]);
+            fitsFirstFit(atShadow, head, &headNodes);
+            for (std::size_t k = 0; k < taken; ++k)
+                atShadow.allocate(placed[k]);
+        }
+        // First fit scans nodes in order: taking from nodes its placement does not use changes
+        // neither where each of its tasks goes nor whether it fits (nodes it passed over fit
+        // even less). Otherwise try it.
+        bool touches = false;
+        for (const Placement& p : placed)
+            touches = touches || headNodes[std::size_t(p.node)];
+        allowed = !touches || fitsFirstFit(atShadow, head);
+    }
+    if (allowed) {
+        headNodes.clear(); // the reservation's cluster changed
+        return true;
+    }
+    for (std::size_t k = taken; k-- > 0;)
+        atShadow.release(placed[k]);
+    return false;
+}
+
+bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+{
+    m_tryPos = journalPos();
+    const Unit& u = m_units[std::size_t(ui)];
+    const trace::Job& job = m_trace.jobs[std::size_t(u.job)];
+    placed.clear();
+    ds.clear();
+    const int topK = m_opt.recordDecisions ? m_opt.topK : 0;
+    for (int32_t k = 0; k < u.count; ++k) {
+        const trace::Task& task = taskOf(u, k);
+        policy::PlacementDecision d
+            = m_policy->place(m_cluster,
+                policy::PlacementRequest { task.request, &job, &task, t, m_passQueued, m_headWaitS, u.submit },
+                m_rng, topK);
+        if (d.node < 0) {
+            ds.push_back(std::move(d));
+            rollback(ui, placed, m_opt.recordDecisions && !m_waitRecorded[std::size_t(ui)]);
+            return false;
+        }
+        placed.push_back(m_cluster.makePlacement(d.node, task.request, d.gpuMask));
+        allocate(placed.back(), task.request);
+        ds.push_back(std::move(d));
+    }
+    return true;
+}
+
+void Replay::rollback(int32_t ui, std::vector<Placement>& placed, bool referenced)
+{
+    m_undoing = !referenced;
+    const Unit& u = m_units[std::size_t(ui)];
+    for (std::size_t k = placed.size(); k-- > 0;)
+        release(placed[k], taskOf(u, int(k)).request);
+    placed.clear();
+    m_undoing = false;
+}
+
+void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    UnitResult& r = m_results[std::size_t(ui)];
+    r.startS = t;
+    r.finishS = t + u.run;
+    m_p99.add(t, t - u.submit);
+    if (m_opt.recordDecisions)
+        for (std::size_t k = 0; k < placed.size(); ++k) {
+            Decision d;
+            d.timeS = t;
+            d.job = u.job;
+            d.task = u.firstTask + int32_t(k);
+            d.node = placed[k].node;
+            d.feasible = ds[k].feasible;
+            d.statePos = m_tryPos < 0 ? -1 : m_tryPos + int64_t(k);
+            m_out.decisions.add(d, ds[k].top, ds[k].reward);
+        }
+    if (u.user >= 0) {
+        auto& a = m_userAlloc[std::size_t(u.user)];
+        for (const Placement& p : placed) {
+            a[0] += p.cpuMilli;
+            a[1] += p.memMiB;
+            a[2] += int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
+        }
+    }
+    m_placements[std::size_t(ui)] = std::move(placed);
+    m_wait->erase(ui);
+    ++m_stateStamp;
+    m_running.push_back(ui);
+    push(r.finishS, EventType::Finish, ui);
+}
+
+void Replay::finish(int32_t ui)
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    std::vector<Placement>& placed = m_placements[std::size_t(ui)];
+    if (u.user >= 0) {
+        auto& a = m_userAlloc[std::size_t(u.user)];
+        for (const Placement& p : placed) {
+            a[0] -= p.cpuMilli;
+            a[1] -= p.memMiB;
+            a[2] -= int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
+        }
+    }
+    for (std::size_t k = 0; k < placed.size(); ++k)
+        release(placed[k], taskOf(u, int(k)).request);
+    ++m_releaseEpoch;
+    ++m_stateStamp;
+    placed.clear();
+    placed.shrink_to_fit();
+    m_running.erase(std::find(m_running.begin(), m_running.end(), ui));
+    ++m_out.completed;
+    ++m_done;
+}
+
+void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos)
+{
+    if (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])
+        return;
+    m_waitRecorded[std::size_t(ui)] = 1;
+    m_wait->markLogged(ui);
+    const Unit& u = m_units[std::size_t(ui)];
+    Decision rec;
+    rec.timeS = t;
+    rec.job = u.job;
+    rec.task = u.firstTask;
+    rec.node = -1;
+    rec.outcome = Outcome::Waited;
+    rec.feasible = d ? d->feasible : 0;
+    rec.statePos = statePos;
+    m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {}, d ? d->reward : std::vector<float> {});
+}
+
+double Replay::userShare(int32_t user) const
+{
+    if (user < 0 || std::size_t(user) >= m_userAlloc.size())
+        return 0;
+    const auto& a = m_userAlloc[std::size_t(user)];
+    double s = 0;
+    if (m_cluster.totalCpu())
+        s = std::max(s, double(a[0]) / double(m_cluster.totalCpu()));
+    if (m_cluster.totalMem())
+        s = std::max(s, double(a[1]) / double(m_cluster.totalMem()));
+    if (m_cluster.totalGpuMilli())
+        s = std::max(s, double(a[2]) / double(m_cluster.totalGpuMilli()));
+    return s;
+}
+
+double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released) const
+{
+    released = 0;
+    // Release running units in order of their expected end (start + requested time) on a copy of
+    // the cluster until the head job fits: that end is its reservation (EASY).
+    std::vector<std::pair<double, int32_t>> ends;
+    for (int32_t r : m_running)
+        ends.push_back({ std::max(t, m_results[std::size_t(r)].startS + m_units[std::size_t(r)].req), r });
+    std::sort(ends.begin(), ends.end());
+    const Unit& h = m_units[std::size_t(head)];
+    int64_t needCpu = 0, needMem = 0, needGpu = 0;
+    for (int32_t k = 0; k < h.count; ++k) {
+        const trace::TaskRequest& q = taskOf(h, k).request;
+        needCpu += q.cpuMilli;
+        needMem += q.memMiB;
+        needGpu += q.needsGpu() ? q.totalGpuMilli() : 0;
+    }
+    for (const auto& [end, r] : ends) {
+        for (const Placement& p : m_placements[std::size_t(r)])
+            atShadow.release(p);
+        released += (uint64_t(r) + 1) * 0x9E3779B97F4A7C15ull;
+        // Not enough free in the whole cluster: first fit cannot succeed (and changes nothing).
+        if (needCpu > atShadow.totalCpu() - atShadow.allocCpu() || needMem > atShadow.totalMem() - atShadow.allocMem()
+            || needGpu > atShadow.totalGpuMilli() - atShadow.allocGpuMilli())
+            continue;
+        if (fitsFirstFit(atShadow, h))
+            return end;
+    }
+    return kInf;
+}
+
+double Replay::keyOf(int32_t ui, double t) const
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    policy::QueueItem item { u.submit, u.req, u.procs, u.priority, 0 };
+    if (m_opt.queue == policy::QueueOrder::FairShare)
+        item.userShare = userShare(u.user);
+    return policy::queueKey(m_opt.queue, item, t);
+}
+
+bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
+{
+    FreeMax& f = m_freeMax;
+    if (f.stamp != m_stateStamp) {
+        f = FreeMax { m_stateStamp, 0, 0, 0, 0 };
+        for (int n = 0; n < m_cluster.nodeCount(); ++n) {
+            f.cpu = std::max(f.cpu, m_cluster.freeCpu(n));
+            f.mem = std::max(f.mem, m_cluster.freeMem(n));
+            f.wholeGpus = std::max(f.wholeGpus, m_cluster.fullyFreeGpus(n));
+            for (int g = 0; g < m_cluster.numGpu(n); ++g)
+                f.gpuShare = std::max(f.gpuShare, m_cluster.gpuFree(n, g));
+        }
+    }
+    if (r.cpuMilli > f.cpu || r.memMiB > f.mem)
+        return false;
+    if (!r.needsGpu())
+        return true;
+    return r.isGpuShare() ? r.gpuMilli <= f.gpuShare : r.numGpu <= f.wholeGpus;
+}
+
+bool Replay::attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+{
+    const uint32_t s = m_wait->signatureOf(ui);
+    // Within one pass resources are only taken, never freed: a request that did not fit once
+    // will not fit later in the pass, so units with the same requests are not tried again.
+    // Across passes the same holds until something is released, when a try would change nothing:
+    // the policy fails only when nothing fits, the failure was at the first task (nothing was
+    // placed, nothing drawn), and this unit's first wait is already logged.
+    const bool memoFails = m_memo && m_sigFailEpoch[s] == m_releaseEpoch
+        && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)]);
+    if (m_sigFailPass[s] == m_pass || memoFails) {
+        m_sigFailPass[s] = m_pass;
+        return false;
+    }
+    // Its first task fits no node: the try would fail there, placing and drawing nothing, and log
+    // the same wait (no candidates, the state before it).
+    if (m_memo && !mayFitSomewhere(taskOf(m_units[std::size_t(ui)], 0).request)) {
+        m_sigFailPass[s] = m_pass;
+        m_sigFailEpoch[s] = m_releaseEpoch;
+        return false;
+    }
+    if (tryPlace(ui, t, placed, ds))
+        return true;
+    m_sigFailPass[s] = m_pass;
+    if (m_memo && ds.size() == 1)
+        m_sigFailEpoch[s] = m_releaseEpoch;
+    return false;
+}
+
+void Replay::schedule(double t)
+{
+    if (m_wait->empty())
+        return;
+    if (!m_keysFixed)
+        m_wait->rekey([&](int32_t ui) { return keyOf(ui, t); });
+    ++m_pass;
+    m_passQueued = int32_t(m_wait->size());
+    m_headWaitS = t - m_wait->all().begin()->submitS;
+    std::vector<Placement> placed;
+    std::vector<policy::PlacementDecision> ds;
+    auto logWait = [&](int32_t ui) {
+        recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
+    };
+
+    // Units start in queue order until one does not: the head. Without backfilling that ends the
+    // pass, so a pass costs what it starts, whatever the queue's length.
+    QueueEntry head;
+    bool blocked = false;
+    const WaitQueue::Set& all = m_wait->all();
+    for (auto it = all.begin(); it != all.end();) {
+        const QueueEntry e = *it++; // commit erases e only
+        ds.clear();
+        if (attempt(e.unit, t, placed, ds)) {
+            commit(e.unit, t, placed, ds);
+            continue;
+        }
+        logWait(e.unit);
+        head = e;
+        blocked = true;
+        break;
+    }
+    if (!blocked || m_opt.backfill == Backfill::None)
+        return;
+
+    // EASY: a later job may start now if it ends (by its requested time) before the head's
+    // reservation, or if the head still fits at the reservation with this job running. Only the
+    // first unit of each request signature still in play is tried (a failure stands for the rest
+    // of its signature), plus units whose first wait is still to be logged, all in queue order.
+    auto atShadow = std::make_unique<ClusterState>(m_cluster);
+    uint64_t released = 0;
+    const double shadow = shadowTime(head.unit, t, *atShadow, released);
+    // What a refusal depends on: the cluster (and so the running units), the head, the units
+    // released to reach its reservation and the reservation's time. With a policy that draws
+    // nothing, the same unit there gets the same placement and the same refusal; a later time
+    // only makes "ends before the reservation" harder. A backfill changes the stamp.
+    const bool refusalsHold = m_memo && !m_policy->drawsRandomly(m_opt.recordDecisions ? m_opt.topK : 0);
+    auto refusalKey = [&] {
+        uint64_t k = m_stateStamp * 0xff51afd7ed558ccdull ^ released;
+        k = (k ^ uint64_t(head.unit)) * 0xc4ceb9fe1a85ec53ull;
+        double sh = shadow;
+        uint64_t bits;
+        std::memcpy(&bits, &sh, sizeof bits);
+        return (k ^ bits) | 1; // never 0, the "none" key
+    };
+    std::set<QueueEntry> frontier; // next unit of each live signature
+    for (uint32_t s : m_wait->activeSignatures()) {
+        if (m_sigFailPass[s] == m_pass)
+            continue;
+        const WaitQueue::Set& units = m_wait->ofSignature(s);
+        auto it = units.upper_bound(head);
+        if (it == units.end())
+            continue;
+        if (m_memo && m_sigFailEpoch[s] == m_releaseEpoch
+            && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(it->unit)])) {
+            m_sigFailPass[s] = m_pass; // attempt() would say so at this unit: nothing to try
+            continue;
+        }
+        frontier.insert(*it);
+    }
+    std::vector<char> headNodes; // nodes the head's first-fit placement at the reservation uses
+    const WaitQueue::Set& unlogged = m_wait->unlogged();
+    auto un = unlogged.upper_bound(head);
+    while (!frontier.empty() || un != unlogged.end()) {
+        if (frontier.empty() || (un != unlogged.end() && *un < *frontier.begin())) {
+            // Before every live signature's next unit: its signature failed in this pass.
+            const int32_t ui = (un++)->unit;
+            ds.clear();
+            logWait(ui);
+            continue;
+        }
+        const QueueEntry e = *frontier.begin();
+        frontier.erase(frontier.begin());
+        if (un != unlogged.end() && un->unit == e.unit)
+            ++un;
+        const int32_t ui = e.unit;
+        const Unit& u = m_units[std::size_t(ui)];
+        const uint32_t sig = m_wait->signatureOf(ui);
+        const WaitQueue::Set& units = m_wait->ofSignature(sig);
+        ds.clear();
+        if (refusalsHold && m_sigRefusal[sig].key == refusalKey() && u.req >= m_sigRefusal[sig].minReqS
+            && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])) {
+            if (auto nx = units.upper_bound(e); nx != units.end())
+                frontier.insert(*nx);
+            continue; // refused again: nothing to log, nothing changes
+        }
+        if (!attempt(ui, t, placed, ds)) {
+            logWait(ui);
+            continue; // its signature is out of play for this pass
+        }
+        bool allowed = t + u.req <= shadow;
+        if (!allowed && shadow < kInf)
+            allowed = fitsBesideHead(*atShadow, placed, m_units[std::size_t(head.unit)], headNodes);
+        if (allowed) {
+            commit(ui, t, placed, ds);
+            ++m_out.backfilled;
+        } else {
+            rollback(ui, placed);
+            ds.clear();
+            logWait(ui);
+            if (refusalsHold) {
+                Refusal& r = m_sigRefusal[sig];
+                const uint64_t key = refusalKey();
+                if (r.key != key)
+                    r = Refusal { key, u.req };
+                r.minReqS = std::min(r.minReqS, u.req);
+            }
+        }
+        if (auto nx = units.upper_bound(e); nx != units.end())
+            frontier.insert(*nx);
+    }
+}
+
+} // namespace schedlab::sim::detail
