@@ -161,7 +161,7 @@ int main(int argc, char** argv)
             QObject::connect(&window, &schedlab::app::MainWindow::batchDone, &window, [&] {
                 if (window.results().empty())
                     return saveAndQuit();
-                QObject::connect(window.incidentPanel(), &schedlab::app::IncidentPanel::indexed, &window,
+                QObject::connect(window.incidentPanel(), &schedlab::views::IncidentPanel::indexed, &window,
                     [&] { QTimer::singleShot(200, saveAndQuit); });
                 window.incidentPanel()->selectRun(window.results().front().id);
             });

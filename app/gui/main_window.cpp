@@ -69,7 +69,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs->addTab(m_comparison, tr("Comparison"));
     m_training = new views::TrainingPanel(tabs);
     tabs->addTab(m_training, tr("Training"));
-    m_incidentPanel = new IncidentPanel(tabs);
+    m_incidentPanel = new views::IncidentPanel(tabs);
+    m_incidents = new IncidentController(m_incidentPanel, this);
     tabs->addTab(m_incidentPanel, tr("Incidents"));
     // Incident replay and the dashboard share one cursor: a click on a plot or the heatmap selects
     // the nearest decision; selecting a decision moves the cursor there.
@@ -85,12 +86,12 @@ MainWindow::MainWindow(QWidget* parent)
                 id = shown[i].id;
         m_incidentPanel->followDashboardClick(x, id);
     });
-    connect(m_incidentPanel, &IncidentPanel::cursorRequested, m_dashboard, &views::DashboardWidget::setCursorX);
-    connect(m_incidentPanel, &IncidentPanel::forkFinished, this, [this](views::RunResult r) {
+    connect(m_incidentPanel, &views::IncidentPanel::cursorRequested, m_dashboard, &views::DashboardWidget::setCursorX);
+    connect(m_incidentPanel, &views::IncidentPanel::forkFinished, this, [this](views::RunResult r) {
         r.fork = true;
         onRunFinished(r);
     });
-    connect(m_incidentPanel, &IncidentPanel::forkFailed, this, &MainWindow::showError);
+    connect(m_incidentPanel, &views::IncidentPanel::forkFailed, this, &MainWindow::showError);
     layout->addWidget(m_banner);
     layout->addWidget(tabs, 1);
     setCentralWidget(central);

@@ -3,6 +3,7 @@
 // off the GUI thread (RunController); errors show in a non-modal banner.
 
 #include "import_controller.h"
+#include "incident_controller.h"
 #include "incident_panel.h"
 #include "project_session.h"
 #include "run_controller.h"
@@ -75,7 +76,7 @@ public:
     QListWidget* runList() const { return m_runList; }
     views::RewardEditor* rewardEditor() const { return m_reward; }
     views::TrainingPanel* trainingPanel() const { return m_training; }
-    IncidentPanel* incidentPanel() const { return m_incidentPanel; }
+    views::IncidentPanel* incidentPanel() const { return m_incidentPanel; }
     /// Starts fine-tune rounds with the editor's reward on the open trace (needs a project).
     bool startTraining(const views::TrainRequest& request);
     /// Off for unattended use (tests, --screenshot): never ask before discarding unsaved runs.
@@ -143,7 +144,8 @@ private:
     views::RewardEditor* m_reward = nullptr;
     views::TrainingPanel* m_training = nullptr;
     TrainingController* m_trainer = nullptr;
-    IncidentPanel* m_incidentPanel = nullptr;
+    views::IncidentPanel* m_incidentPanel = nullptr;
+    IncidentController* m_incidents = nullptr;
     bool m_loadingSettings = false;
     int m_nextLoadedId = 1'000'000; ///< session ids of runs loaded from the project
 };

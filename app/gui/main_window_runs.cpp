@@ -159,7 +159,7 @@ void MainWindow::refreshDashboard()
     for (const views::RunResult& r : m_results)
         if (!r.fork)
             replayable.push_back(r);
-    m_incidentPanel->setProject(m_session.project());
+    m_incidents->setProjectPath(m_session.isOpen() ? m_session.path().toStdString() : std::string());
     m_incidentPanel->setRuns(replayable, m_trace);
 }
 

@@ -421,8 +421,8 @@ private slots:
         QVERIFY(done.wait(120000));
         QVERIFY2(w.saveProjectAs(file), qPrintable(w.bannerText()));
         w.showTab(3);
-        app::IncidentPanel* panel = w.incidentPanel();
-        QSignalSpy indexed(panel, &app::IncidentPanel::indexed);
+        views::IncidentPanel* panel = w.incidentPanel();
+        QSignalSpy indexed(panel, &views::IncidentPanel::indexed);
         // A click on a dashboard plot with nothing indexed yet indexes the shown run, then selects
         // the decision nearest to the click.
         emit w.dashboard()->cursorClicked(3.0);
@@ -499,7 +499,7 @@ private slots:
 
         // fork from there under bestfit: it joins the dashboard, with its deltas
         const int graphs = w.dashboard()->plot(0)->graphCount();
-        QSignalSpy forked(panel, &app::IncidentPanel::forkFinished);
+        QSignalSpy forked(panel, &views::IncidentPanel::forkFinished);
         panel->fork("bestfit");
         QVERIFY(forked.wait(120000));
         QCOMPARE(w.results().size(), std::size_t(2));
@@ -517,7 +517,7 @@ private slots:
             w.showTab(3);
         }
         // a bad policy: a clear error, nothing added
-        QSignalSpy failed(panel, &app::IncidentPanel::forkFailed);
+        QSignalSpy failed(panel, &views::IncidentPanel::forkFailed);
         panel->fork("no-such-policy");
         QVERIFY(failed.wait(30000));
         QVERIFY(failed[0][0].toString().contains("no-such-policy"));
@@ -555,8 +555,8 @@ private slots:
         QVERIFY(reopened.count() || reopened.wait(120000));
         QVERIFY(loaded.count() || loaded.wait(120000));
         QCOMPARE(w.results().size(), std::size_t(1));
-        app::IncidentPanel* panel = w.incidentPanel();
-        QSignalSpy indexed(panel, &app::IncidentPanel::indexed);
+        views::IncidentPanel* panel = w.incidentPanel();
+        QSignalSpy indexed(panel, &views::IncidentPanel::indexed);
         QVERIFY(panel->selectRun(w.results()[0].id));
         QVERIFY(indexed.wait(120000));
         QVERIFY2(indexed[0][0].toBool(), qPrintable(indexed[0][1].toString()));

@@ -1,18 +1,15 @@
 #pragma once
-// The Incidents tab: incident decision replay of one run of the session. Picking a run indexes it
-// in the background (core/incident: the run replayed with a state journal and, for stored runs,
-// checked against the stored decision log); then its incidents are listed, its decisions are a
-// filterable table, the selected decision is inspected (cluster, candidates, re-scoring,
-// reward), Alt+Up / Alt+Down step through decisions, and "Fork" continues the run from the
-// selected decision under another policy; the fork joins the dashboard next to the original.
+// The Incidents tab's widgets: incident decision replay of one run of the session. Picking a run
+// asks for its index (indexRequested; the workbench's IncidentController builds it in the
+// background and hands it back with showIndex); then its incidents are listed, its decisions are
+// a filterable table, the selected decision is inspected (cluster, candidates, re-scoring,
+// reward), Alt+Up / Alt+Down step through decisions, and "Fork" asks for a fork from the selected
+// decision under another policy (forkRequested / showFork); the fork joins the dashboard.
 
-#include "job_tracker.h"
 #include "run_result.h"
 
-#include "base/progress.h"
 #include "incident/fork.h"
 #include "incident/run_index.h"
-#include "store/project.h"
 
 #include <QWidget>
 
@@ -32,12 +29,10 @@ class QTableWidget;
 class QTreeWidget;
 
 namespace schedlab::views {
+
 class DecisionFilterProxy;
 class DecisionTableModel;
 class InspectorWidget;
-} // namespace schedlab::views
-
-namespace schedlab::app {
 
 class IncidentPanel : public QWidget {
     Q_OBJECT
@@ -45,9 +40,7 @@ public:
     explicit IncidentPanel(QWidget* parent = nullptr);
     ~IncidentPanel() override;
     /// The session's runs (all on `trace`); keeps the selected run when it is still there.
-    void setRuns(const std::vector<views::RunResult>& runs, std::shared_ptr<const trace::Trace> trace);
-    /// Stored runs are rebuilt with their stored options and checked against their stored log.
-    void setProject(store::Project* project) { m_project = project; }
+    void setRuns(const std::vector<RunResult>& runs, std::shared_ptr<const trace::Trace> trace);
     /// Selects the run with this session id and indexes it (asynchronously; indexed() follows).
     bool selectRun(int sessionId);
     /// Selects decision k (table, inspector, dashboard cursor).
@@ -60,13 +53,20 @@ public:
     /// A click on the dashboard at x: selects the nearest decision of the indexed run; with none
     /// indexed yet, indexes `runId` first (when the panel lists it) and selects then.
     void followDashboardClick(double x, int runId);
-    /// Forks the current run at the current decision under `policy` (asynchronously; forkFinished follows).
+    /// Forks the current run at the current decision under `policy` (forkRequested; forkFinished follows).
     void fork(const std::string& policy);
+    /// What the controller delivers: the index of the run asked for (checked against a stored log
+    /// when `checkedAgainstLog`), or why there is none; a fork's result, or its error.
+    void showIndex(std::shared_ptr<const incident::RunIndex> index, const RunResult& run, bool checkedAgainstLog);
+    void showIndexError(bool cancelled, const QString& error);
+    void showFork(const incident::ForkResult& fork);
+    void showForkError(bool cancelled, const QString& error);
+    void setProgress(double fraction);
     const incident::RunIndex* runIndex() const { return m_index.get(); }
-    views::InspectorWidget* inspector() const { return m_inspector; }
+    InspectorWidget* inspector() const { return m_inspector; }
     QTreeWidget* incidentList() const { return m_incidents; }
     QTableView* decisionTable() const { return m_table; }
-    views::DecisionFilterProxy* filter() const { return m_proxy; }
+    DecisionFilterProxy* filter() const { return m_proxy; }
     QTableWidget* forkDeltas() const { return m_deltas; }
     QAction* nextAction() const { return m_next; }
     QAction* previousAction() const { return m_prev; }
@@ -74,6 +74,13 @@ public:
     QString exportCsv(const QString& path) const;
 
 signals:
+    /// Build the index of `run` (on `trace`) and call showIndex / showIndexError.
+    void indexRequested(const schedlab::views::RunResult& run, std::shared_ptr<const schedlab::trace::Trace> trace);
+    /// Fork the indexed run at decision k under `policy`, compared over `window` (0 = to the end).
+    void forkRequested(std::shared_ptr<const schedlab::incident::RunIndex> index, qint64 k, const std::string& policy, double window);
+    void cancelRequested();
+    /// Work asked for earlier no longer applies (another run or trace): drop its result.
+    void abandoned();
     void indexed(bool ok, const QString& error);
     /// The dashboard cursor should move here (dashboard units).
     void cursorRequested(double x);
@@ -82,18 +89,17 @@ signals:
 
 private:
     void startIndex(int comboIndex);
+    void setBusy(bool busy);
     void onIndexed();
     void inspectCurrent();
     void applyFilters();
     double dashboardXOf(double decisionTime) const;
 
-    std::vector<views::RunResult> m_runs;
+    std::vector<RunResult> m_runs;
     std::shared_ptr<const trace::Trace> m_trace;
-    store::Project* m_project = nullptr;
     std::shared_ptr<const incident::RunIndex> m_index;
-    views::RunResult m_indexedRun;
+    RunResult m_indexedRun;
     int64_t m_current = -1;
-    JobTracker m_jobs; ///< indexing and forks of the selected run
     int m_nextForkId = 2'000'000;
     std::optional<double> m_pendingX; ///< a dashboard click waiting for the index
 
@@ -109,10 +115,10 @@ private:
     QLineEdit* m_toFilter = nullptr;
     QPushButton* m_export = nullptr;
     QTableView* m_table = nullptr;
-    views::DecisionTableModel* m_model = nullptr;
-    views::DecisionFilterProxy* m_proxy = nullptr;
+    DecisionTableModel* m_model = nullptr;
+    DecisionFilterProxy* m_proxy = nullptr;
     QLineEdit* m_rescore = nullptr;
-    views::InspectorWidget* m_inspector = nullptr;
+    InspectorWidget* m_inspector = nullptr;
     QComboBox* m_forkPolicy = nullptr;
     QLineEdit* m_forkWindow = nullptr;
     QPushButton* m_forkButton = nullptr;
@@ -121,4 +127,4 @@ private:
     QAction* m_prev = nullptr;
 };
 
-} // namespace schedlab::app
+} // namespace schedlab::views

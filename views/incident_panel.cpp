@@ -5,7 +5,6 @@
 
 #include "incident/incidents.h"
 #include "policy/placement_policy.h"
-#include "workflow/open_run.h"
 #include "workflow/run_args.h"
 #include "workflow/run_series.h"
 
@@ -32,16 +31,7 @@
 
 #include <cmath>
 
-namespace schedlab::app {
-
-namespace {
-
-struct IndexOutcome {
-    std::shared_ptr<const incident::RunIndex> index;
-    bool checkedAgainstLog = false; ///< replayed and compared with a stored decision log
-};
-
-} // namespace
+namespace schedlab::views {
 
 IncidentPanel::IncidentPanel(QWidget* parent)
     : QWidget(parent)
@@ -113,12 +103,12 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     filters->addWidget(m_export);
     m_table = new QTableView(left);
     m_table->setObjectName("decisionTable");
-    m_model = new views::DecisionTableModel(this);
-    m_proxy = new views::DecisionFilterProxy(this);
+    m_model = new DecisionTableModel(this);
+    m_proxy = new DecisionFilterProxy(this);
     m_proxy->setSourceModel(m_model);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(views::DecisionTableModel::Index, Qt::AscendingOrder);
+    m_table->sortByColumn(DecisionTableModel::Index, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->setVisible(false);
@@ -138,7 +128,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     auto* right = new QWidget(split);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    m_inspector = new views::InspectorWidget(right);
+    m_inspector = new InspectorWidget(right);
     auto* forkRow = new QHBoxLayout;
     m_forkPolicy = new QComboBox(right);
     m_forkPolicy->setObjectName("forkPolicy");
@@ -191,11 +181,11 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     connect(m_prev, &QAction::triggered, this, [this] { step(-1); });
 
     connect(m_run, &QComboBox::activated, this, [this](int i) { startIndex(i); });
-    connect(m_cancelButton, &QPushButton::clicked, this, [this] { m_jobs.cancel(); });
+    connect(m_cancelButton, &QPushButton::clicked, this, &IncidentPanel::cancelRequested);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
         if (!cur.isValid())
             return;
-        const int64_t k = m_proxy->data(m_proxy->index(cur.row(), views::DecisionTableModel::Index), Qt::UserRole).toLongLong();
+        const int64_t k = m_proxy->data(m_proxy->index(cur.row(), DecisionTableModel::Index), Qt::UserRole).toLongLong();
         if (k == m_current)
             return;
         m_current = k;
@@ -229,15 +219,14 @@ IncidentPanel::IncidentPanel(QWidget* parent)
 
 IncidentPanel::~IncidentPanel() = default;
 
-void IncidentPanel::setRuns(const std::vector<views::RunResult>& runs, std::shared_ptr<const trace::Trace> trace)
+void IncidentPanel::setRuns(const std::vector<RunResult>& runs, std::shared_ptr<const trace::Trace> trace)
 {
     const int keep = m_run->currentData().toInt(); // the run shown (or being indexed) stays selected
     m_runs = runs;
     if (trace != m_trace) {
         m_trace = std::move(trace);
-        m_jobs.reset(); // an index or fork of the previous trace is dropped when it ends
-        m_progress->setVisible(false);
-        m_cancelButton->setVisible(false);
+        emit abandoned(); // an index or fork of the previous trace is dropped when it ends
+        setBusy(false);
         m_index.reset();
         m_model->setIndex(nullptr);
         m_incidents->clear();
@@ -247,7 +236,7 @@ void IncidentPanel::setRuns(const std::vector<views::RunResult>& runs, std::shar
     const QSignalBlocker block(m_run);
     m_run->clear();
     m_run->addItem(tr("(pick a run)"), -1);
-    for (const views::RunResult& r : m_runs)
+    for (const RunResult& r : m_runs)
         m_run->addItem(QString::fromStdString(r.label) + (r.isFill() ? tr(" (fill)") : QString()), r.id);
     const int at = m_run->findData(keep);
     m_run->setCurrentIndex(at >= 0 ? at : 0);
@@ -266,8 +255,9 @@ bool IncidentPanel::selectRun(int sessionId)
 void IncidentPanel::startIndex(int comboIndex)
 {
     const int id = m_run->itemData(comboIndex).toInt();
-    auto it = std::find_if(m_runs.begin(), m_runs.end(), [id](const views::RunResult& r) { return r.id == id; });
-    m_jobs.reset();
+    auto it = std::find_if(m_runs.begin(), m_runs.end(), [id](const RunResult& r) { return r.id == id; });
+    emit abandoned();
+    setBusy(false);
     m_index.reset();
     m_model->setIndex(nullptr);
     m_incidents->clear();
@@ -277,78 +267,65 @@ void IncidentPanel::startIndex(int comboIndex)
         m_inspector->clear(tr("Pick a run and a decision."));
         return;
     }
-    const views::RunResult run = *it;
-    // Stored runs: read (stored journal, else a replay checked against the stored log and state
-    // hashes) on a worker with its own read-only connection; session runs: their own journal.
-    const std::string projectPath = m_project && run.storedId >= 0 ? m_project->path() : std::string();
-    auto trace = m_trace;
+    const RunResult run = *it;
     m_inspector->clear(tr("Indexing the decisions of %1…").arg(QString::fromStdString(run.label)));
     m_status->setText(tr("indexing…"));
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_cancelButton->setVisible(true);
-    m_jobs.launch(
-        [trace, run, projectPath](ProgressFn progress, CancelToken cancel) -> Result<IndexOutcome> {
-            if (projectPath.empty()) {
-                auto index = workflow::indexOutcome(run, trace, progress, cancel);
-                if (!index)
-                    return index.error();
-                return IndexOutcome { index.value(), false };
-            }
-            auto project = store::Project::open(projectPath, store::Project::OpenMode::ReadOnly);
-            if (!project)
-                return project.error();
-            auto opened = workflow::openStoredRun(*project.value(), run.storedId, trace, {}, progress, cancel);
-            if (!opened)
-                return opened.error();
-            return IndexOutcome { opened->index, opened->index->decisionsVerified > 0 };
-        },
-        [this, run](Result<IndexOutcome> out) {
-            m_progress->setVisible(false);
-            m_cancelButton->setVisible(false);
-            if (!out) {
-                m_pendingX.reset();
-                const QString e = out.error().isCancelled() ? tr("Indexing cancelled.") : QString::fromStdString(out.error().toString());
-                m_status->setText(out.error().isCancelled() ? tr("cancelled") : tr("failed"));
-                m_inspector->clear(e);
-                emit indexed(false, e);
-                return;
-            }
-            m_index = out->index;
-            m_indexedRun = run;
-            if (m_index->fromStoredJournal)
-                m_status->setText(tr("%1 decisions, from the %2 journal in %3 s (%4 state hashes checked)")
-                                      .arg(m_index->decisions.size())
-                                      .arg(run.storedId >= 0 ? tr("stored") : tr("run's"))
-                                      .arg(m_index->buildSeconds, 0, 'f', 2)
-                                      .arg(m_index->hashesVerified));
-            else
-                m_status->setText(tr("%1 decisions, replayed in %2 s%3")
-                                      .arg(m_index->decisions.size())
-                                      .arg(m_index->buildSeconds, 0, 'f', 2)
-                                      .arg(out->checkedAgainstLog
-                                              ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
-                                              : QString()));
-            m_status->setToolTip(m_status->text());
-            onIndexed();
-            if (m_pendingX) {
-                const double x = *m_pendingX;
-                m_pendingX.reset();
-                selectAtDashboardX(x);
-            }
-            emit indexed(true, {});
-        },
-        [bar = QPointer<QProgressBar>(m_progress)](double f) {
-            if (bar)
-                bar->setValue(int(f * 1000));
-        });
+    setBusy(true);
+    emit indexRequested(run, m_trace);
+}
+
+void IncidentPanel::setProgress(double fraction) { m_progress->setValue(int(fraction * 1000)); }
+
+void IncidentPanel::setBusy(bool busy)
+{
+    if (busy)
+        m_progress->setValue(0);
+    m_progress->setVisible(busy);
+    m_cancelButton->setVisible(busy);
+}
+
+void IncidentPanel::showIndex(std::shared_ptr<const incident::RunIndex> index, const RunResult& run, bool checkedAgainstLog)
+{
+    setBusy(false);
+    m_index = std::move(index);
+    m_indexedRun = run;
+    if (m_index->fromStoredJournal)
+        m_status->setText(tr("%1 decisions, from the %2 journal in %3 s (%4 state hashes checked)")
+                              .arg(m_index->decisions.size())
+                              .arg(run.storedId >= 0 ? tr("stored") : tr("run's"))
+                              .arg(m_index->buildSeconds, 0, 'f', 2)
+                              .arg(m_index->hashesVerified));
+    else
+        m_status->setText(tr("%1 decisions, replayed in %2 s%3")
+                              .arg(m_index->decisions.size())
+                              .arg(m_index->buildSeconds, 0, 'f', 2)
+                              .arg(checkedAgainstLog ? tr(", identical to the stored log (%1 state hashes checked)").arg(m_index->hashesVerified)
+                                                     : QString()));
+    m_status->setToolTip(m_status->text());
+    onIndexed();
+    if (m_pendingX) {
+        const double x = *m_pendingX;
+        m_pendingX.reset();
+        selectAtDashboardX(x);
+    }
+    emit indexed(true, {});
+}
+
+void IncidentPanel::showIndexError(bool cancelled, const QString& error)
+{
+    setBusy(false);
+    m_pendingX.reset();
+    const QString e = cancelled ? tr("Indexing cancelled.") : error;
+    m_status->setText(cancelled ? tr("cancelled") : tr("failed"));
+    m_inspector->clear(e);
+    emit indexed(false, e);
 }
 
 void IncidentPanel::onIndexed()
 {
     m_model->setIndex(m_index);
     m_table->resizeColumnsToContents(); // samples the first rows: size the index column for the last
-    m_table->setColumnWidth(views::DecisionTableModel::Index,
+    m_table->setColumnWidth(DecisionTableModel::Index,
         m_table->fontMetrics().horizontalAdvance(QString::number(m_index->decisions.size()) + "000"));
     m_incidents->clear();
     for (const incident::Incident& i : incident::findIncidents(*m_index)) {
@@ -409,7 +386,7 @@ void IncidentPanel::step(int delta)
         return;
     const QModelIndex cur = m_proxy->mapFromSource(m_model->index(int(std::max<int64_t>(0, m_current)), 0));
     const int row = std::clamp((cur.isValid() ? cur.row() : 0) + delta, 0, m_proxy->rowCount() - 1);
-    selectDecision(m_proxy->data(m_proxy->index(row, views::DecisionTableModel::Index), Qt::UserRole).toLongLong());
+    selectDecision(m_proxy->data(m_proxy->index(row, DecisionTableModel::Index), Qt::UserRole).toLongLong());
 }
 
 QString IncidentPanel::exportCsv(const QString& path) const
@@ -497,60 +474,51 @@ void IncidentPanel::fork(const std::string& policyName)
         }
         window = parsed.value();
     }
-    auto index = m_index;
-    const int64_t k = m_current;
-    const views::RunResult base = m_indexedRun;
-    const int id = m_nextForkId++;
     m_forkButton->setEnabled(false);
-    m_status->setText(tr("forking at decision %1 under %2…").arg(k).arg(QString::fromStdString(policyName)));
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_cancelButton->setVisible(true);
-    // Forks share the index's generation: picking another run drops a fork still running.
-    m_jobs.launch(
-        [index, k, policyName, window](ProgressFn progress, CancelToken cancel) { return incident::forkRun(*index, k, policyName, window, progress, cancel); },
-        [this, base, id, k, policyName](Result<incident::ForkResult> out) {
-        m_forkButton->setEnabled(true);
-        m_progress->setVisible(false);
-        m_cancelButton->setVisible(false);
-        if (!out) {
-            m_status->setText(out.error().isCancelled() ? tr("fork cancelled") : tr("fork failed"));
-            emit forkFailed(QString::fromStdString(out.error().toString()));
-            return;
-        }
-        const incident::ForkResult& f = out.value();
-        m_deltas->setRowCount(int(f.deltas.size()));
-        for (std::size_t i = 0; i < f.deltas.size(); ++i) {
-            const incident::ForkDelta& d = f.deltas[i];
-            const QString cells[] = { QString::fromStdString(d.metric), QString::number(d.original, 'f', 2), QString::number(d.fork, 'f', 2),
-                QString::asprintf("%+.2f", d.delta()) };
-            for (int c = 0; c < 4; ++c) {
-                auto* item = new QTableWidgetItem(cells[c]);
-                item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-                if (c > 0)
-                    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                m_deltas->setItem(int(i), c, item);
-            }
-        }
-        m_deltas->setVisible(true);
-        m_status->setText(tr("fork of %1 at decision %2 under %3 done: on the dashboard")
-                              .arg(QString::fromStdString(base.label))
-                              .arg(k)
-                              .arg(QString::fromStdString(policyName)));
-        m_status->setToolTip(m_status->text());
-        views::RunResult r;
-        r.id = id;
-        r.spec = base.spec;
-        r.policy = "fork→" + policyName;
-        r.label = base.label + " fork@" + std::to_string(k) + "→" + policyName;
-        r.fill = f.fill;
-        r.timed = f.timed;
-        emit forkFinished(r);
-    },
-        [bar = QPointer<QProgressBar>(m_progress)](double f) {
-            if (bar)
-                bar->setValue(int(f * 1000));
-        });
+    m_status->setText(tr("forking at decision %1 under %2…").arg(m_current).arg(QString::fromStdString(policyName)));
+    setBusy(true);
+    emit forkRequested(m_index, m_current, policyName, window);
 }
 
-} // namespace schedlab::app
+void IncidentPanel::showFork(const incident::ForkResult& f)
+{
+    m_forkButton->setEnabled(true);
+    setBusy(false);
+    m_deltas->setRowCount(int(f.deltas.size()));
+    for (std::size_t i = 0; i < f.deltas.size(); ++i) {
+        const incident::ForkDelta& d = f.deltas[i];
+        const QString cells[] = { QString::fromStdString(d.metric), QString::number(d.original, 'f', 2), QString::number(d.fork, 'f', 2),
+            QString::asprintf("%+.2f", d.delta()) };
+        for (int c = 0; c < 4; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+            if (c > 0)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_deltas->setItem(int(i), c, item);
+        }
+    }
+    m_deltas->setVisible(true);
+    m_status->setText(tr("fork of %1 at decision %2 under %3 done: on the dashboard")
+                          .arg(QString::fromStdString(m_indexedRun.label))
+                          .arg(f.index)
+                          .arg(QString::fromStdString(f.policy)));
+    m_status->setToolTip(m_status->text());
+    RunResult r;
+    r.id = m_nextForkId++;
+    r.spec = m_indexedRun.spec;
+    r.policy = "fork→" + f.policy;
+    r.label = m_indexedRun.label + " fork@" + std::to_string(f.index) + "→" + f.policy;
+    r.fill = f.fill;
+    r.timed = f.timed;
+    emit forkFinished(r);
+}
+
+void IncidentPanel::showForkError(bool cancelled, const QString& error)
+{
+    m_forkButton->setEnabled(true);
+    setBusy(false);
+    m_status->setText(cancelled ? tr("fork cancelled") : tr("fork failed"));
+    emit forkFailed(error);
+}
+
+} // namespace schedlab::views
