@@ -1,5 +1,7 @@
 #include "comparison_widget.h"
 
+#include "workflow/run_series.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -18,32 +20,6 @@
 
 namespace schedlab::views {
 
-namespace {
-struct Metric {
-    QString name;
-    std::function<double(const RunResult&)> value;
-};
-
-std::vector<Metric> metricsFor(bool fill)
-{
-    if (fill)
-        return {
-            { "final GPU allocation (%)", [](const RunResult& r) { return r.fill->finalGpuAllocPct; } },
-            { "final fragmentation rate (%)", [](const RunResult& r) { return r.fill->finalFragRatePct; } },
-            { "failed pods", [](const RunResult& r) { return double(r.fill->failed); } },
-            { "failed GPU request (GPUs)", [](const RunResult& r) { return r.fill->failedGpuMilli / 1000.0; } },
-        };
-    return {
-        { "wait p50 (s)", [](const RunResult& r) { return r.timed->waitS.p50; } },
-        { "wait p99 (s)", [](const RunResult& r) { return r.timed->waitS.p99; } },
-        { "mean GPU utilization (%)", [](const RunResult& r) { return 100 * r.timed->meanGpuUtil; } },
-        { "mean GPU fragmentation (%)", [](const RunResult& r) { return 100 * r.timed->meanGpuFragRate; } },
-        { "failed jobs", [](const RunResult& r) { return double(r.timed->failed); } },
-        { "energy (kWh)", [](const RunResult& r) { return std::max(0.0, r.timed->energyKWh); } },
-    };
-}
-} // namespace
-
 ComparisonWidget::ComparisonWidget(std::function<QColor(const std::string&)> colourOf, QWidget* parent)
     : QWidget(parent)
     , m_colourOf(std::move(colourOf))
@@ -59,7 +35,7 @@ ComparisonWidget::ComparisonWidget(std::function<QColor(const std::string&)> col
 
 QStringList ComparisonWidget::metricNames() const { return m_metrics; }
 
-void ComparisonWidget::setRuns(const std::vector<RunResult>& runs)
+void ComparisonWidget::setRuns(const std::vector<RunResult>& given)
 {
     for (QChartView* v : m_charts)
         v->deleteLater();
@@ -68,22 +44,33 @@ void ComparisonWidget::setRuns(const std::vector<RunResult>& runs)
     m_table->clear();
     m_table->setRowCount(0);
     m_table->setColumnCount(0);
+    if (given.empty())
+        return;
+    // Runs are compared by the figures of one mode: the first run's (the others are left out).
+    std::vector<RunResult> runs;
+    for (const RunResult& r : given)
+        if (r.spec.mode() == given.front().spec.mode() && !r.empty())
+            runs.push_back(r);
     if (runs.empty())
         return;
-    const bool fill = runs.front().isFill();
-    const std::vector<Metric> metrics = metricsFor(fill);
+    const std::vector<workflow::NamedValue> metrics = workflow::summaryMetrics(runs.front());
+    std::vector<std::vector<workflow::NamedValue>> values;
+    for (const RunResult& r : runs)
+        values.push_back(workflow::summaryMetrics(r));
     int cell = 0;
-    for (const Metric& m : metrics) {
-        m_metrics << m.name;
+    for (std::size_t mi = 0; mi < metrics.size(); ++mi) {
+        const QString name = QString::fromStdString(metrics[mi].name);
+        m_metrics << name;
         auto* chart = new QChart();
-        chart->setTitle(m.name);
+        chart->setTitle(name);
         chart->legend()->setVisible(false);
         auto* series = new QBarSeries(chart);
         double top = 0;
         // One set per run so each bar takes its policy's colour.
-        for (const RunResult& r : runs) {
+        for (std::size_t ri = 0; ri < runs.size(); ++ri) {
+            const RunResult& r = runs[ri];
             auto* set = new QBarSet(QString::fromStdString(r.label));
-            const double v = m.value(r);
+            const double v = values[ri][mi].value;
             *set << v;
             set->setColor(m_colourOf(r.policy));
             series->append(set);
@@ -106,7 +93,7 @@ void ComparisonWidget::setRuns(const std::vector<RunResult>& runs)
         m_charts.push_back(view);
         ++cell;
     }
-    if (!fill) {
+    if (!runs.front().isFill()) {
         // CDF of waits (completed jobs), one line per run, x log-ish via seconds + 1.
         auto* chart = new QChart();
         chart->setTitle(tr("CDF of waits (s)"));
@@ -116,11 +103,7 @@ void ComparisonWidget::setRuns(const std::vector<RunResult>& runs)
         y->setRange(0, 1);
         double maxWait = 1;
         for (const RunResult& r : runs) {
-            std::vector<double> waits;
-            for (const sim::UnitResult& u : r.timed->units_)
-                if (u.startS >= 0)
-                    waits.push_back(u.startS - u.submitS);
-            std::sort(waits.begin(), waits.end());
+            const std::vector<double> waits = workflow::sortedWaits(r);
             auto* line = new QLineSeries(chart);
             line->setName(QString::fromStdString(r.label));
             line->setColor(m_colourOf(r.policy));
@@ -147,15 +130,15 @@ void ComparisonWidget::setRuns(const std::vector<RunResult>& runs)
     // Summary table: a row per run, a column per metric.
     m_table->setColumnCount(int(metrics.size()) + 1);
     QStringList headers { tr("run") };
-    for (const Metric& m : metrics)
-        headers << m.name;
+    for (const workflow::NamedValue& m : metrics)
+        headers << QString::fromStdString(m.name);
     m_table->setHorizontalHeaderLabels(headers);
     m_table->setRowCount(int(runs.size()));
     for (int row = 0; row < int(runs.size()); ++row) {
         m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(runs[std::size_t(row)].label)));
         for (int c = 0; c < int(metrics.size()); ++c)
             m_table->setItem(row, c + 1,
-                new QTableWidgetItem(QString::number(metrics[std::size_t(c)].value(runs[std::size_t(row)]), 'g', 6)));
+                new QTableWidgetItem(QString::number(values[std::size_t(row)][std::size_t(c)].value, 'g', 6)));
     }
     m_table->resizeColumnsToContents();
 }

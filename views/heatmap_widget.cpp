@@ -12,14 +12,7 @@
 namespace schedlab::views {
 
 namespace {
-const sim::NodeHeat* heatOf(const RunResult& r)
-{
-    if (r.fill)
-        return &r.fill->heat;
-    if (r.timed)
-        return &r.timed->heat;
-    return nullptr;
-}
+const sim::NodeHeat* heatOf(const RunResult& r) { return workflow::heatOf(r.fill.get(), r.timed.get()); }
 
 } // namespace
 

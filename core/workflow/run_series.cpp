@@ -2,6 +2,7 @@
 
 #include "execute.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace schedlab::workflow {
@@ -102,9 +103,14 @@ NamedSeries panelSeries(const RunOutcome& run, Panel panel, UtilizationKind util
 
 bool panelsHaveChoices(sim::RunMode mode) { return mode == sim::RunMode::Timed; }
 
+const sim::NodeHeat* heatOf(const sim::FillResult* fill, const sim::TimedResult* timed)
+{
+    return fill ? &fill->heat : timed ? &timed->heat : nullptr;
+}
+
 std::vector<double> heatColumnsX(const sim::FillResult* fill, const sim::TimedResult* timed)
 {
-    const sim::NodeHeat* h = fill ? &fill->heat : timed ? &timed->heat : nullptr;
+    const sim::NodeHeat* h = heatOf(fill, timed);
     if (!h)
         return {};
     const RunAxis axis(fill, timed);
@@ -113,6 +119,29 @@ std::vector<double> heatColumnsX(const sim::FillResult* fill, const sim::TimedRe
     for (double v : h->x)
         x.push_back(axis.plotXOfSeconds(v));
     return x;
+}
+
+std::vector<NamedValue> summaryMetrics(const RunOutcome& run)
+{
+    if (const sim::FillResult* f = run.fill.get())
+        return { { "final GPU allocation (%)", f->finalGpuAllocPct }, { "final fragmentation rate (%)", f->finalFragRatePct },
+            { "failed pods", double(f->failed) }, { "failed GPU request (GPUs)", f->failedGpuMilli / 1000.0 } };
+    if (const sim::TimedResult* t = run.timed.get())
+        return { { "wait p50 (s)", t->waitS.p50 }, { "wait p99 (s)", t->waitS.p99 }, { "mean GPU utilization (%)", 100 * t->meanGpuUtil },
+            { "mean GPU fragmentation (%)", 100 * t->meanGpuFragRate }, { "failed jobs", double(t->failed) },
+            { "energy (kWh)", std::max(0.0, t->energyKWh) } };
+    return {};
+}
+
+std::vector<double> sortedWaits(const RunOutcome& run)
+{
+    std::vector<double> waits;
+    if (run.timed)
+        for (const sim::UnitResult& u : run.timed->units_)
+            if (u.startS >= 0)
+                waits.push_back(u.startS - u.submitS);
+    std::sort(waits.begin(), waits.end());
+    return waits;
 }
 
 } // namespace schedlab::workflow

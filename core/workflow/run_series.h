@@ -66,7 +66,24 @@ NamedSeries panelSeries(const RunOutcome& run, Panel panel, UtilizationKind util
 /// Whether the utilization and fragmentation choices apply to runs of this mode.
 bool panelsHaveChoices(sim::RunMode mode);
 
+/// The node heat of a run (nullptr for an empty outcome).
+const sim::NodeHeat* heatOf(const sim::FillResult* fill, const sim::TimedResult* timed);
+
 /// The heat columns of a run in plot x.
 std::vector<double> heatColumnsX(const sim::FillResult* fill, const sim::TimedResult* timed);
+
+/// One summary figure of a run.
+struct NamedValue {
+    std::string name; ///< "wait p99 (s)", "final GPU allocation (%)"
+    double value = 0;
+};
+
+/// The figures runs of a mode are compared by, in a fixed order (the same names for every run of
+/// the mode): fill final GPU allocation, fragmentation rate, failed pods and GPUs; timed wait p50
+/// and p99, mean GPU utilization and fragmentation, failed jobs, energy (0 when not measured).
+std::vector<NamedValue> summaryMetrics(const RunOutcome& run);
+
+/// Waits (start - submit, s) of the units that started, sorted; empty for fill runs.
+std::vector<double> sortedWaits(const RunOutcome& run);
 
 } // namespace schedlab::workflow
