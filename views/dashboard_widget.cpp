@@ -135,8 +135,9 @@ QColor DashboardWidget::colourOf(const std::string& policy)
     return kPalette[std::size_t(it - m_policyOrder.begin()) % std::size(kPalette)];
 }
 
-void DashboardWidget::setRuns(const std::vector<RunResult>& runs)
+void DashboardWidget::setRuns(const std::vector<RunResult>& given)
 {
+    const std::vector<RunResult> runs = given; // `given` may be runs() itself
     // The plots share one x axis: runs of one axis kind (arrived % wins: a fill run among timed ones
     // is what the user last asked to see).
     const bool anyArrived = std::any_of(

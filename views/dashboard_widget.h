@@ -27,7 +27,7 @@ public:
     enum class Fragmentation { Gpu, Cpu };
 
     explicit DashboardWidget(QWidget* parent = nullptr);
-    /// Replaces the shown runs (all timed or all fill; a mix shows the fill runs only).
+    /// Replaces the shown runs (one x-axis kind; a mix shows the fill runs only). `runs` may be runs().
     void setRuns(const std::vector<RunResult>& runs);
     const std::vector<RunResult>& runs() const { return m_runs; }
     QCustomPlot* plot(int i) const { return m_plots[std::size_t(i)]; }
@@ -48,6 +48,8 @@ public:
     bool exportPlotPdf(int plot, const QString& path);
     /// Values of every graph within the visible x range of the first plot.
     bool exportVisibleCsv(const QString& path) const;
+    /// Shows every run's whole x range (View > Reset Zoom, double-click); runs stay as they are.
+    void resetZoom();
 
 signals:
     void cursorMoved(double x);
@@ -58,7 +60,6 @@ private:
     void rebuild();
     void linkRange(int source);
     void onMouseMove(int plotIndex, QMouseEvent* event);
-    void resetZoom();
     void showPlotMenu(int plot, const QPoint& globalPos);
     QCustomPlot* plotOrHeatmap(int plot) const;
 

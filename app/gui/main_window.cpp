@@ -351,8 +351,8 @@ void MainWindow::buildMenus()
         updateTitle();
     });
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Reset &Zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
-        [this] { m_dashboard->setRuns(m_dashboard->runs()); });
+    view->addAction(tr("Reset &Zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_dashboard, &views::DashboardWidget::resetZoom)
+        ->setObjectName("resetZoomAction");
 }
 
 void MainWindow::showError(const QString& text)

@@ -125,8 +125,14 @@ bool MainWindow::confirmDiscard()
     return answer == QMessageBox::Discard || saveProject();
 }
 
-bool MainWindow::newProject(const QString& path)
+namespace {
+// "work" -> "work.schedlab": the CLI and the file dialogs know projects by their extension.
+QString withProjectExtension(const QString& path) { return QFileInfo(path).suffix().isEmpty() ? path + ".schedlab" : path; }
+} // namespace
+
+bool MainWindow::newProject(const QString& given)
 {
+    const QString path = withProjectExtension(given);
     // The file dialog asked before replacing an existing file.
     for (const QString& f : { path, path + "-wal", path + "-shm" })
         if (QFileInfo::exists(f) && !QFile::remove(f)) {
@@ -297,7 +303,7 @@ bool MainWindow::saveProject()
 
 bool MainWindow::saveProjectAs(const QString& path)
 {
-    const QString target = QFileInfo(path).absoluteFilePath();
+    const QString target = QFileInfo(withProjectExtension(path)).absoluteFilePath();
     if (m_session.isOpen() && target == m_session.path())
         return saveProject();
     // Stored runs come along by copying the current project; then the unsaved runs are added.

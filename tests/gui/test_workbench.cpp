@@ -95,34 +95,6 @@ private slots:
         }
     }
 
-    void comparisonComparesOneModeAtATime()
-    {
-        // A fill run and a timed run in one list: the figures of the first run's mode, for the
-        // runs of that mode only (a timed run has no fill figures to show).
-        views::RunResult fill, timed;
-        fill.spec = sim::RunSpec::fill("bestfit", {});
-        auto f = std::make_shared<sim::FillResult>();
-        f->finalGpuAllocPct = 91.5;
-        f->failed = 7;
-        fill.fill = f;
-        fill.label = "bestfit #42";
-        timed.spec = sim::RunSpec::timed("fgd", {});
-        timed.timed = std::make_shared<sim::TimedResult>();
-        timed.label = "fgd #42";
-        views::ComparisonWidget c([](const std::string&) { return QColor(Qt::blue); });
-        c.setRuns({ fill, timed });
-        QCOMPARE(c.metricNames(), (QStringList { "final GPU allocation (%)", "final fragmentation rate (%)", "failed pods", "failed GPU request (GPUs)" }));
-        auto* table = c.findChild<QTableWidget*>();
-        QVERIFY(table);
-        QCOMPARE(table->rowCount(), 1);
-        QCOMPARE(table->item(0, 1)->text(), QString("91.5"));
-        QCOMPARE(table->item(0, 3)->text(), QString("7"));
-        c.setRuns({ timed, fill });
-        QCOMPARE(c.metricNames().size(), 6);
-        QCOMPARE(table->rowCount(), 1);
-        QCOMPARE(table->item(0, 0)->text(), QString("fgd #42"));
-    }
-
     void runThreePoliciesOnTheSample()
     {
         app::MainWindow w;

@@ -1,0 +1,113 @@
+// Workbench correctness, round 2 (found walking the workbench under Xvfb): each point driven
+// through the real window offscreen.
+
+#include "test_util.h"
+
+#include "comparison_widget.h"
+#include "dashboard_widget.h"
+#include "main_window.h"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace schedlab;
+
+namespace {
+bool openAndWait(app::MainWindow& w, const std::vector<std::string>& files)
+{
+    QSignalSpy opened(&w, &app::MainWindow::traceOpened);
+    if (!w.openTrace(files) || !opened.wait(120000))
+        return false;
+    return opened[0][0].toBool();
+}
+} // namespace
+
+class TestWorkbenchRound2 : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { QCoreApplication::setOrganizationName("schedlab-tests"); }
+
+    void comparisonComparesOneModeAtATime()
+    {
+        // A fill run and a timed run in one list: the figures of the first run's mode, for the
+        // runs of that mode only (a timed run has no fill figures to show).
+        views::RunResult fill, timed;
+        fill.spec = sim::RunSpec::fill("bestfit", {});
+        auto f = std::make_shared<sim::FillResult>();
+        f->finalGpuAllocPct = 91.5;
+        f->failed = 7;
+        fill.fill = f;
+        fill.label = "bestfit #42";
+        timed.spec = sim::RunSpec::timed("fgd", {});
+        timed.timed = std::make_shared<sim::TimedResult>();
+        timed.label = "fgd #42";
+        views::ComparisonWidget c([](const std::string&) { return QColor(Qt::blue); });
+        c.setRuns({ fill, timed });
+        QCOMPARE(c.metricNames(), (QStringList { "final GPU allocation (%)", "final fragmentation rate (%)", "failed pods", "failed GPU request (GPUs)" }));
+        auto* table = c.findChild<QTableWidget*>();
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 1)->text(), QString("91.5"));
+        QCOMPARE(table->item(0, 3)->text(), QString("7"));
+        c.setRuns({ timed, fill });
+        QCOMPARE(c.metricNames().size(), 6);
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 0)->text(), QString("fgd #42"));
+    }
+
+    void resetZoomKeepsEveryRunDrawn()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "firstfit", "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCustomPlot* p = w.dashboard()->plot(0);
+        const QCPRange full = p->xAxis->range();
+        p->xAxis->setRange(full.lower + 1, full.lower + 2); // zoomed in
+        auto* reset = w.findChild<QAction*>("resetZoomAction");
+        QVERIFY(reset);
+        QCOMPARE(reset->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_0));
+        reset->trigger();
+        QCOMPARE(w.dashboard()->runs().size(), std::size_t(2));
+        for (int i = 0; i < w.dashboard()->plotCount(); ++i)
+            QCOMPARE(w.dashboard()->plot(i)->graphCount(), 2);
+        QVERIFY(std::abs(p->xAxis->range().lower - full.lower) < 1e-6);
+        QVERIFY(std::abs(p->xAxis->range().upper - full.upper) < 1e-6);
+        QVERIFY(!w.dashboard()->readout().contains("no runs"));
+        reset->trigger(); // twice in a row too
+        QCOMPARE(w.dashboard()->plot(2)->graphCount(), 2);
+    }
+
+    void saveAsAddsTheProjectExtension()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "firstfit" });
+        QVERIFY(done.wait(120000));
+        const QString bare = m_dir.filePath("openb");
+        QVERIFY2(w.saveProjectAs(bare), qPrintable(w.bannerText()));
+        QVERIFY(QFileInfo::exists(bare + ".schedlab"));
+        QVERIFY(!QFileInfo::exists(bare));
+        QCOMPARE(w.projectPath(), QFileInfo(bare + ".schedlab").absoluteFilePath());
+        QVERIFY(w.newProject(m_dir.filePath("second")));
+        QVERIFY(QFileInfo::exists(m_dir.filePath("second.schedlab")));
+        QVERIFY2(w.saveProjectAs(m_dir.filePath("third.db")), qPrintable(w.bannerText())); // an extension of the user's own stays
+        QVERIFY(QFileInfo::exists(m_dir.filePath("third.db")));
+    }
+};
+
+QTEST_MAIN(TestWorkbenchRound2)
+#include "test_workbench_round2.moc"
