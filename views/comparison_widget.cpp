@@ -88,7 +88,7 @@ void ComparisonWidget::setRuns(const std::vector<RunResult>& given)
         series->attachAxis(y);
         auto* view = new QChartView(chart, this);
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(200, 160);
+        view->setMinimumSize(150, 160);
         m_grid->addWidget(view, cell / 4, cell % 4);
         m_charts.push_back(view);
         ++cell;

@@ -54,7 +54,7 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     row->setContentsMargins(0, 0, 0, 0);
     for (int i = 0; i < 3; ++i) {
         auto* p = new QCustomPlot(rowWidget);
-        p->setMinimumSize(200, 240);
+        p->setMinimumSize(140, 240); // three side by side still fit a 1024 px screen with the docks
         p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
         p->axisRect()->setRangeDrag(Qt::Horizontal);
         p->axisRect()->setRangeZoom(Qt::Horizontal);

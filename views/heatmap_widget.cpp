@@ -25,7 +25,10 @@ HeatmapWidget::HeatmapWidget(QWidget* parent)
     m_runBox = new QComboBox(this);
     m_runBox->setObjectName("heatmapRun");
     m_runBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    controls->addWidget(new QLabel(tr("Cluster heatmap (node utilization, dominant share) of"), this));
+    auto* title = new QLabel(tr("Node heatmap (dominant share) of"), this);
+    title->setToolTip(tr("Cluster heatmap: every node over time, coloured by its dominant share (the largest of allocated cpu, memory "
+                         "and GPU fractions)"));
+    controls->addWidget(title);
     controls->addWidget(m_runBox);
     controls->addStretch(1);
     layout->addLayout(controls);

@@ -42,7 +42,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     auto* top = new QHBoxLayout;
     m_run = new QComboBox(this);
     m_run->setObjectName("incidentRun");
-    m_run->setMinimumContentsLength(24);
+    m_run->setMinimumContentsLength(16);
     m_run->setToolTip(tr("The run to replay. It is replayed once more with a state journal, so any decision's cluster can be "
                          "rebuilt at once; stored runs are checked against their stored decision log."));
     m_progress = new QProgressBar(this);
@@ -93,14 +93,17 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     m_toFilter->setPlaceholderText(tr("to"));
     m_fromFilter->setToolTip(tr("Time range: hours since the run's start (timed) or pod numbers (fill); empty = open"));
     m_toFilter->setToolTip(m_fromFilter->toolTip());
+    // Two rows of filters: one row would make the panel too wide for a 1024 px screen.
+    auto* filters2 = new QHBoxLayout;
     filters->addWidget(m_jobFilter, 2);
     filters->addWidget(m_nodeFilter, 1);
     filters->addWidget(m_outcomeFilter, 1);
-    filters->addWidget(m_fromFilter, 1);
-    filters->addWidget(m_toFilter, 1);
+    filters2->addWidget(new QLabel(tr("time:"), left));
+    filters2->addWidget(m_fromFilter, 1);
+    filters2->addWidget(m_toFilter, 1);
     m_export = new QPushButton(tr("Export…"), left);
     m_export->setToolTip(tr("Write the decisions shown (filtered, in table order) to a CSV file"));
-    filters->addWidget(m_export);
+    filters2->addWidget(m_export);
     m_table = new QTableView(left);
     m_table->setObjectName("decisionTable");
     m_model = new DecisionTableModel(this);
@@ -119,6 +122,7 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     auto* tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->addLayout(filters);
+    tableLayout->addLayout(filters2);
     tableLayout->addWidget(m_table, 1);
     leftSplit->addWidget(tableBox);
     leftSplit->setStretchFactor(0, 1);

@@ -115,6 +115,7 @@ RewardEditor::RewardEditor(QWidget* parent)
     layout->addWidget(m_normalised);
 
     auto* form = new QFormLayout();
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows); // labels above their fields in a narrow dock
     m_custom = new QComboBox(this);
     m_custom->addItems({ "energy", "fragmentation", "wait" });
     form->addRow(tr("Custom term"), m_custom);

@@ -98,7 +98,7 @@ TrainingPanel::TrainingPanel(QWidget* parent)
 
     auto* split = new QSplitter(Qt::Vertical, this);
     m_plot = new QCustomPlot(split);
-    m_plot->setMinimumHeight(180);
+    m_plot->setMinimumSize(240, 180); // its legend would ask for 470 px
     m_plot->xAxis->setLabel(tr("episode"));
     m_plot->yAxis->setLabel(tr("loss (Huber)"));
     m_plot->yAxis2->setVisible(true);

@@ -102,11 +102,13 @@ int main(int argc, char** argv)
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
     QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training or incidents (the first run indexed).", "name", "dashboard");
     QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
+    QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT (default 1280x800).", "WxH", "1280x800");
     parser.addOption(screenshot);
     parser.addOption(policies);
     parser.addOption(noRun);
     parser.addOption(benchReplot);
     parser.addOption(tab);
+    parser.addOption(size);
     parser.addPositionalArgument("files", "Trace files to open as one trace (default: the bundled sample).");
     parser.process(app);
 
@@ -115,7 +117,14 @@ int main(int argc, char** argv)
 
     schedlab::app::MainWindow window;
     if (parser.isSet(screenshot)) {
-        window.resize(1280, 800); // fixed size: screenshots do not depend on a saved layout
+        // A fixed size: screenshots do not depend on a saved layout.
+        const QStringList wh = parser.value(size).split('x');
+        const int width = wh.value(0).toInt(), height = wh.value(1).toInt();
+        if (wh.size() != 2 || width < 200 || height < 200) {
+            std::fprintf(stderr, "schedlab: --size takes WIDTHxHEIGHT, e.g. 1280x800\n");
+            return 2;
+        }
+        window.resize(width, height);
         window.setInteractive(false);
     }
     std::vector<std::string> files;

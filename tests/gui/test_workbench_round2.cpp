@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -87,6 +88,28 @@ private slots:
         QVERIFY(!w.dashboard()->readout().contains("no runs"));
         reset->trigger(); // twice in a row too
         QCOMPARE(w.dashboard()->plot(2)->graphCount(), 2);
+    }
+
+    void fitsA1024PixelScreen()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "firstfit", "bestfit", "k8s-default", "fgd" }); // legends, lists and tables filled
+        QVERIFY(done.wait(120000));
+        for (int tab = 0; tab < 4; ++tab) {
+            w.showTab(tab);
+            w.resize(1024, 700);
+            QCoreApplication::processEvents();
+            if (w.width() > 1024)
+                for (QWidget* c : w.findChildren<QWidget*>())
+                    if (c->isVisible() && c->minimumSizeHint().width() > 200)
+                        qInfo("%s %s min %d (in %s)", c->metaObject()->className(), qPrintable(c->objectName()), c->minimumSizeHint().width(),
+                            c->parentWidget() ? c->parentWidget()->metaObject()->className() : "");
+            QVERIFY2(w.width() <= 1024 && w.minimumSizeHint().width() <= 1024, qPrintable(QString("tab %1: width %2, minimum %3").arg(tab).arg(w.width()).arg(w.minimumSizeHint().width())));
+        }
     }
 
     void saveAsAddsTheProjectExtension()
