@@ -1,17 +1,22 @@
 #pragma once
-// The comparison tab: one small bar chart per summary metric (a bar per run, coloured by policy),
-// the CDF of waits, and the summary table (exportable as CSV). Qt Charts.
+// The comparison tab: one small bar chart per summary figure (workflow::summaryMetrics) with a bar
+// per policy at the mean over its seeds and a min-max whisker, the policy names on the axis and a
+// y range fitted to the values (so differences of a few points show); the CDF of waits (timed
+// runs) with a legend below; the summary table, a row per run and a mean [min, max] row per policy
+// run with several seeds (exportable as CSV). QCustomPlot, like the dashboard.
 
 #include "run_result.h"
+
+#include "workflow/run_series.h"
 
 #include <QWidget>
 
 #include <functional>
 #include <vector>
 
+class QCustomPlot;
 class QGridLayout;
 class QTableWidget;
-class QChartView;
 
 namespace schedlab::views {
 
@@ -20,18 +25,27 @@ class ComparisonWidget : public QWidget {
 public:
     /// colourOf gives the policy colours the dashboard uses.
     ComparisonWidget(std::function<QColor(const std::string&)> colourOf, QWidget* parent = nullptr);
+    /// Runs of the first run's mode are compared (others are left out).
     void setRuns(const std::vector<RunResult>& runs);
-    /// Metric names of the bar charts shown, in order (for tests).
+    /// Which utilization the timed figures show (the dashboard's choice).
+    void setUtilization(workflow::UtilizationKind kind);
+    /// Names of the bar charts shown, in order.
     QStringList metricNames() const;
+    /// Bar charts plus the CDF (timed).
     int chartCount() const { return int(m_charts.size()); }
+    QCustomPlot* chart(int i) const { return m_charts[std::size_t(i)]; }
     QTableWidget* table() const { return m_table; }
     bool exportSummaryCsv(const QString& path) const;
 
 private:
+    void rebuild();
+    QCustomPlot* newChart(const QString& title);
     std::function<QColor(const std::string&)> m_colourOf;
+    std::vector<RunResult> m_runs;
+    workflow::UtilizationKind m_util = workflow::UtilizationKind::Gpu;
     QGridLayout* m_grid = nullptr;
     QTableWidget* m_table = nullptr;
-    std::vector<QChartView*> m_charts;
+    std::vector<QCustomPlot*> m_charts;
     QStringList m_metrics;
 };
 

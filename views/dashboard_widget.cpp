@@ -158,6 +158,7 @@ void DashboardWidget::setUtilization(Utilization u)
     if (m_utilBox->currentIndex() != int(u))
         m_utilBox->setCurrentIndex(int(u));
     rebuild();
+    emit utilizationChanged(u);
 }
 
 void DashboardWidget::setFragmentation(Fragmentation f)

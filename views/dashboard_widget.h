@@ -53,6 +53,8 @@ public:
 
 signals:
     void cursorMoved(double x);
+    /// The utilization shown changed (the comparison tab follows).
+    void utilizationChanged(schedlab::views::DashboardWidget::Utilization u);
     /// A left click on a plot or the heatmap put the cursor at x (incident replay follows it).
     void cursorClicked(double x);
 

@@ -67,6 +67,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_comparison = new views::ComparisonWidget([this](const std::string& p) { return m_dashboard->colourOf(p); }, tabs);
     tabs->addTab(m_dashboard, tr("Dashboard"));
     tabs->addTab(m_comparison, tr("Comparison"));
+    connect(m_dashboard, &views::DashboardWidget::utilizationChanged, m_comparison,
+        [this](views::DashboardWidget::Utilization u) { m_comparison->setUtilization(workflow::UtilizationKind(int(u))); });
     m_training = new views::TrainingPanel(tabs);
     tabs->addTab(m_training, tr("Training"));
     m_incidentPanel = new views::IncidentPanel(tabs);

@@ -121,15 +121,18 @@ std::vector<double> heatColumnsX(const sim::FillResult* fill, const sim::TimedRe
     return x;
 }
 
-std::vector<NamedValue> summaryMetrics(const RunOutcome& run)
+std::vector<NamedValue> summaryMetrics(const RunOutcome& run, UtilizationKind util)
 {
     if (const sim::FillResult* f = run.fill.get())
         return { { "final GPU allocation (%)", f->finalGpuAllocPct }, { "final fragmentation rate (%)", f->finalFragRatePct },
             { "failed pods", double(f->failed) }, { "failed GPU request (GPUs)", f->failedGpuMilli / 1000.0 } };
     if (const sim::TimedResult* t = run.timed.get())
-        return { { "wait p50 (s)", t->waitS.p50 }, { "wait p99 (s)", t->waitS.p99 }, { "mean GPU utilization (%)", 100 * t->meanGpuUtil },
+        return { { "wait p50 (s)", t->waitS.p50 }, { "wait p99 (s)", t->waitS.p99 },
+            util == UtilizationKind::Cpu    ? NamedValue { "mean CPU utilization (%)", 100 * t->meanCpuUtil }
+                : util == UtilizationKind::Memory ? NamedValue { "mean memory utilization (%)", 100 * t->meanMemUtil }
+                                                  : NamedValue { "mean GPU utilization (%)", 100 * t->meanGpuUtil },
             { "mean GPU fragmentation (%)", 100 * t->meanGpuFragRate }, { "failed jobs", double(t->failed) },
-            { "energy (kWh)", std::max(0.0, t->energyKWh) } };
+            { "energy (kWh)", t->energyKWh } };
     return {};
 }
 

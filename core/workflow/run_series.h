@@ -80,8 +80,9 @@ struct NamedValue {
 
 /// The figures runs of a mode are compared by, in a fixed order (the same names for every run of
 /// the mode): fill final GPU allocation, fragmentation rate, failed pods and GPUs; timed wait p50
-/// and p99, mean GPU utilization and fragmentation, failed jobs, energy (0 when not measured).
-std::vector<NamedValue> summaryMetrics(const RunOutcome& run);
+/// and p99, mean utilization of `util` and GPU fragmentation, failed jobs, energy (-1 when the
+/// trace has no power model).
+std::vector<NamedValue> summaryMetrics(const RunOutcome& run, UtilizationKind util = UtilizationKind::Gpu);
 
 /// Waits (start - submit, s) of the units that started, sorted; empty for fill runs.
 std::vector<double> sortedWaits(const RunOutcome& run);

@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QLineEdit>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -62,6 +63,63 @@ private slots:
         QCOMPARE(c.metricNames().size(), 6);
         QCOMPARE(table->rowCount(), 1);
         QCOMPARE(table->item(0, 0)->text(), QString("fgd #42"));
+    }
+
+    void comparisonShowsPolicyMeansWithTheirRange()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        w.findChild<QLineEdit*>("seedsEdit")->setText("1-2");
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "firstfit", "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.results().size(), std::size_t(4));
+        views::ComparisonWidget* c = w.comparison();
+        QCOMPARE(c->chartCount(), 7);
+        const int p99 = int(c->metricNames().indexOf("wait p99 (s)"));
+        QVERIFY(p99 >= 0);
+        QCustomPlot* chart = c->chart(p99);
+        // the policy names label the bars
+        auto ticker = chart->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(0), QString("firstfit"));
+        QCOMPARE(ticker->ticks().value(1), QString("bestfit"));
+        // one bar per policy at the mean of its seeds, a whisker from min to max
+        for (const char* policy : { "firstfit", "bestfit" }) {
+            std::vector<double> v;
+            for (const views::RunResult& r : w.results())
+                if (r.policy == policy)
+                    v.push_back(r.timed->waitS.p99);
+            QCOMPARE(v.size(), std::size_t(2));
+            QCPBars* bars = nullptr;
+            QCPErrorBars* whisker = nullptr;
+            for (int i = 0; i < chart->plottableCount(); ++i) {
+                if (auto* b = qobject_cast<QCPBars*>(chart->plottable(i)); b && b->name() == policy)
+                    bars = b;
+                if (auto* e = qobject_cast<QCPErrorBars*>(chart->plottable(i)); e && e->dataPlottable() && e->dataPlottable()->name() == policy)
+                    whisker = e;
+            }
+            QVERIFY(bars && whisker);
+            const double mean = (v[0] + v[1]) / 2;
+            QCOMPARE(bars->data()->at(0)->value, mean);
+            QCOMPARE(mean - whisker->data()->at(0).errorMinus, std::min(v[0], v[1]));
+            QCOMPARE(mean + whisker->data()->at(0).errorPlus, std::max(v[0], v[1]));
+        }
+        // rows per run, then a mean [min, max] row per policy
+        QTableWidget* t = c->table();
+        QCOMPARE(t->rowCount(), 6);
+        QVERIFY(t->item(4, 0)->text().startsWith("firstfit: mean of 2"));
+        QVERIFY(t->item(4, p99 + 1)->text().contains("["));
+        const QString csv = m_dir.filePath("cmp.csv");
+        QVERIFY(c->exportSummaryCsv(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        QCOMPARE(QString::fromUtf8(f.readAll()).count('\n'), 7); // header + 4 runs + 2 means
+        // the dashboard's utilization choice applies here too
+        w.dashboard()->setUtilization(views::DashboardWidget::Utilization::Cpu);
+        QVERIFY(c->metricNames().contains("mean CPU utilization (%)"));
     }
 
     void resetZoomKeepsEveryRunDrawn()
