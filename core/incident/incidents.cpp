@@ -25,10 +25,11 @@ std::string duration(double s)
     return fmt("%.0f s", s);
 }
 
-// Merges flagged points (x, value) into runs: consecutive flagged points form one incident.
+// Merges flagged points (x, value) into runs: consecutive flagged points form one incident;
+// emit(startX, endX, peak, index of the peak point).
 template <class Flag, class Value>
 void runsOf(std::size_t n, Flag flagged, Value value, const std::function<double(std::size_t)>& xOf,
-    const std::function<void(double, double, double)>& emit)
+    const std::function<void(double, double, double, std::size_t)>& emit)
 {
     std::size_t i = 0;
     while (i < n) {
@@ -38,9 +39,13 @@ void runsOf(std::size_t n, Flag flagged, Value value, const std::function<double
         }
         const std::size_t start = i;
         double peak = value(i);
+        std::size_t at = i;
         while (i + 1 < n && flagged(i + 1))
-            peak = std::max(peak, value(++i));
-        emit(xOf(start), xOf(i), peak);
+            if (const double v = value(++i); v > peak) {
+                peak = v;
+                at = i;
+            }
+        emit(xOf(start), xOf(i), peak, at);
         ++i;
     }
 }
@@ -91,7 +96,7 @@ std::vector<Incident> findIncidents(const RunIndex& index, const IncidentOptions
         std::vector<Incident> above, jumps, frag, sla, fails;
         runsOf(
             s.size(), [&](std::size_t i) { return s[i].p99WaitS > limit; }, [&](std::size_t i) { return s[i].p99WaitS; }, xOf,
-            [&](double a, double b, double peak) {
+            [&](double a, double b, double peak, std::size_t) {
                 add(above, IncidentKind::P99Above, a, b, peak,
                     "p99 wait up to " + duration(peak) + " (limit " + duration(limit) + ") for " + duration(b - a));
             });
@@ -115,7 +120,7 @@ std::vector<Incident> findIncidents(const RunIndex& index, const IncidentOptions
                 return s[i].p99WaitS >= o.p99JumpMinS && s[i].p99WaitS >= o.p99JumpFactor * std::max(before[i], 1.0);
             },
             [&](std::size_t i) { return s[i].p99WaitS; }, xOf,
-            [&](double a, double b, double peak) {
+            [&](double a, double b, double peak, std::size_t) {
                 add(jumps, IncidentKind::P99Jump, a, b, peak,
                     "p99 wait jumped to " + duration(peak) + " (x" + fmt("%.0f", o.p99JumpFactor) + " or more within " + duration(window) + ")");
             });
@@ -123,9 +128,12 @@ std::vector<Incident> findIncidents(const RunIndex& index, const IncidentOptions
         runsOf(
             s.size(), [&](std::size_t i) { return 100.0 * (s[i].gpuFragRate - fragMin[i]) >= o.fragSpikePts; },
             [&](std::size_t i) { return 100.0 * (s[i].gpuFragRate - fragMin[i]); }, xOf,
-            [&](double a, double b, double peak) {
+            [&](double a, double b, double peak, std::size_t at) {
+                // The inspector opens at the peak, so what it shows is what the text says.
                 add(frag, IncidentKind::FragSpike, a, b, peak,
-                    "GPU fragmentation rate up " + fmt("%.1f", peak) + " points within " + duration(window));
+                    "GPU fragmentation rate up " + fmt("%.1f", peak) + " points within " + duration(window) + ", to "
+                        + fmt("%.1f %%", 100.0 * s[at].gpuFragRate) + " at the peak",
+                    nearestDecision(index, s[at].timeS));
             });
         flush(frag);
         // SLA violations, by the window the job started in.
@@ -193,9 +201,14 @@ std::vector<Incident> findIncidents(const RunIndex& index, const IncidentOptions
                 return c[i].fragRatePct - lo >= o.fragSpikePts;
             },
             [&](std::size_t i) { return c[i].fragRatePct; }, [&](std::size_t i) { return double(c[i].podsArrived - 1); },
-            [&](double a, double b, double peak) {
+            [&](double a, double b, double peak, std::size_t at) {
+                // Curve point k is the state after pod podsArrived - 1, which decision podsArrived
+                // saw: the inspector opens there and shows the same rate.
+                const int64_t k = std::min<int64_t>(c[at].podsArrived, int64_t(ds.size()) - 1);
                 add(frag, IncidentKind::FragSpike, a, b, peak,
-                    "GPU fragmentation rate rose to " + fmt("%.1f %%", peak) + " (+" + fmt("%.0f", o.fragSpikePts) + " points or more within 5 % of arrivals)");
+                    "GPU fragmentation rate rose to " + fmt("%.1f %%", peak) + " at pod " + std::to_string(c[at].podsArrived) + " (+"
+                        + fmt("%.0f", o.fragSpikePts) + " points or more within 5 % of arrivals)",
+                    k);
             });
         flush(frag);
         for (std::size_t i = 0; i < ds.size();) {

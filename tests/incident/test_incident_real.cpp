@@ -14,6 +14,8 @@
 
 #include <QtTest>
 
+#include <cstdio>
+
 using namespace schedlab;
 
 namespace {
@@ -58,9 +60,21 @@ private slots:
         }
         // the cluster fills: failures come in bursts, and fragmentation rises
         bool burst = false;
-        for (const incident::Incident& i : incident::findIncidents(x))
+        int spikes = 0;
+        for (const incident::Incident& i : incident::findIncidents(x)) {
             burst = burst || i.kind == incident::IncidentKind::FailureBurst;
+            if (i.kind != incident::IncidentKind::FragSpike)
+                continue;
+            // The text and the inspector opened at the incident's decision agree on the rate.
+            ++spikes;
+            auto in = incident::inspect(x, i.decision);
+            QVERIFY(in);
+            char want[32];
+            std::snprintf(want, sizeof want, "rose to %.1f %%", in->gpuFragRatePct);
+            QVERIFY2(i.text.find(want) != std::string::npos, (i.text + " / inspector: " + want).c_str());
+        }
         QVERIFY(burst);
+        QVERIFY(spikes > 0);
         // a fork at decision 0 under BestFit is a plain BestFit run
         auto f = incident::forkRun(x, 0, "bestfit");
         QVERIFY(f);
