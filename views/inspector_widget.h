@@ -64,6 +64,7 @@ private:
     QTableWidget* m_candidates = nullptr;
     QTableView* m_nodes = nullptr;
     NodeStateModel* m_nodeModel = nullptr;
+    const trace::Trace* m_sizedFor = nullptr; ///< the trace the node table's columns were sized for
 };
 
 } // namespace schedlab::views

@@ -7,6 +7,7 @@
 //                                        window to OUT.png and exit
 
 #include "dashboard_widget.h"
+#include "bench_step.h"
 #include "main_window.h"
 #include "training_panel.h"
 
@@ -102,6 +103,7 @@ int main(int argc, char** argv)
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
     QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training or incidents (the first run indexed).", "name", "dashboard");
     QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
+    QCommandLineOption benchStep("bench-step", "Time stepping through decisions in the Incidents tab (files, --policies: the first).");
     QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT (default 1280x800).", "WxH", "1280x800");
     parser.addOption(screenshot);
     parser.addOption(policies);
@@ -109,11 +111,21 @@ int main(int argc, char** argv)
     parser.addOption(benchReplot);
     parser.addOption(tab);
     parser.addOption(size);
+    parser.addOption(benchStep);
     parser.addPositionalArgument("files", "Trace files to open as one trace (default: the bundled sample).");
     parser.process(app);
 
     if (parser.isSet(benchReplot))
         return benchmarkReplot();
+    if (parser.isSet(benchStep)) {
+        std::vector<std::string> files;
+        for (const QString& f : parser.positionalArguments())
+            files.push_back(f.toStdString());
+        if (files.empty())
+            files.push_back(bundledSample().toStdString());
+        const QString policy = parser.value(policies).split(',', Qt::SkipEmptyParts).value(0, QStringLiteral("fgd"));
+        return schedlab::app::benchStep(files, policy.trimmed().toStdString(), 40);
+    }
 
     schedlab::app::MainWindow window;
     if (parser.isSet(screenshot)) {

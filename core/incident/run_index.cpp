@@ -220,7 +220,7 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
         // As the replays ask: fill experiments give the task only, timed replays the job too.
         const policy::PlacementRequest req { task.request, index.spec.isFill() ? nullptr : job, &task, d.timeS, 0, 0,
             job && !index.spec.isFill() ? job->submitTimeS : -1 };
-        Rescored r { name, p.value()->place(state, req, rng, topK), -1 };
+        Rescored r { name, p.value()->scoresCandidates(), p.value()->place(state, req, rng, topK), -1 };
         for (std::size_t i = 0; i < r.decision.top.size(); ++i)
             if (d.outcome == sim::Outcome::Placed && r.decision.top[i].node == d.node)
                 r.rankOfLogged = int(i) + 1;

@@ -58,6 +58,7 @@ int64_t nearestDecision(const RunIndex& index, double x);
 
 struct Rescored {
     std::string policy;
+    bool scored = true; ///< false: the policy's scores carry no preference (Random)
     policy::PlacementDecision decision;
     int rankOfLogged = -1; ///< 1-based rank of the logged choice among its top; -1 = not there
 };

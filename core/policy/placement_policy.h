@@ -104,6 +104,9 @@ public:
     /// re-trying a request that failed until resources are released. Default false (a learned
     /// policy may choose to wait on a feasible request).
     virtual bool failsOnlyWhenInfeasible() const { return false; }
+    /// False when the candidates' scores carry no preference (Random: every feasible node equal);
+    /// the inspector then says "no score" instead of showing zeros.
+    virtual bool scoresCandidates() const { return true; }
     /// Whether place() may draw from the run's RNG when called with this topK (then the same
     /// request on the same cluster may get another node). Default true.
     virtual bool drawsRandomly(int topK) const

@@ -20,6 +20,7 @@ public:
 
 protected:
     bool cacheable() const override { return false; } // draws a random GPU on every call
+    bool scoresCandidates() const override { return false; }
     int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng& rng, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);

@@ -5,6 +5,10 @@
 
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
+#include "incident_panel.h"
+#include "inspector_widget.h"
+
+#include "incident/run_index.h"
 #include "main_window.h"
 
 #include <qcustomplot.h>
@@ -120,6 +124,41 @@ private slots:
         // the dashboard's utilization choice applies here too
         w.dashboard()->setUtilization(views::DashboardWidget::Utilization::Cpu);
         QVERIFY(c->metricNames().contains("mean CPU utilization (%)"));
+    }
+
+    void inspectorSaysWhenThereIsNoScore()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "random" });
+        QVERIFY(done.wait(120000));
+        views::IncidentPanel* panel = w.incidentPanel();
+        auto* rescore = panel->findChild<QLineEdit*>("rescorePolicies");
+        QVERIFY(rescore);
+        rescore->setText("bestfit,random");
+        QSignalSpy indexed(panel, &views::IncidentPanel::indexed);
+        QVERIFY(panel->selectRun(w.results().front().id));
+        QVERIFY(indexed.wait(120000));
+        QVERIFY(indexed[0][0].toBool());
+        // the first placed decision: candidates of random (the run), bestfit and random
+        const auto& ds = panel->runIndex()->decisions.decisions();
+        const auto placed = std::find_if(ds.begin(), ds.end(), [](const sim::Decision& d) { return d.outcome == sim::Outcome::Placed; });
+        QVERIFY(placed != ds.end());
+        panel->selectDecision(int64_t(placed - ds.begin()));
+        QTableWidget* t = panel->inspector()->candidateTable();
+        QCOMPARE(t->horizontalHeaderItem(1)->text(), QString("random node"));
+        QCOMPARE(t->item(0, 2)->text(), QString("no score")); // the run's own policy: random
+        QVERIFY(t->item(0, 4)->text() != "no score"); // bestfit scores
+        QCOMPARE(t->item(0, 6)->text(), QString("no score")); // random re-scoring
+        // a decision that waited: the empty candidate table says why
+        const auto waited = std::find_if(ds.begin(), ds.end(), [](const sim::Decision& d) { return d.outcome == sim::Outcome::Waited && d.feasible == 0; });
+        if (waited != ds.end()) {
+            panel->selectDecision(int64_t(waited - ds.begin()));
+            QVERIFY(t->item(0, 1) && t->item(0, 1)->text().startsWith("no candidate"));
+        }
     }
 
     void resetZoomKeepsEveryRunDrawn()
