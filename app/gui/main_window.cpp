@@ -129,15 +129,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_trainer = new TrainingController(this);
     connect(m_training, &views::TrainingPanel::startRequested, this, [this](const views::TrainRequest& r) { startTraining(r); });
     connect(m_training, &views::TrainingPanel::cancelRequested, m_trainer, &TrainingController::cancel);
-    connect(m_training, &views::TrainingPanel::showOnDashboard, this, [this](const std::vector<std::string>& rounds) {
-        // The selected rounds next to the baselines checked in the Policies dock.
-        std::vector<std::string> policies = rounds;
-        for (int i = 0; i < m_policyList->count(); ++i)
-            if (m_policyList->item(i)->checkState() == Qt::Checked)
-                policies.push_back(m_policyList->item(i)->text().toStdString());
-        showTab(0);
-        runPolicies(policies);
-    });
+    connect(m_training, &views::TrainingPanel::showOnDashboard, this, &MainWindow::showRoundsOnDashboard);
     connect(m_trainer, &TrainingController::episode, m_training, &views::TrainingPanel::addEpisode);
     // Selecting stored rounds (while nothing trains) shows their curves, in round order.
     connect(m_training->lineage(), &QTreeWidget::itemSelectionChanged, this, [this] {

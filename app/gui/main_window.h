@@ -79,6 +79,9 @@ public:
     views::IncidentPanel* incidentPanel() const { return m_incidentPanel; }
     /// Starts fine-tune rounds with the editor's reward on the open trace (needs a project).
     bool startTraining(const views::TrainRequest& request);
+    /// Runs the rounds ("learned:CHECKPOINT") next to the checked baselines, in the mode and on the
+    /// trace the first of them was trained on (reopening that trace when another one is open).
+    void showRoundsOnDashboard(const std::vector<std::string>& rounds);
     /// Off for unattended use (tests, --screenshot): never ask before discarding unsaved runs.
     void setInteractive(bool on) { m_interactive = on; }
 

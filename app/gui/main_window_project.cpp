@@ -9,6 +9,7 @@
 #include "training_panel.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -67,6 +68,45 @@ void MainWindow::refreshRounds()
             scores.push_back({ r.id, sum / n });
     }
     m_training->setRounds(rounds.value(), scores);
+}
+
+void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
+{
+    std::vector<std::string> policies = rounds;
+    for (int i = 0; i < m_policyList->count(); ++i)
+        if (m_policyList->item(i)->checkState() == Qt::Checked)
+            policies.push_back(m_policyList->item(i)->text().toStdString());
+    showTab(0);
+    // The round's own mode and trace: a fill-trained round replayed in timed mode (or on another
+    // trace) says nothing about how it was judged.
+    const store::RoundRow* round = nullptr;
+    auto rows = m_session.project() ? m_session.project()->rounds() : Result<std::vector<store::RoundRow>>(std::vector<store::RoundRow> {});
+    if (rows)
+        for (const store::RoundRow& r : rows.value())
+            if (!rounds.empty() && "learned:" + r.checkpoint == rounds.front())
+                round = &r;
+    if (!round) {
+        runPolicies(policies);
+        return;
+    }
+    m_mode->setCurrentIndex(round->mode == "fill" ? 2 : 1);
+    const std::vector<std::string> files = m_session.traceFilesOf(round->traceId);
+    const bool present = !files.empty()
+        && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
+    if (!present || files == m_tracePaths) {
+        if (!present && !files.empty() && files != m_tracePaths)
+            showError(tr("The trace round %1 was trained on is not where it was (%2); showing it on the open trace.")
+                          .arg(round->id)
+                          .arg(QString::fromStdString(files.front())));
+        runPolicies(policies);
+        return;
+    }
+    const QMetaObject::Connection then = connect(this, &MainWindow::traceOpened, this, [this, policies](bool ok) {
+        if (ok)
+            runPolicies(policies);
+    }, Qt::SingleShotConnection);
+    if (!openTrace(files))
+        disconnect(then);
 }
 
 bool MainWindow::startTraining(const views::TrainRequest& request)

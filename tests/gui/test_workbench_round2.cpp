@@ -5,6 +5,7 @@
 
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
+#include "training_panel.h"
 #include "incident_panel.h"
 #include "inspector_widget.h"
 
@@ -14,6 +15,9 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QComboBox>
+#include <QListWidget>
+#include <QPushButton>
 #include <QLineEdit>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -159,6 +163,39 @@ private slots:
             panel->selectDecision(int64_t(waited - ds.begin()));
             QVERIFY(t->item(0, 1) && t->item(0, 1)->text().startsWith("no candidate"));
         }
+    }
+
+    void aRoundIsShownInItsOwnModeAndTrace()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        QVERIFY(w.newProject(m_dir.filePath("rounds.schedlab")));
+        views::TrainingPanel* panel = w.trainingPanel();
+        QCOMPARE(panel->request().mode, rl::TrainMode::Fill);
+        panel->episodesBox()->setValue(1);
+        panel->podsBox()->setValue(100);
+        QSignalSpy trained(&w, &app::MainWindow::trainingDone);
+        QVERIFY(w.startTraining(panel->request()));
+        QVERIFY(trained.wait(120000));
+        QCOMPARE(panel->lineage()->topLevelItemCount(), 1);
+        // Another trace and the timed mode in the Policies dock: the round must not be shown there.
+        QVERIFY(openAndWait(w, { test::dataPath("tiny/jobs.swf") }));
+        auto* mode = w.findChild<QComboBox*>("modeBox");
+        mode->setCurrentIndex(1);
+        auto* policies = w.findChild<QListWidget*>("policyList");
+        for (int i = 0; i < policies->count(); ++i)
+            policies->item(i)->setCheckState(policies->item(i)->text() == "bestfit" ? Qt::Checked : Qt::Unchecked);
+        panel->lineage()->topLevelItem(0)->setSelected(true);
+        QSignalSpy batch(&w, &app::MainWindow::batchDone);
+        QTest::mouseClick(panel->findChild<QPushButton*>("showRounds"), Qt::LeftButton);
+        QVERIFY(batch.wait(120000));
+        QCOMPARE(mode->currentIndex(), 2); // fill, as trained
+        QVERIFY2(w.windowTitle().contains("sample"), qPrintable(w.windowTitle())); // its trace reopened
+        QCOMPARE(w.results().size(), std::size_t(2));
+        for (const views::RunResult& r : w.results())
+            QVERIFY2(r.isFill(), r.label.c_str());
     }
 
     void resetZoomKeepsEveryRunDrawn()
