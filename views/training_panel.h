@@ -10,6 +10,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <vector>
 
 class QCheckBox;
@@ -46,7 +47,11 @@ public:
     explicit TrainingPanel(QWidget* parent = nullptr);
     TrainRequest request() const;
     /// Shows the project's rounds (lineage tree, parent choices).
-    void setRounds(const std::vector<store::RoundRow>& rounds, const std::vector<std::pair<int64_t, double>>& learnedScore = {});
+    /// `evaluation`: per round, its stored evaluation (round_eval rows) shown as the key metric of its
+    /// mode for the learned policy and each baseline (means over the evaluation seeds).
+    void setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation = {});
+    /// "final GPU allocation %: learned 91.84, bestfit 93.08, fgd 95.49" (empty without values).
+    static QString evaluationText(const std::string& mode, const std::vector<store::EvalValue>& values, bool allMetrics = false);
     /// A finished training episode of the running batch (round index 1-based within the batch).
     void addEpisode(int round, const rl::EpisodeStats& s);
     void clearCurves();

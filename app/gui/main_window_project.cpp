@@ -52,22 +52,11 @@ void MainWindow::refreshRounds()
         showError(QString::fromStdString(rounds.error().toString()));
         return;
     }
-    std::vector<std::pair<int64_t, double>> scores;
-    for (const store::RoundRow& r : rounds.value()) {
-        auto eval = m_session.project()->roundEval(r.id);
-        if (!eval)
-            continue;
-        double sum = 0;
-        int n = 0;
-        for (const store::EvalValue& v : eval.value())
-            if (v.policy == "learned" && (v.metric == "finalGpuAllocPct" || v.metric == "waitP99S")) {
-                sum += v.value;
-                ++n;
-            }
-        if (n)
-            scores.push_back({ r.id, sum / n });
-    }
-    m_training->setRounds(rounds.value(), scores);
+    std::map<int64_t, std::vector<store::EvalValue>> evaluation;
+    for (const store::RoundRow& r : rounds.value())
+        if (auto eval = m_session.project()->roundEval(r.id); eval && !eval->empty())
+            evaluation[r.id] = std::move(eval).value();
+    m_training->setRounds(rounds.value(), evaluation);
 }
 
 void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)

@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QTreeWidget>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
@@ -180,6 +181,11 @@ private slots:
         QVERIFY(w.startTraining(panel->request()));
         QVERIFY(trained.wait(120000));
         QCOMPARE(panel->lineage()->topLevelItemCount(), 1);
+        // The round's evaluation against its baselines, named by its metric.
+        const QString eval = panel->lineage()->topLevelItem(0)->text(3);
+        QVERIFY2(eval.startsWith("final GPU allocation %: learned "), qPrintable(eval));
+        QVERIFY2(eval.contains(", bestfit ") && eval.contains(", fgd "), qPrintable(eval));
+        QVERIFY(panel->lineage()->topLevelItem(0)->toolTip(3).contains("failed pods: learned"));
         // Another trace and the timed mode in the Policies dock: the round must not be shown there.
         QVERIFY(openAndWait(w, { test::dataPath("tiny/jobs.swf") }));
         auto* mode = w.findChild<QComboBox*>("modeBox");
