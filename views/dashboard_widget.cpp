@@ -76,7 +76,12 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         row->addWidget(p, 1);
         connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, i] { linkRange(i); });
         connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
-        connect(p, &QCustomPlot::mousePress, this, [this, i](QMouseEvent* e) {
+        // Ctrl+drag: box zoom (x and y); Shift+wheel: zoom y; plain drag pans x, wheel zooms x.
+        connect(p, &QCustomPlot::mouseWheel, p, [p](QWheelEvent* e) {
+            p->axisRect()->setRangeZoom(e->modifiers() & Qt::ShiftModifier ? Qt::Vertical : Qt::Horizontal);
+        });
+        connect(p, &QCustomPlot::mousePress, this, [this, i, p](QMouseEvent* e) {
+            p->setSelectionRectMode(e->modifiers() & Qt::ControlModifier ? QCP::srmZoom : QCP::srmNone); // set per press
             onMouseMove(i, e);
             if (e->button() == Qt::LeftButton)
                 emit cursorClicked(m_cursorX);
@@ -264,11 +269,20 @@ void DashboardWidget::setCursorX(double x)
     }
     m_heatmap->setCursorX(x);
     m_readout->setText(readout());
-    m_readout->setToolTip(m_readout->text());
+    m_readout->setToolTip(readout(true));
     emit cursorMoved(x);
 }
 
-QString DashboardWidget::readout() const
+namespace {
+// "p99 wait (s), 1 h window" -> "s"; "GPU utilization (%)" -> "%".
+QString unitOf(const QString& axisTitle)
+{
+    const qsizetype open = axisTitle.indexOf('('), close = axisTitle.indexOf(')', open);
+    return open >= 0 && close > open ? axisTitle.mid(open + 1, close - open - 1) : QString();
+}
+} // namespace
+
+QString DashboardWidget::readout(bool detailed) const
 {
     if (m_runs.empty())
         return tr("no runs");
@@ -286,11 +300,14 @@ QString DashboardWidget::readout() const
             }
             if (it != graph->data()->constBegin() && it->key > m_cursorX)
                 --it;
-            values << QString::number(it->value, 'g', 4);
+            const QString unit = unitOf(p->yAxis->label());
+            const QString v = QString::number(it->value, 'g', 4) + (unit.isEmpty() ? QString() : " " + unit);
+            // The tooltip names each value: "p99 wait (s), 1 h window: 3263 s".
+            values << (detailed ? QStringLiteral("%1: %2").arg(p->yAxis->label(), v) : v);
         }
-        parts << QStringLiteral("%1: %2").arg(m_plots[0]->graph(g)->name(), values.join(QStringLiteral(" / ")));
+        parts << QStringLiteral("%1: %2").arg(m_plots[0]->graph(g)->name(), values.join(detailed ? QStringLiteral("; ") : QStringLiteral(" / ")));
     }
-    return parts.join(QStringLiteral("   "));
+    return parts.join(detailed ? QStringLiteral("\n") : QStringLiteral("   "));
 }
 
 bool DashboardWidget::exportPng(const QString& path) { return grab().save(path, "PNG"); }

@@ -38,7 +38,9 @@ public:
     /// Moves the tracker cursor on every plot and updates the readout.
     void setCursorX(double x);
     double cursorX() const { return m_cursorX; }
-    QString readout() const;
+    /// The tracker readout: "t = 4.00 h   fgd #42: 3263 s / 34.2 % / 32.6 %"; `detailed` (its
+    /// tooltip) names each value and puts a run per line.
+    QString readout(bool detailed = false) const;
     /// Colour of a policy (stable for the session, the same in every plot).
     QColor colourOf(const std::string& policy);
     bool exportPng(const QString& path);

@@ -19,6 +19,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFontDatabase>
@@ -168,6 +169,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     buildDocks();
     buildMenus();
+    updateModeControls();
     m_progress = new QProgressBar(this);
     m_progress->setObjectName("statusProgress");
     m_progress->setRange(0, 1000);
@@ -252,12 +254,20 @@ void MainWindow::buildDocks()
     m_backfill = new QComboBox(pw);
     m_backfill->setObjectName("backfillBox");
     m_backfill->addItems({ "easy", "none" });
+    m_ratio = new QDoubleSpinBox(pw);
+    m_ratio->setObjectName("ratioBox");
+    m_ratio->setRange(0.1, 10);
+    m_ratio->setSingleStep(0.1);
+    m_ratio->setValue(1.3);
+    m_ratio->setToolTip(tr("Fill experiment: pods are inflated up to this multiple of the cluster's GPU capacity (1.3 in the FGD paper)"));
     m_seeds = new QLineEdit("42", pw);
     m_seeds->setObjectName("seedsEdit");
     m_seeds->setToolTip(tr("Seeds: N, A-B or a comma list"));
     form->addRow(tr("Mode"), m_mode);
     form->addRow(tr("Queue"), m_queue);
     form->addRow(tr("Backfill"), m_backfill);
+    form->addRow(tr("Fill ratio"), m_ratio);
+    connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::updateModeControls);
     form->addRow(tr("Seeds"), m_seeds);
     auto* run = new QPushButton(tr("Run (Ctrl+R)"), pw);
     connect(run, &QPushButton::clicked, this, [this] { runPolicies(); });
@@ -345,6 +355,10 @@ void MainWindow::buildMenus()
         updateTitle();
     });
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    // Closed docks come back from here (not only from a hidden context menu).
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
     view->addAction(tr("Reset &Zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_dashboard, &views::DashboardWidget::resetZoom)
         ->setObjectName("resetZoomAction");
 }

@@ -24,6 +24,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QComboBox;
+class QDoubleSpinBox;
 class QLineEdit;
 class QTableView;
 class QTabWidget;
@@ -104,6 +105,9 @@ private:
     void buildDocks();
     void buildMenus();
     void chooseTrace();
+    /// Fill experiment selected, or "auto" on a trace without times.
+    bool fillModeChosen() const;
+    void updateModeControls();
     void applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths);
     void showError(const QString& text);
     void onRunFinished(const views::RunResult& r);
@@ -130,6 +134,7 @@ private:
     QComboBox* m_queue = nullptr;
     QComboBox* m_backfill = nullptr;
     QLineEdit* m_seeds = nullptr;
+    QDoubleSpinBox* m_ratio = nullptr; ///< fill experiments' inflation ratio
     QLabel* m_banner = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;

@@ -19,6 +19,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSettings>
 
@@ -53,6 +54,20 @@ bool MainWindow::openTrace(const std::vector<std::string>& paths)
     return true;
 }
 
+bool MainWindow::fillModeChosen() const
+{
+    return m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && m_trace && workflow::suggestedMode(*m_trace) == sim::RunMode::Fill);
+}
+
+void MainWindow::updateModeControls()
+{
+    // Only the controls of the mode that will run are enabled (auto: the open trace decides).
+    const bool fill = fillModeChosen();
+    m_queue->setEnabled(!fill);
+    m_backfill->setEnabled(!fill);
+    m_ratio->setEnabled(fill);
+}
+
 void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths)
 {
     m_progress->setVisible(m_runner->isRunning());
@@ -71,6 +86,7 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
             delete m_runList->takeItem(i);
     refreshDashboard();
     updateTitle();
+    updateModeControls();
     m_status->setText(tr("Loaded %1 jobs on %2 nodes in %3 s")
                           .arg(m_trace->jobs.size())
                           .arg(m_trace->nodes.size())
@@ -102,9 +118,10 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     batch.trace = m_trace;
     batch.policies = policies;
     batch.seeds = seeds.value();
-    const bool fill = m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && workflow::suggestedMode(*m_trace) == sim::RunMode::Fill);
-    if (fill) {
-        batch.spec = sim::RunSpec::fill({}, sim::FillOptions {});
+    if (fillModeChosen()) {
+        sim::FillOptions o;
+        o.ratio = m_ratio->value();
+        batch.spec = sim::RunSpec::fill({}, o);
     } else {
         sim::TimedOptions o;
         policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);

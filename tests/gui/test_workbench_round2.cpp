@@ -16,6 +16,11 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMouseEvent>
 #include <QListWidget>
 #include <QPushButton>
 #include <QLineEdit>
@@ -250,6 +255,55 @@ private slots:
                             c->parentWidget() ? c->parentWidget()->metaObject()->className() : "");
             QVERIFY2(w.width() <= 1024 && w.minimumSizeHint().width() <= 1024, qPrintable(QString("tab %1: width %2, minimum %3").arg(tab).arg(w.width()).arg(w.minimumSizeHint().width())));
         }
+    }
+
+    void boxZoomYZoomDocksAndModeControls()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        // timed trace, auto mode: queue and backfill apply, the fill ratio does not
+        auto* queue = w.findChild<QComboBox*>("queueBox");
+        auto* ratio = w.findChild<QDoubleSpinBox*>("ratioBox");
+        QVERIFY(queue && ratio);
+        QVERIFY(queue->isEnabled() && !ratio->isEnabled());
+        w.findChild<QComboBox*>("modeBox")->setCurrentIndex(2);
+        QVERIFY(!queue->isEnabled() && ratio->isEnabled());
+        ratio->setValue(1.1);
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.results().back().fill->ratio, 1.1);
+        // Ctrl+drag zooms into the box, in x and y
+        QCustomPlot* p = w.dashboard()->plot(0);
+        const QCPRange x0 = p->xAxis->range(), y0 = p->yAxis->range();
+        const QRect r = p->axisRect()->rect();
+        const QPoint a = r.topLeft() + QPoint(r.width() / 4, r.height() / 4), b = r.topLeft() + QPoint(r.width() / 2, r.height() / 2);
+        QTest::mousePress(p, Qt::LeftButton, Qt::ControlModifier, a);
+        QMouseEvent move(QEvent::MouseMove, b, p->mapToGlobal(b), Qt::NoButton, Qt::LeftButton, Qt::ControlModifier);
+        QCoreApplication::sendEvent(p, &move);
+        QTest::mouseRelease(p, Qt::LeftButton, Qt::ControlModifier, b);
+        QVERIFY2(p->xAxis->range().size() < 0.5 * x0.size(), qPrintable(QString::number(p->xAxis->range().size())));
+        QVERIFY(p->yAxis->range().size() < 0.5 * y0.size());
+        QVERIFY(std::abs(w.dashboard()->plot(1)->xAxis->range().lower - p->xAxis->range().lower) < 1e-9); // linked
+        // the readout carries units, its tooltip names every value
+        w.dashboard()->setCursorX(p->xAxis->range().center());
+        QVERIFY2(w.dashboard()->readout().contains(" %"), qPrintable(w.dashboard()->readout()));
+        QVERIFY(w.dashboard()->readout(true).contains("GPU allocation (%): "));
+        // every dock can be brought back from the View menu
+        auto* runsDock = w.findChild<QDockWidget*>("runsDock");
+        runsDock->close();
+        QVERIFY(!runsDock->isVisible());
+        runsDock->toggleViewAction()->trigger();
+        QVERIFY(runsDock->isVisible());
+        QMenu* view = nullptr;
+        for (QAction* m : w.menuBar()->actions())
+            if (m->text() == "&View")
+                view = m->menu();
+        QVERIFY(view && view->actions().contains(runsDock->toggleViewAction()));
     }
 
     void saveAsAddsTheProjectExtension()
