@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 
 namespace schedlab::views {
 
@@ -24,6 +25,45 @@ namespace {
 // Okabe-Ito palette (colour-blind safe), then a few more.
 const QColor kPalette[] = { QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
     QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 0, 0), QColor(240, 228, 66), QColor(120, 120, 120) };
+
+// One legend entry for all seeds of a policy: "fgd ×3", a line in the policy colour.
+// Clicking it shows or hides every seed's graph.
+class PolicyLegendItem : public QCPAbstractLegendItem {
+public:
+    PolicyLegendItem(QCPLegend* legend, QString policy, QString text, QColor colour)
+        : QCPAbstractLegendItem(legend)
+        , m_policy(std::move(policy))
+        , m_text(std::move(text))
+        , m_colour(std::move(colour))
+    {
+    }
+    const QString& policy() const { return m_policy; }
+
+protected:
+    void draw(QCPPainter* painter) override
+    {
+        painter->setFont(mFont);
+        painter->setPen(QPen(mTextColor));
+        const QSize icon = mParentLegend->iconSize();
+        const QRect r = mRect;
+        painter->setPen(QPen(m_colour, 2));
+        painter->drawLine(QLineF(r.left(), r.center().y(), r.left() + icon.width(), r.center().y()));
+        painter->setPen(QPen(mTextColor));
+        painter->drawText(QRect(r.left() + icon.width() + mParentLegend->iconTextPadding(), r.top(), r.width(), r.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, m_text);
+    }
+    QSize minimumOuterSizeHint() const override
+    {
+        const QFontMetrics fm(mFont);
+        const QSize icon = mParentLegend->iconSize();
+        return QSize(icon.width() + mParentLegend->iconTextPadding() + fm.horizontalAdvance(m_text) + mMargins.left() + mMargins.right(),
+            std::max(icon.height(), fm.height()) + mMargins.top() + mMargins.bottom());
+    }
+
+private:
+    QString m_policy, m_text;
+    QColor m_colour;
+};
 
 } // namespace
 
@@ -93,12 +133,14 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         // Legend click toggles the run's visibility in every plot.
         connect(p, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
             auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
-            if (!pli)
+            auto* group = dynamic_cast<PolicyLegendItem*>(item);
+            if (!pli && !group)
                 return;
-            const QString name = pli->plottable()->name();
+            // A run's entry toggles that run; a policy's entry (several seeds) all its runs.
+            const QString name = pli ? pli->plottable()->name() : QString();
             for (QCustomPlot* plot : m_plots)
                 for (int g = 0; g < plot->graphCount(); ++g)
-                    if (plot->graph(g)->name() == name)
+                    if (pli ? plot->graph(g)->name() == name : plot->graph(g)->property("policy").toString() == group->policy())
                         plot->graph(g)->setVisible(!plot->graph(g)->visible());
             for (QCustomPlot* plot : m_plots)
                 plot->replot(QCustomPlot::rpQueuedReplot);
@@ -192,18 +234,33 @@ void DashboardWidget::rebuild()
         QCustomPlot* p = m_plots[std::size_t(i)];
         const QCPRange keep = p->xAxis->range();
         p->clearGraphs();
+        for (int k = p->legend->itemCount() - 1; k >= 0; --k) // policy entries are ours to remove
+            if (dynamic_cast<PolicyLegendItem*>(p->legend->item(k)))
+                p->legend->removeAt(k);
         p->xAxis->setLabel(xLabel);
         p->yAxis->setLabel(titles[i]);
+        std::map<std::string, int> seedsOf, seenOf; // runs per policy; seeds shaded, one legend entry
+        for (const RunResult& r : m_runs)
+            ++seedsOf[r.policy];
         for (const RunResult& r : m_runs) {
+            const int k = seenOf[r.policy]++;
             const workflow::NamedSeries ns = workflow::panelSeries(r, workflow::Panel(i), util, frag);
             const QVector<double> x(ns.x.begin(), ns.x.end()), y(ns.y.begin(), ns.y.end());
             QCPGraph* g = p->addGraph();
             g->setName(QString::fromStdString(r.label));
             // Thin cosmetic pens: thick or antialiased polylines with sharp turns are what makes
             // the raster engine slow on long series (measured: 9 s vs 30 ms per replot at 1M points).
-            QPen pen(colourOf(r.policy), x.size() > 20000 ? 1 : 1.5);
+            const QColor base = colourOf(r.policy);
+            QPen pen(k == 0 ? base : base.lighter(100 + 45 * std::min(k, 4)), x.size() > 20000 ? 1 : 1.5);
             pen.setCosmetic(true);
             g->setPen(pen);
+            g->setProperty("policy", QString::fromStdString(r.policy));
+            if (seedsOf[r.policy] > 1) {
+                g->removeFromLegend();
+                if (k == 0)
+                    p->legend->addItem(new PolicyLegendItem(p->legend, QString::fromStdString(r.policy),
+                        tr("%1 ×%2").arg(QString::fromStdString(r.policy)).arg(seedsOf[r.policy]), base)); // "fgd ×3": 3 seeds
+            }
             g->setAntialiased(x.size() <= 20000);
             g->setAdaptiveSampling(true);
             g->setData(x, y, true);

@@ -121,6 +121,14 @@ private slots:
             QCOMPARE(mean - whisker->data()->at(0).errorMinus, std::min(v[0], v[1]));
             QCOMPARE(mean + whisker->data()->at(0).errorPlus, std::max(v[0], v[1]));
         }
+        // on the dashboard: seeds of a policy in shades of its colour, one legend entry per policy
+        QCustomPlot* plot = w.dashboard()->plot(0);
+        QCOMPARE(plot->graphCount(), 4);
+        QCOMPARE(plot->legend->itemCount(), 2);
+        QVERIFY(plot->graph(0)->pen().color() != plot->graph(1)->pen().color());
+        QCOMPARE(plot->graph(0)->property("policy").toString(), plot->graph(1)->property("policy").toString());
+        if (qEnvironmentVariableIsSet("SCHEDLAB_TEST_SHOTS"))
+            w.grab().save(qEnvironmentVariable("SCHEDLAB_TEST_SHOTS") + "/seeds.png");
         // rows per run, then a mean [min, max] row per policy
         QTableWidget* t = c->table();
         QCOMPARE(t->rowCount(), 6);
