@@ -107,10 +107,11 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_plot->yAxis2->setLabel(tr("episode return"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    // Legend below the axes, in one row, so it never hides the curves.
+    // Legend below the axes, so it never hides the curves.
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(2); // two columns: one row is wider than the plot and cuts the names
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     // graph 0: loss max, 1: loss min (filled up to max = the envelope), 2: loss mean,
