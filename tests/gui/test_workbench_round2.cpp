@@ -325,6 +325,11 @@ private slots:
         const QString bare = m_dir.filePath("openb");
         QVERIFY2(w.saveProjectAs(bare), qPrintable(w.bannerText()));
         QVERIFY(QFileInfo::exists(bare + ".schedlab"));
+        // saved: opening another trace (two files) has nothing to ask about
+        QVERIFY(!w.hasUnsavedRuns());
+        QVERIFY(openAndWait(w, { test::dataPath("tiny/nodes.csv"), test::dataPath("tiny/pods.csv") }));
+        QVERIFY(!w.hasUnsavedRuns());
+        QVERIFY(!w.isWindowModified());
         QVERIFY(!QFileInfo::exists(bare));
         QCOMPARE(w.projectPath(), QFileInfo(bare + ".schedlab").absoluteFilePath());
         QVERIFY(w.newProject(m_dir.filePath("second")));
