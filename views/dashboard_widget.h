@@ -34,6 +34,7 @@ public:
     int plotCount() const { return int(m_plots.size()); }
     HeatmapWidget* heatmap() const { return m_heatmap; }
     void setUtilization(Utilization u);
+    Utilization utilization() const { return m_util; }
     void setFragmentation(Fragmentation f);
     /// Moves the tracker cursor on every plot and updates the readout.
     void setCursorX(double x);

@@ -23,6 +23,10 @@ struct RunResult : workflow::RunOutcome {
     uint64_t seed() const { return spec.seed(); }
 };
 
+/// The colour key (and comparison group) of a run: its policy, with the mode for fill runs, so
+/// "bestfit" timed and "bestfit (fill)" never share a colour in one session.
+inline std::string colourKey(const sim::RunSpec& spec) { return spec.isFill() ? spec.policy + " (fill)" : spec.policy; }
+
 } // namespace schedlab::views
 
 Q_DECLARE_METATYPE(schedlab::views::RunResult)

@@ -61,6 +61,7 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_parent->addItem(tr("fresh network"), qlonglong(-1));
     connect(m_parent, qOverload<int>(&QComboBox::activated), this, [this] { m_parentPicked = true; });
     m_baselines = new QLineEdit(QStringLiteral("bestfit,fgd"), left);
+    m_baselines->setObjectName("trainBaselines");
     form->addRow(tr("Mode"), m_mode);
     form->addRow(tr("Window (timed)"), m_window);
     form->addRow(tr("From (timed)"), m_from);
@@ -87,7 +88,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_progress->setRange(0, 1000);
     form->addRow(m_progress);
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        m_baselines->setText(i == 0 ? QStringLiteral("bestfit,fgd") : QStringLiteral("firstfit,bestfit"));
+        // The other mode's default baselines follow the mode; baselines the user typed stay.
+        const QString fillDefault = QStringLiteral("bestfit,fgd"), timedDefault = QStringLiteral("firstfit,bestfit");
+        if (m_baselines->text() == (i == 0 ? timedDefault : fillDefault))
+            m_baselines->setText(i == 0 ? fillDefault : timedDefault);
         m_window->setEnabled(i == 1);
         m_from->setEnabled(i == 1);
         m_pods->setEnabled(i == 0);
@@ -157,6 +161,8 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     layout->addWidget(left);
     layout->addWidget(right, 1);
 }
+
+void TrainingPanel::setMode(rl::TrainMode mode) { m_mode->setCurrentIndex(mode == rl::TrainMode::Fill ? 0 : 1); }
 
 TrainRequest TrainingPanel::request() const
 {

@@ -56,6 +56,7 @@ public:
     void addEpisode(int round, const rl::EpisodeStats& s);
     void clearCurves();
     void setRunning(bool running);
+    void setMode(rl::TrainMode mode);
     void setProgress(double fraction, const QString& text);
     /// Smoothed episode return (exponential moving average, alpha 0.3), as plotted.
     static std::vector<double> smooth(const std::vector<double>& values, double alpha = 0.3);

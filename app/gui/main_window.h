@@ -155,7 +155,8 @@ private:
     views::IncidentPanel* m_incidentPanel = nullptr;
     IncidentController* m_incidents = nullptr;
     bool m_loadingSettings = false;
-    int m_nextLoadedId = 1'000'000; ///< session ids of runs loaded from the project
+    int m_nextLoadedId = 1'000'000;
+    QString m_noGpuNote; ///< what applyTrace switched for a GPU-less trace, for the status line ///< session ids of runs loaded from the project
 };
 
 } // namespace schedlab::app

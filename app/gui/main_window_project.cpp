@@ -8,6 +8,8 @@
 #include "reward_editor.h"
 #include "training_panel.h"
 
+#include "rl/trace_window.h"
+
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
@@ -114,6 +116,23 @@ bool MainWindow::startTraining(const views::TrainRequest& request)
     }
     if (m_trainer->isRunning())
         return false;
+    // Refused before starting, with the reason, rather than a round that trains on nothing.
+    constexpr std::size_t kMinJobs = 20;
+    if (request.mode == rl::TrainMode::Fill && m_trace->totalGpus() == 0) {
+        showError(tr("This trace has no GPUs: the fill experiment cannot train on it; pick timed training."));
+        return false;
+    }
+    if (request.mode == rl::TrainMode::Timed) {
+        auto window = rl::timeWindow(*m_trace, request.fromH * 3600, request.windowH * 3600);
+        if (!window || window->jobs.size() < kMinJobs) {
+            showError(tr("The training window (%1 h from %2 h) holds %3 jobs, too few to train (at least %4): widen the window or move it.")
+                          .arg(request.windowH)
+                          .arg(request.fromH)
+                          .arg(window ? window->jobs.size() : 0)
+                          .arg(kMinJobs));
+            return false;
+        }
+    }
     TrainingJob job;
     job.request = request;
     job.reward = m_reward->config();

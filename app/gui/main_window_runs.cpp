@@ -7,6 +7,7 @@
 #include "dashboard_widget.h"
 #include "comparison_widget.h"
 #include "job_table_model.h"
+#include "training_panel.h"
 
 #include "trace/trace_summary.h"
 #include "workflow/run_args.h"
@@ -84,13 +85,34 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
     for (int i = m_runList->count() - 1; i >= 0; --i)
         if (m_runList->item(i)->data(Qt::UserRole + 1).toLongLong() < 0)
             delete m_runList->takeItem(i);
+    // A trace without GPUs: the fill experiment and GPU metrics mean nothing; switch visibly.
+    if (m_trace->totalGpus() == 0) {
+        QStringList changed;
+        if (m_mode->currentIndex() == 2) {
+            m_mode->setCurrentIndex(0);
+            changed << tr("mode auto (timed)");
+        }
+        if (m_dashboard->utilization() == views::DashboardWidget::Utilization::Gpu) {
+            m_dashboard->setUtilization(views::DashboardWidget::Utilization::Cpu);
+            m_dashboard->setFragmentation(views::DashboardWidget::Fragmentation::Cpu);
+            changed << tr("CPU utilization and fragmentation");
+        }
+        if (m_training->request().mode == rl::TrainMode::Fill) {
+            m_training->setMode(rl::TrainMode::Timed);
+            changed << tr("timed training");
+        }
+        if (!changed.isEmpty())
+            m_noGpuNote = tr(" — no GPUs in this trace: %1").arg(changed.join(", "));
+    }
     refreshDashboard();
     updateTitle();
     updateModeControls();
     m_status->setText(tr("Loaded %1 jobs on %2 nodes in %3 s")
                           .arg(m_trace->jobs.size())
                           .arg(m_trace->nodes.size())
-                          .arg(loaded->seconds, 0, 'f', 2));
+                          .arg(loaded->seconds, 0, 'f', 2)
+        + m_noGpuNote);
+    m_noGpuNote.clear();
     emit traceOpened(true, {});
 }
 
@@ -129,8 +151,11 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
         batch.spec = sim::RunSpec::timed({}, o);
     }
     // Colours follow the batch's policy order, not the order in which runs happen to finish.
-    for (const std::string& p : policies)
-        m_dashboard->colourOf(p);
+    for (const std::string& p : policies) {
+        sim::RunSpec keyed = batch.spec;
+        keyed.policy = p;
+        m_dashboard->colourOf(views::colourKey(keyed));
+    }
     m_banner->setVisible(false);
     m_progress->setValue(0);
     m_progress->setVisible(true);

@@ -88,8 +88,8 @@ Result<views::RunResult> ProjectSession::loadFrom(store::Project& project, int64
     r.id = sessionId;
     r.storedId = runId;
     r.spec = std::move(spec).value();
-    r.policy = r.spec.policy;
-    r.label = r.policy + " #" + std::to_string(r.seed()) + " (run " + std::to_string(runId) + ")";
+    r.policy = views::colourKey(r.spec);
+    r.label = r.spec.policy + " #" + std::to_string(r.seed()) + (r.spec.isFill() ? " fill" : "") + " (run " + std::to_string(runId) + ")";
     if (stored->fill)
         r.fill = std::make_shared<const sim::FillResult>(std::move(*stored->fill));
     else

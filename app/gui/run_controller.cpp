@@ -84,8 +84,8 @@ void RunController::launch(std::size_t index)
                 views::RunResult result;
                 static_cast<workflow::RunOutcome&>(result) = std::move(r).value();
                 result.id = id;
-                result.policy = result.spec.policy;
-                result.label = runLabel(result.spec.policy, result.spec.seed());
+                result.policy = views::colourKey(result.spec);
+                result.label = runLabel(result.spec.policy, result.spec.seed()) + (result.spec.isFill() ? " fill" : "");
                 emit runFinished(result);
             }
             launchMore();

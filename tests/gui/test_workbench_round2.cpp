@@ -314,6 +314,45 @@ private slots:
         QVERIFY(view && view->actions().contains(runsDock->toggleViewAction()));
     }
 
+    void controlsFollowTheTraceAndRunsStayDistinct()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        auto* mode = w.findChild<QComboBox*>("modeBox");
+        // one policy in both modes: different labels and colours
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        mode->setCurrentIndex(1);
+        w.runPolicies({ "bestfit" });
+        QVERIFY(done.wait(120000));
+        mode->setCurrentIndex(2);
+        w.runPolicies({ "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.results().size(), std::size_t(2));
+        const views::RunResult &a = w.results()[0], &b = w.results()[1];
+        QVERIFY(a.isFill() != b.isFill());
+        QVERIFY2(a.label != b.label, a.label.c_str());
+        QVERIFY(w.dashboard()->colourOf(a.policy) != w.dashboard()->colourOf(b.policy));
+        // a CPU-only SWF with fill selected: timed mode, CPU metrics and timed training, said so
+        QVERIFY(openAndWait(w, { test::dataPath("tiny/jobs.swf") }));
+        QCOMPARE(mode->currentIndex(), 0);
+        QCOMPARE(w.dashboard()->utilization(), views::DashboardWidget::Utilization::Cpu);
+        QCOMPARE(w.trainingPanel()->request().mode, rl::TrainMode::Timed);
+        QVERIFY(w.findChild<QComboBox*>("queueBox")->isEnabled());
+        // a training window with too few jobs is refused before it starts, with the reason
+        QVERIFY(w.newProject(m_dir.filePath("few.schedlab")));
+        QVERIFY(!w.startTraining(w.trainingPanel()->request()));
+        QVERIFY2(w.bannerText().contains("too few to train"), qPrintable(w.bannerText()));
+        // baselines typed by the user survive a mode switch; the defaults follow it
+        auto* baselines = w.trainingPanel()->findChild<QLineEdit*>("trainBaselines");
+        QVERIFY(baselines);
+        QCOMPARE(baselines->text(), QString("firstfit,bestfit"));
+        baselines->setText("bestfit");
+        w.trainingPanel()->setMode(rl::TrainMode::Fill);
+        QCOMPARE(baselines->text(), QString("bestfit"));
+    }
+
     void saveAsAddsTheProjectExtension()
     {
         app::MainWindow w;
