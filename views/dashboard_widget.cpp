@@ -152,6 +152,16 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
+    // With no run the plots would show dummy axes; say what to do instead.
+    m_split = split;
+    m_empty = new QLabel(tr("No runs to show yet.\n\nOpen a trace (File > Import Trace, Ctrl+O, or drop files here), check policies in "
+                            "the Policies dock and press Run (Ctrl+R).\nStored runs: open a project (Ctrl+Shift+O) and check them in "
+                            "the Runs dock."),
+        this);
+    m_empty->setObjectName("dashboardEmpty");
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    layout->addWidget(m_empty, 1);
     connect(m_heatmap, &HeatmapWidget::clicked, this, [this](double x) {
         setCursorX(x);
         emit cursorClicked(x);
@@ -218,6 +228,10 @@ void DashboardWidget::setFragmentation(Fragmentation f)
 
 void DashboardWidget::rebuild()
 {
+    if (m_empty) {
+        m_empty->setVisible(m_runs.empty());
+        m_split->setVisible(!m_runs.empty());
+    }
     // Axis titles from the series themselves (whatever mode made the runs).
     const workflow::RunOutcome none;
     const workflow::RunOutcome& first = m_runs.empty() ? none : m_runs.front();

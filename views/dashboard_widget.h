@@ -74,6 +74,8 @@ private:
     QComboBox* m_utilBox = nullptr;
     QComboBox* m_fragBox = nullptr;
     QLabel* m_readout = nullptr;
+    QLabel* m_empty = nullptr; ///< shown instead of the plots while there is no run
+    QWidget* m_split = nullptr;
     std::vector<RunResult> m_runs;
     std::vector<std::string> m_policyOrder;
     Utilization m_util = Utilization::Gpu;

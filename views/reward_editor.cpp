@@ -73,10 +73,21 @@ RewardEditor::RewardEditor(QWidget* parent)
     m_preset->addItems({ tr("(custom)"), "default", "latency-first", "packing-first" });
     presetRow->addWidget(new QLabel(tr("Preset"), this));
     presetRow->addWidget(m_preset, 1);
+    // Fixed labels: the stack's "Undo edit balance weight" would widen the dock at every edit; the
+    // long text goes to the tooltip. Ctrl+Z / Ctrl+Shift+Z come from the window's Edit menu.
     auto* undoButton = new QToolButton(this);
-    undoButton->setDefaultAction(m_undo->createUndoAction(this, tr("Undo")));
+    undoButton->setObjectName("rewardUndo");
+    undoButton->setText(tr("Undo"));
+    undoButton->setEnabled(false);
+    connect(undoButton, &QToolButton::clicked, m_undo, &QUndoStack::undo);
+    connect(m_undo, &QUndoStack::canUndoChanged, undoButton, &QToolButton::setEnabled);
+    connect(m_undo, &QUndoStack::undoTextChanged, undoButton, [undoButton](const QString& t) { undoButton->setToolTip(tr("Undo %1").arg(t)); });
     auto* redoButton = new QToolButton(this);
-    redoButton->setDefaultAction(m_undo->createRedoAction(this, tr("Redo")));
+    redoButton->setText(tr("Redo"));
+    redoButton->setEnabled(false);
+    connect(redoButton, &QToolButton::clicked, m_undo, &QUndoStack::redo);
+    connect(m_undo, &QUndoStack::canRedoChanged, redoButton, &QToolButton::setEnabled);
+    connect(m_undo, &QUndoStack::redoTextChanged, redoButton, [redoButton](const QString& t) { redoButton->setToolTip(tr("Redo %1").arg(t)); });
     presetRow->addWidget(undoButton);
     presetRow->addWidget(redoButton);
     layout->addLayout(presetRow);
@@ -87,6 +98,7 @@ RewardEditor::RewardEditor(QWidget* parent)
         spin->setRange(0, 1);
         spin->setSingleStep(0.05);
         spin->setDecimals(2);
+        spin->setKeyboardTracking(false); // one edit when typing "0.80" is done, not one per key (which lost the text)
         spin->setObjectName(QStringLiteral("weight_%1").arg(kWeightNames[i]));
         auto* slider = m_sliders[std::size_t(i)] = new QSlider(Qt::Horizontal, this);
         slider->setRange(0, 100);

@@ -41,6 +41,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace schedlab::app {
@@ -339,6 +340,15 @@ void MainWindow::buildMenus()
     file->addAction(tr("Export &Summary Table as CSV..."), this, [this] { exportDashboard("summary"); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    // Undo / redo of reward weight edits (the Reward dock's stack), from anywhere in the window.
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_reward->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName("undoAction");
+    QAction* redo = m_reward->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    edit->addAction(undo);
+    edit->addAction(redo);
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     m_recentMenu->setObjectName("recentProjectsMenu");
     runMenu->addAction(tr("&Run Checked Policies"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] { runPolicies(); });

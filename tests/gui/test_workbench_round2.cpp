@@ -5,6 +5,7 @@
 
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
+#include "reward_editor.h"
 #include "training_panel.h"
 #include "incident_panel.h"
 #include "inspector_widget.h"
@@ -21,12 +22,14 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMouseEvent>
+#include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QLineEdit>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTreeWidget>
+#include <QUndoStack>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
@@ -223,6 +226,9 @@ private slots:
         w.setInteractive(false);
         w.show();
         QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        auto* empty = w.dashboard()->findChild<QLabel*>("dashboardEmpty");
+        QVERIFY(empty && empty->isVisible()); // no run yet: what to do, not dummy axes
+        QVERIFY(!w.dashboard()->plot(0)->isVisible());
         QSignalSpy done(&w, &app::MainWindow::batchDone);
         w.runPolicies({ "firstfit", "bestfit" });
         QVERIFY(done.wait(120000));
@@ -239,6 +245,7 @@ private slots:
         QVERIFY(std::abs(p->xAxis->range().lower - full.lower) < 1e-6);
         QVERIFY(std::abs(p->xAxis->range().upper - full.upper) < 1e-6);
         QVERIFY(!w.dashboard()->readout().contains("no runs"));
+        QVERIFY(!empty->isVisible() && p->isVisible());
         reset->trigger(); // twice in a row too
         QCOMPARE(w.dashboard()->plot(2)->graphCount(), 2);
     }
@@ -351,6 +358,38 @@ private slots:
         baselines->setText("bestfit");
         w.trainingPanel()->setMode(rl::TrainMode::Fill);
         QCOMPARE(baselines->text(), QString("bestfit"));
+    }
+
+    void rewardWeightsTypedUndoneAndTheDockKeepsItsWidth()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* dock = w.findChild<QDockWidget*>("rewardDock");
+        dock->raise();
+        QCoreApplication::processEvents();
+        views::RewardEditor* e = w.rewardEditor();
+        QDoubleSpinBox* balance = e->weightSpin(0);
+        const double before = balance->value();
+        const int width = dock->width();
+        balance->setFocus();
+        balance->selectAll();
+        QTest::keyClicks(balance, "0.80");
+        QTest::keyClick(balance, Qt::Key_Return);
+        QCOMPARE(balance->value(), 0.80); // the typed value, not 0 after the first key
+        QCOMPARE(e->config().balance, 0.80);
+        QCOMPARE(e->undoStack()->count(), 1); // one edit, not one per key
+        QCoreApplication::processEvents();
+        QCOMPARE(dock->width(), width); // the Undo button keeps its label; the long text is its tooltip
+        if (qEnvironmentVariableIsSet("SCHEDLAB_TEST_SHOTS"))
+            w.grab().save(qEnvironmentVariable("SCHEDLAB_TEST_SHOTS") + "/reward.png");
+        auto* undo = w.findChild<QAction*>("undoAction");
+        QVERIFY(undo);
+        QCOMPARE(undo->shortcut(), QKeySequence(QKeySequence::Undo));
+        undo->trigger(); // Edit > Undo (Ctrl+Z)
+        QCOMPARE(balance->value(), before);
     }
 
     void saveAsAddsTheProjectExtension()
