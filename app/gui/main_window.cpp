@@ -42,6 +42,8 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QUndoStack>
+#include <QHBoxLayout>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace schedlab::app {
@@ -226,6 +228,28 @@ void MainWindow::buildDocks()
     table->verticalHeader()->setVisible(false);
     table->verticalHeader()->setDefaultSectionSize(20);
     tl->addWidget(m_summary);
+    // SWF logs describe a processor pool; the split into nodes makes heatmaps and fragmentation
+    // mean something. Shown for SWF traces, pre-filled from the log's .machines file or header.
+    m_swfRow = new QWidget(traceWidget);
+    auto* swf = new QHBoxLayout(m_swfRow);
+    swf->setContentsMargins(0, 0, 0, 0);
+    m_procsPerNode = new QSpinBox(m_swfRow);
+    m_procsPerNode->setObjectName("procsPerNode");
+    m_procsPerNode->setRange(0, 1'000'000);
+    m_procsPerNode->setSpecialValueText(tr("one pool"));
+    m_procsPerNode->setToolTip(tr("SWF: processors per node (0 = one processor pool); jobs become gangs of ceil(p / K) tasks"));
+    auto* split = new QPushButton(tr("Reload"), m_swfRow);
+    split->setObjectName("procsPerNodeReload");
+    swf->addWidget(new QLabel(tr("Procs/node"), m_swfRow));
+    swf->addWidget(m_procsPerNode, 1);
+    swf->addWidget(split);
+    m_swfRow->setVisible(false);
+    connect(split, &QPushButton::clicked, this, [this] {
+        trace::ImportOptions o;
+        o.procsPerNode = m_procsPerNode->value();
+        openTrace(m_tracePaths, o);
+    });
+    tl->addWidget(m_swfRow);
     tl->addWidget(filter);
     tl->addWidget(table, 1);
     traceDock->setWidget(traceWidget);

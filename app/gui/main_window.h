@@ -25,6 +25,7 @@ class QProgressBar;
 class QPushButton;
 class QComboBox;
 class QDoubleSpinBox;
+class QSpinBox;
 class QLineEdit;
 class QTableView;
 class QTabWidget;
@@ -50,7 +51,7 @@ public:
     ~MainWindow() override;
     /// Starts importing the files as one trace (in the background; traceOpened follows, errors go
     /// to the banner). False when nothing was started (no files, or the user kept unsaved runs).
-    bool openTrace(const std::vector<std::string>& paths);
+    bool openTrace(const std::vector<std::string>& paths, const trace::ImportOptions& options = {});
     /// Runs the checked policies (or `policies` when given) on the open trace.
     void runPolicies(const std::vector<std::string>& policies = {});
     views::DashboardWidget* dashboard() const { return m_dashboard; }
@@ -135,6 +136,8 @@ private:
     QComboBox* m_backfill = nullptr;
     QLineEdit* m_seeds = nullptr;
     QDoubleSpinBox* m_ratio = nullptr; ///< fill experiments' inflation ratio
+    QWidget* m_swfRow = nullptr; ///< SWF traces: processors per node + reload
+    QSpinBox* m_procsPerNode = nullptr;
     QLabel* m_banner = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;

@@ -9,6 +9,7 @@
 #include "job_table_model.h"
 #include "training_panel.h"
 
+#include "trace/swf_importer.h"
 #include "trace/trace_summary.h"
 #include "workflow/run_args.h"
 
@@ -23,6 +24,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSettings>
+#include <QSpinBox>
 
 #include <algorithm>
 
@@ -41,7 +43,7 @@ void MainWindow::chooseTrace()
     openTrace(paths);
 }
 
-bool MainWindow::openTrace(const std::vector<std::string>& paths)
+bool MainWindow::openTrace(const std::vector<std::string>& paths, const trace::ImportOptions& options)
 {
     if (paths.empty() || !confirmDiscard())
         return false;
@@ -51,7 +53,7 @@ bool MainWindow::openTrace(const std::vector<std::string>& paths)
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
     m_status->setText(tr("Importing %1…").arg(QString::fromStdString(trace::baseName(paths.front()))));
-    m_importer->start(paths);
+    m_importer->start(paths, options);
     return true;
 }
 
@@ -73,7 +75,16 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
 {
     m_progress->setVisible(m_runner->isRunning());
     m_cancel->setVisible(m_runner->isRunning());
-    m_summary->setPlainText(QString::fromStdString(trace::toText(trace::summarize(*loaded))));
+    QString summary = QString::fromStdString(trace::toText(trace::summarize(*loaded)));
+    const bool swf = loaded->trace.sourceFormat == "swf";
+    m_swfRow->setVisible(swf);
+    if (swf) {
+        summary.prepend(tr("cluster model: %1\n").arg(QString::fromStdString(trace::swfClusterModel(loaded->trace))));
+        auto k = loaded->trace.metadata.find("swf.procsPerNode");
+        m_procsPerNode->setValue(k != loaded->trace.metadata.end() ? std::atoi(k->second.c_str())
+                                                                   : trace::suggestedProcsPerNode(paths.front(), loaded->trace));
+    }
+    m_summary->setPlainText(summary);
     // Shares the loaded trace: no copy of a large trace on the GUI thread.
     m_trace = std::shared_ptr<const trace::Trace>(loaded, &loaded->trace);
     m_jobs->setTrace(m_trace);

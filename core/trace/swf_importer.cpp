@@ -7,6 +7,9 @@
 #include "trace.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <fstream>
 #include <cmath>
 
 namespace schedlab::trace {
@@ -211,6 +214,40 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
         trace.metadata["swf.procsPerNode"] = std::to_string(k);
     }
     return {};
+}
+
+int suggestedProcsPerNode(const std::string& swfPath, const Trace& trace)
+{
+    std::ifstream machines(swfPath + ".machines");
+    std::string line;
+    while (std::getline(machines, line)) {
+        std::istringstream in(line);
+        std::string id, name;
+        long long nodes = 0, procs = 0;
+        if (line.empty() || line[0] == ';' || !(in >> id >> name >> nodes >> procs))
+            continue;
+        if (nodes > 0 && procs > 0 && procs <= 1'000'000)
+            return int(procs);
+    }
+    auto meta = [&](const char* key) -> long long {
+        auto it = trace.metadata.find(key);
+        return it == trace.metadata.end() ? 0 : std::atoll(it->second.c_str());
+    };
+    const long long maxProcs = meta("swf.MaxProcs"), maxNodes = meta("swf.MaxNodes");
+    if (maxNodes > 1 && maxProcs >= maxNodes && maxProcs % maxNodes == 0)
+        return int(maxProcs / maxNodes);
+    return 0;
+}
+
+std::string swfClusterModel(const Trace& trace)
+{
+    int64_t procs = 0;
+    for (const Node& n : trace.nodes)
+        procs += n.cpuMilli / 1000;
+    auto k = trace.metadata.find("swf.procsPerNode");
+    if (k == trace.metadata.end())
+        return "one pool of " + std::to_string(procs) + " processors";
+    return std::to_string(trace.nodes.size()) + " nodes of " + k->second + " processors";
 }
 
 } // namespace schedlab::trace

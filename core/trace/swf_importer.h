@@ -5,6 +5,8 @@
 
 #include "base/result.h"
 
+#include <string>
+
 namespace schedlab::trace {
 
 class LineReader;
@@ -15,5 +17,13 @@ struct Trace;
 /// largest request). Jobs with run time <= 0 are skipped with a warning; a requested time of -1
 /// falls back to the run time (counted as "requested-time-fallback").
 Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx);
+
+/// Processors per node for an SWF log, from what came with it: the `<log>.machines` file next to
+/// it (the Parallel Workloads Archive's "id name nodes processors-per-node ..." line), else the
+/// header's MaxProcs / MaxNodes when MaxNodes > 1 divides it. 0 = nothing says (one pool).
+int suggestedProcsPerNode(const std::string& swfPath, const Trace& trace);
+
+/// "one pool of 240 processors" / "120 nodes of 2 processors" for a trace imported from SWF.
+std::string swfClusterModel(const Trace& trace);
 
 } // namespace schedlab::trace

@@ -24,6 +24,8 @@
 #include <QMouseEvent>
 #include <QLabel>
 #include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QPushButton>
 #include <QLineEdit>
 #include <QFileInfo>
@@ -390,6 +392,31 @@ private slots:
         QCOMPARE(undo->shortcut(), QKeySequence(QKeySequence::Undo));
         undo->trigger(); // Edit > Undo (Ctrl+Z)
         QCOMPARE(balance->value(), before);
+    }
+
+    void swfLogsSplitIntoNodesFromTheTraceDock()
+    {
+        // A log with its .machines file (as the Parallel Workloads Archive ships them).
+        const std::string swf = test::writeFile(m_dir, "cluster.swf", test::readFile(test::dataPath("tiny/jobs.swf")));
+        test::writeFile(m_dir, "cluster.swf.machines", "0\ttiny\t4\t2\t1\t1048576\n");
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { swf }));
+        auto* procs = w.findChild<QSpinBox*>("procsPerNode");
+        QVERIFY(procs && procs->isVisible());
+        QCOMPARE(procs->value(), 2); // from the .machines file
+        auto* summary = w.findChild<QPlainTextEdit*>();
+        QVERIFY2(summary->toPlainText().startsWith("cluster model: one pool of 8 processors"), qPrintable(summary->toPlainText()));
+        QSignalSpy opened(&w, &app::MainWindow::traceOpened);
+        QTest::mouseClick(w.findChild<QPushButton*>("procsPerNodeReload"), Qt::LeftButton);
+        QVERIFY(opened.wait(120000));
+        QVERIFY(opened[0][0].toBool());
+        QVERIFY2(summary->toPlainText().startsWith("cluster model: 4 nodes of 2 processors"), qPrintable(summary->toPlainText()));
+        QCOMPARE(procs->value(), 2);
+        // not an SWF trace: no such control
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        QVERIFY(!procs->isVisible());
     }
 
     void saveAsAddsTheProjectExtension()

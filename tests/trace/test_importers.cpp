@@ -5,6 +5,7 @@
 #include "trace/format_registry.h"
 #include "trace/google_importer.h"
 #include "trace/openb_importer.h"
+#include "trace/swf_importer.h"
 #include "trace/trace_loader.h"
 
 #include <QtTest>
@@ -27,6 +28,27 @@ const Task& taskOf(const Trace& t, std::size_t job, std::size_t i = 0) { return 
 class TestImporters : public QObject {
     Q_OBJECT
 private slots:
+    void swfProcsPerNodeSuggestion()
+    {
+        QTemporaryDir dir;
+        const std::string jobs = "    1    0   5  100  4   -1 -1  4  200 -1 1 1 1 -1 -1 -1 -1 -1\n";
+        // header MaxProcs / MaxNodes
+        const std::string a = schedlab::test::writeFile(dir, "a.swf", "; MaxNodes: 4\n; MaxProcs: 8\n" + jobs);
+        LoadedTrace la = mustLoad({ a });
+        QCOMPARE(suggestedProcsPerNode(a, la.trace), 2);
+        QCOMPARE(swfClusterModel(la.trace), std::string("one pool of 8 processors"));
+        // the .machines file wins over the header
+        schedlab::test::writeFile(dir, "a.swf.machines", "0 seth 2 4 1 1048576\n");
+        QCOMPARE(suggestedProcsPerNode(a, la.trace), 4);
+        // nothing says: 0 (one pool); MaxNodes that does not divide MaxProcs says nothing either
+        const std::string b = schedlab::test::writeFile(dir, "b.swf", "; MaxNodes: 3\n; MaxProcs: 8\n" + jobs);
+        QCOMPARE(suggestedProcsPerNode(b, mustLoad({ b }).trace), 0);
+        ImportOptions split;
+        split.procsPerNode = 2;
+        LoadedTrace ls = mustLoad({ a }, split);
+        QCOMPARE(swfClusterModel(ls.trace), std::string("4 nodes of 2 processors"));
+    }
+
     void detectsByContent_data()
     {
         QTest::addColumn<QString>("file");
