@@ -5,6 +5,8 @@
 #include "trace_format.h"
 
 #include "fields.h"
+#include "import_context.h"
+#include "line_reader.h"
 #include "trace.h"
 
 #include <algorithm>
@@ -17,14 +19,28 @@ class OpenbImport final : public FormatImport {
 public:
     Status add(const LoadedFile& file, LineReader& reader, Trace& trace, ImportContext& ctx) override
     {
+        m_files.push_back(baseName(file.path));
         return file.kind == "openb-nodes" ? importOpenbNodes(reader, trace, ctx) : importOpenbPods(reader, trace, ctx);
     }
-    Status finish(Trace& trace, ImportContext&) override
+    Status finish(Trace& trace, ImportContext& ctx) override
     {
-        if (trace.jobs.empty() && trace.nodes.empty())
-            return makeError(ErrorCode::Empty, "openb trace has neither nodes nor pods");
-        return {};
+        if (!trace.jobs.empty() || !trace.nodes.empty())
+            return {};
+        // Say which file and why: every row rejected is a different problem from an empty file.
+        std::string files;
+        for (const std::string& f : m_files)
+            files += (files.empty() ? "" : ", ") + f;
+        if (ctx.diagnostics.total() == 0 || ctx.diagnostics.kept().empty())
+            return makeError(ErrorCode::Empty, "openb trace has neither nodes nor pods (" + files + ")", m_files.empty() ? std::string() : m_files.front());
+        const Warning& w = ctx.diagnostics.kept().front();
+        return Error { ErrorCode::Empty,
+            "openb trace has neither nodes nor pods: every row of " + files + " was rejected (" + std::to_string(ctx.diagnostics.total())
+                + " warnings); the first: " + (w.field.empty() ? "" : "column " + w.field + ": ") + w.message,
+            w.file, w.line, -1 };
     }
+
+private:
+    std::vector<std::string> m_files;
 };
 
 class OpenbFormat final : public TraceFormat {

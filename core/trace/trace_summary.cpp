@@ -238,8 +238,11 @@ std::string toText(const TraceSummary& s)
         add(o, '\n');
     }
     add(o, "  logged: start for ", s.tasksWithLoggedStart, " tasks, node for ", s.tasksWithLoggedNode, '\n');
-    add(o, "time: first submit ", fmt("%.6g", s.firstSubmitS), " s, last submit ", fmt("%.6g", s.lastSubmitS),
-        " s, span ", duration(s.firstSubmitS >= 0 ? std::max(s.lastEndS, s.lastSubmitS) - s.firstSubmitS : -1), '\n');
+    if (s.firstSubmitS < 0) // -1 = unknown: no job has a submit time (a node list alone, a pod list without times)
+        add(o, "time: no submit times (", s.jobs == 0 ? "no jobs" : "jobs without times; fill experiments only", ")\n");
+    else
+        add(o, "time: first submit ", fmt("%.6g", s.firstSubmitS), " s, last submit ", fmt("%.6g", s.lastSubmitS),
+            " s, span ", duration(std::max(s.lastEndS, s.lastSubmitS) - s.firstSubmitS), '\n');
     add(o, "requests per task (percentiles by nearest rank):\n");
     add(o, "  cpu:       ", distText(s.cpuMilliPerTask), '\n');
     add(o, "  mem MiB:   ", distText(s.memMiBPerTask), '\n');

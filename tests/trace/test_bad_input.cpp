@@ -41,6 +41,10 @@ private slots:
         QTest::newRow("missing required column")
             << "pods.csv" << "name,cpu_milli,memory_mib,num_gpu\np0,1,1,0\n" << int(ErrorCode::Format)
             << "pods.csv:1: openb pod list: missing required column 'gpu_milli'";
+        QTest::newRow("every row rejected")
+            << "pods.csv" << QString::fromStdString(kPodHeader + "p1,abc,1,0,0,,LS,Running,0,10,1\np2,-5,1,0,0,,LS,Running,0,10,1\n")
+            << int(ErrorCode::Empty)
+            << "pods.csv:2: openb trace has neither nodes nor pods: every row of pods.csv was rejected (2 warnings); the first: column cpu_milli";
         QTest::newRow("unknown format") << "x.txt" << "hello world\n" << int(ErrorCode::Format)
                                         << "x.txt:1: unknown trace format: first line 'hello world'";
         QTest::newRow("swf without jobs") << "a.swf" << "; Version: 2.2\n; MaxProcs: 4\n" << int(ErrorCode::Empty)

@@ -24,6 +24,7 @@ private slots:
         QTest::newRow("openb pods only") << QStringList { "tiny/pods.csv" } << "summary_openb_pods.expected";
         QTest::newRow("swf") << QStringList { "tiny/jobs.swf" } << "summary_swf.expected";
         QTest::newRow("google") << QStringList { "tiny/machine_events.csv", "tiny/task_events.csv" } << "summary_google.expected";
+        QTest::newRow("openb nodes only (no jobs, no times)") << QStringList { "tiny/nodes.csv" } << "summary_openb_nodes.expected";
         QTest::newRow("schedlab") << QStringList { "golden/tiny_openb.sltrace" } << "summary_schedlab.expected";
     }
     void summaries()
