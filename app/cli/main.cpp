@@ -5,6 +5,11 @@
 #include <QCoreApplication>
 
 #include <cstdio>
+#include <cctype>
+#include <algorithm>
+#include <sstream>
+#include <set>
+#include <map>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -23,7 +28,8 @@ commands:
         check a trace and store a compressed copy of it in a project (replays survive moved files)
   replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
   replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
-        [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--project P] [--json]
+        [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--power-off-idle] [--project P] [--json]
+        both: [--top-k 8] [--procs-per-node K] [--strict]
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
   runs --project FILE [--json]
         list the runs stored in a project database (status, policy, seed, summary with --json)
@@ -63,6 +69,8 @@ commands:
         incident replay: time to index a run and to rebuild the state of random decisions
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
+  completion bash
+        print a bash completion script: source <(schedlab-cli completion bash)
 
 Formats are recognised by content: openb node/pod lists (Alibaba GPU 2023), SWF, Google 2011
 machine/job/task events (.csv or .csv.gz), and schedlab traces (.sltrace).
@@ -89,6 +97,71 @@ std::string commandUsage(const std::string& command)
             break;
     }
     return out;
+}
+// `schedlab-cli completion bash`: a bash completion script made from the usage text, so it always
+// offers the commands and options this build has. Install: source it, or copy it to
+// /etc/bash_completion.d/schedlab-cli.
+int printBashCompletion()
+{
+    std::map<std::string, std::set<std::string>> options; // command -> its --options
+    std::vector<std::string> commands;
+    std::istringstream usage(kUsage);
+    std::string line;
+    std::string current; // the command whose entry (and continuation lines) we are in
+    while (std::getline(usage, line)) {
+        if (line.compare(0, 2, "  ") != 0) {
+            current.clear(); // "commands:", "Formats are ...": outside every entry
+            continue;
+        }
+        if (line.size() > 2 && line[2] != ' ') {
+            std::istringstream words(line.substr(2));
+            words >> current;
+            if (current.empty() || !std::isalpha(static_cast<unsigned char>(current[0]))) {
+                current.clear();
+                continue;
+            }
+            if (std::find(commands.begin(), commands.end(), current) == commands.end())
+                commands.push_back(current);
+            options[current].insert("--help");
+        }
+        if (current.empty())
+            continue;
+        auto& opts = options[current];
+        for (std::size_t at = line.find("--"); at != std::string::npos; at = line.find("--", at + 2)) {
+            std::size_t end = at + 2;
+            while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '-'))
+                ++end;
+            if (end > at + 2)
+                opts.insert(line.substr(at, end - at));
+        }
+    }
+    std::string all;
+    for (const std::string& c : commands)
+        all += (all.empty() ? "" : " ") + c;
+    std::printf("# bash completion for schedlab-cli (made by schedlab-cli completion bash)\n"
+                "_schedlab_cli() {\n"
+                "    local cur=\"${COMP_WORDS[COMP_CWORD]}\" opts=\"\"\n"
+                "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+                "        COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n"
+                "        return\n"
+                "    fi\n"
+                "    case \"${COMP_WORDS[1]}\" in\n",
+        all.c_str());
+    for (const std::string& c : commands) {
+        std::string o;
+        for (const std::string& x : options[c])
+            o += (o.empty() ? "" : " ") + x;
+        std::printf("        %s) opts=\"%s\" ;;\n", c.c_str(), o.c_str());
+    }
+    std::printf("    esac\n"
+                "    if [[ \"$cur\" == -* ]]; then\n"
+                "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+                "    else\n"
+                "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+                "    fi\n"
+                "}\n"
+                "complete -o filenames -F _schedlab_cli schedlab-cli\n");
+    return 0;
 }
 } // namespace
 
@@ -139,6 +212,13 @@ int main(int argc, char** argv)
         return schedlab::cli::runRounds(args);
     if (command == "bench")
         return schedlab::cli::runBench(args);
+    if (command == "completion") {
+        if (args.size() != 1 || args[0] != "bash") {
+            std::fprintf(stderr, "schedlab-cli: completion takes one shell: bash\n");
+            return 2;
+        }
+        return printBashCompletion();
+    }
     std::fprintf(stderr, "schedlab-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
 }

@@ -79,6 +79,40 @@ private slots:
         QVERIFY2(diff.empty(), diff.c_str());
     }
 
+    void bashCompletionOffersWhatTheCommandsAccept()
+    {
+        Run r = cli({ "completion", "bash" });
+        QCOMPARE(r.code, 0);
+        const QString script = m_dir.filePath("completion.bash");
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(r.out);
+        f.close();
+        auto complete = [&](const QStringList& words) {
+            QProcess bash;
+            bash.start("bash", { "-c", QStringLiteral("source '%1'; COMP_WORDS=(%2); COMP_CWORD=%3; _schedlab_cli; echo \"${COMPREPLY[*]}\"")
+                                         .arg(script, words.join(' '))
+                                         .arg(words.size() - 1) });
+            bash.waitForFinished(30000);
+            return QString::fromUtf8(bash.readAllStandardOutput()).trimmed();
+        };
+        QCOMPARE(complete({ "schedlab-cli", "rep" }), QString("replay"));
+        QCOMPARE(complete({ "schedlab-cli", "replay", "--back" }), QString("--backfill"));
+        QVERIFY(complete({ "schedlab-cli", "train", "--" }).contains("--wait-action"));
+        // every option offered for replay and train is one the command accepts
+        for (const QString& command : { QString("replay"), QString("train") }) {
+            const QStringList offered = complete({ "schedlab-cli", command, "--" }).split(' ', Qt::SkipEmptyParts);
+            QVERIFY(offered.size() > 10);
+            for (const QString& option : offered) {
+                if (option == "--help")
+                    continue;
+                Run o = cli({ command, option });
+                QVERIFY2(!o.err.contains("unknown option"), qPrintable(command + " " + option + ": " + o.err));
+            }
+        }
+        QCOMPARE(cli({ "completion", "zsh" }).code, 2);
+    }
+
     void infoJsonOnTinyOpenb()
     {
         Run r = cli({ "info", "--json", data("tiny/nodes.csv"), data("tiny/pods.csv") });
