@@ -82,11 +82,15 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     controls->addWidget(new QLabel(tr("Utilization:"), this));
     controls->addWidget(m_utilBox);
     m_readout = new QLabel(this);
+    m_readout->setObjectName("dashboardReadout");
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Long readouts must not widen the window: the label shrinks, the tooltip keeps it all.
+    // On its own line under the controls and wrapped between runs, so every run's values show at
+    // 1280 px; it never widens the window (the tooltip names each value).
+    m_readout->setWordWrap(true);
     m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    controls->addWidget(m_readout, 1);
+    controls->addStretch(1);
     layout->addLayout(controls);
+    layout->addWidget(m_readout);
     // The three plots on top, the cluster heatmap below; the splitter lets the user trade space.
     auto* split = new QSplitter(Qt::Vertical, this);
     auto* rowWidget = new QWidget(split);
@@ -339,7 +343,8 @@ void DashboardWidget::setCursorX(double x)
         m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }
     m_heatmap->setCursorX(x);
-    m_readout->setText(readout());
+    // Runs separated by a wide space the label may break at; a run's values stay together.
+    m_readout->setText(readout().replace(QStringLiteral(" / "), QStringLiteral("\u00a0/\u00a0")));
     m_readout->setToolTip(readout(true));
     emit cursorMoved(x);
 }
@@ -372,7 +377,8 @@ QString DashboardWidget::readout(bool detailed) const
             if (it != graph->data()->constBegin() && it->key > m_cursorX)
                 --it;
             const QString unit = unitOf(p->yAxis->label());
-            const QString v = QString::number(it->value, 'g', 4) + (unit.isEmpty() ? QString() : " " + unit);
+            // A no-break space ties the unit to its value when the readout label wraps.
+            const QString v = QString::number(it->value, 'g', 4) + (unit.isEmpty() ? QString() : QStringLiteral("\u00a0") + unit);
             // The tooltip names each value: "p99 wait (s), 1 h window: 3263 s".
             values << (detailed ? QStringLiteral("%1: %2").arg(p->yAxis->label(), v) : v);
         }

@@ -166,8 +166,8 @@ int main(int argc, char** argv)
         if (!sample.isEmpty())
             files.push_back(sample.toStdString());
     }
+    window.show(); // before the tab: the tab's dock visibility applies to a shown window
     window.showTab(tabIndex(parser.value(tab)));
-    window.show();
     auto saveAndQuit = [&window, &parser, &screenshot] {
         const QString out = parser.value(screenshot);
         const bool ok = window.grab().save(out, "PNG");

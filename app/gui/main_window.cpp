@@ -8,6 +8,7 @@
 #include "heatmap_widget.h"
 #include "job_table_model.h"
 #include "reward_editor.h"
+#include "trace_summary_view.h"
 #include "training_panel.h"
 
 #include "policy/placement_policy.h"
@@ -98,6 +99,24 @@ MainWindow::MainWindow(QWidget* parent)
         onRunFinished(r);
     });
     connect(m_incidentPanel, &views::IncidentPanel::forkFailed, this, &MainWindow::showError);
+    // Side docks per tab: the Incidents tab wants the width the Trace dock takes; what the user
+    // shows or hides on a tab is remembered for that tab.
+    connect(tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (m_loadingSettings)
+            return;
+        QSettings settings;
+        if (m_lastTab >= 0)
+            for (QDockWidget* d : findChildren<QDockWidget*>())
+                settings.setValue(QStringLiteral("tabDocks/%1/%2").arg(m_lastTab).arg(d->objectName()), d->toggleViewAction()->isChecked());
+        m_lastTab = index;
+        for (QDockWidget* d : findChildren<QDockWidget*>()) {
+            const bool byDefault = !(index == 3 && d->objectName() == "traceDock");
+            const QVariant shown = settings.value(QStringLiteral("tabDocks/%1/%2").arg(index).arg(d->objectName()));
+            // The view action says "open" for a dock behind a tabified sibling too.
+            if ((shown.isValid() ? shown.toBool() : byDefault) != d->toggleViewAction()->isChecked())
+                d->toggleViewAction()->trigger();
+        }
+    });
     layout->addWidget(m_banner);
     layout->addWidget(tabs, 1);
     setCentralWidget(central);
@@ -209,10 +228,8 @@ void MainWindow::buildDocks()
     traceDock->setObjectName("traceDock");
     auto* traceWidget = new QWidget(traceDock);
     auto* tl = new QVBoxLayout(traceWidget);
-    m_summary = new QPlainTextEdit(traceWidget);
-    m_summary->setReadOnly(true);
-    m_summary->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_summary->setMaximumHeight(180);
+    m_summary = new views::TraceSummaryView(traceWidget);
+    m_summary->setMaximumHeight(200);
     auto* filter = new QLineEdit(traceWidget);
     filter->setPlaceholderText(tr("Filter jobs by name or id"));
     m_jobs = new views::JobTableModel(this);

@@ -39,6 +39,7 @@ class ComparisonWidget;
 class DashboardWidget;
 class JobTableModel;
 class RewardEditor;
+class TraceSummaryView;
 class TrainingPanel;
 } // namespace schedlab::views
 
@@ -128,7 +129,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     views::JobTableModel* m_jobs = nullptr;
     QSortFilterProxyModel* m_jobsProxy = nullptr;
-    QPlainTextEdit* m_summary = nullptr;
+    views::TraceSummaryView* m_summary = nullptr;
     QListWidget* m_policyList = nullptr;
     QListWidget* m_runList = nullptr;
     QComboBox* m_mode = nullptr;
@@ -158,6 +159,7 @@ private:
     views::IncidentPanel* m_incidentPanel = nullptr;
     IncidentController* m_incidents = nullptr;
     bool m_loadingSettings = false;
+    int m_lastTab = 0; ///< the tab whose dock visibility is saved when another is shown
     int m_nextLoadedId = 1'000'000;
     QString m_noGpuNote; ///< what applyTrace switched for a GPU-less trace, for the status line ///< session ids of runs loaded from the project
 };

@@ -7,6 +7,7 @@
 #include "dashboard_widget.h"
 #include "comparison_widget.h"
 #include "job_table_model.h"
+#include "trace_summary_view.h"
 #include "training_panel.h"
 
 #include "trace/swf_importer.h"
@@ -84,7 +85,7 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
         m_procsPerNode->setValue(k != loaded->trace.metadata.end() ? std::atoi(k->second.c_str())
                                                                    : trace::suggestedProcsPerNode(paths.front(), loaded->trace));
     }
-    m_summary->setPlainText(summary);
+    m_summary->setSummaryText(summary);
     // Shares the loaded trace: no copy of a large trace on the GUI thread.
     m_trace = std::shared_ptr<const trace::Trace>(loaded, &loaded->trace);
     m_jobs->setTrace(m_trace);

@@ -6,6 +6,7 @@
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
 #include "reward_editor.h"
+#include "trace_summary_view.h"
 #include "training_panel.h"
 #include "incident_panel.h"
 #include "inspector_widget.h"
@@ -29,6 +30,7 @@
 #include <QPushButton>
 #include <QLineEdit>
 #include <QFileInfo>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -308,7 +310,7 @@ private slots:
         QVERIFY(std::abs(w.dashboard()->plot(1)->xAxis->range().lower - p->xAxis->range().lower) < 1e-9); // linked
         // the readout carries units, its tooltip names every value
         w.dashboard()->setCursorX(p->xAxis->range().center());
-        QVERIFY2(w.dashboard()->readout().contains(" %"), qPrintable(w.dashboard()->readout()));
+        QVERIFY2(w.dashboard()->readout().contains(QStringLiteral("\u00a0%")), qPrintable(w.dashboard()->readout()));
         QVERIFY(w.dashboard()->readout(true).contains("GPU allocation (%): "));
         // every dock can be brought back from the View menu
         auto* runsDock = w.findChild<QDockWidget*>("runsDock");
@@ -406,17 +408,39 @@ private slots:
         auto* procs = w.findChild<QSpinBox*>("procsPerNode");
         QVERIFY(procs && procs->isVisible());
         QCOMPARE(procs->value(), 2); // from the .machines file
-        auto* summary = w.findChild<QPlainTextEdit*>();
-        QVERIFY2(summary->toPlainText().startsWith("cluster model: one pool of 8 processors"), qPrintable(summary->toPlainText()));
+        auto* summary = w.findChild<views::TraceSummaryView*>();
+        QVERIFY2(summary->summaryText().startsWith("cluster model: one pool of 8 processors"), qPrintable(summary->summaryText()));
         QSignalSpy opened(&w, &app::MainWindow::traceOpened);
         QTest::mouseClick(w.findChild<QPushButton*>("procsPerNodeReload"), Qt::LeftButton);
         QVERIFY(opened.wait(120000));
         QVERIFY(opened[0][0].toBool());
-        QVERIFY2(summary->toPlainText().startsWith("cluster model: 4 nodes of 2 processors"), qPrintable(summary->toPlainText()));
+        QVERIFY2(summary->summaryText().startsWith("cluster model: 4 nodes of 2 processors"), qPrintable(summary->summaryText()));
         QCOMPARE(procs->value(), 2);
         // not an SWF trace: no such control
         QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
         QVERIFY(!procs->isVisible());
+    }
+
+    void docksPerTabAreRemembered()
+    {
+        QSettings().remove("tabDocks");
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* trace = w.findChild<QDockWidget*>("traceDock");
+        auto* reward = w.findChild<QDockWidget*>("rewardDock");
+        QVERIFY(trace->toggleViewAction()->isChecked());
+        w.showTab(3); // Incidents: the table gets the Trace dock's width
+        QVERIFY(!trace->toggleViewAction()->isChecked());
+        QVERIFY(reward->toggleViewAction()->isChecked()); // behind Policies, still open
+        trace->toggleViewAction()->trigger(); // the user wants it here
+        w.showTab(0);
+        QVERIFY(trace->toggleViewAction()->isChecked());
+        w.showTab(3);
+        QVERIFY(trace->toggleViewAction()->isChecked()); // remembered for the Incidents tab
+        QSettings().remove("tabDocks");
     }
 
     void saveAsAddsTheProjectExtension()
