@@ -113,6 +113,11 @@ void HeatmapWidget::rebuild()
     m_map->setVisible(true);
     m_plot->xAxis->setLabel(QString::fromStdString(workflow::RunAxis(r).label()));
     m_plot->yAxis->setRange(-0.5, h.nodes - 0.5);
+    // Node numbers are integers: no "-0.4 .. 0.4" ticks on a one-node (SWF pool) cluster.
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(1);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->yAxis->setTicker(ticker);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -162,6 +162,14 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     layout->addWidget(right, 1);
 }
 
+void TrainingPanel::setProjectOpen(bool open)
+{
+    m_projectOpen = open;
+    m_start->setEnabled(open && !m_running);
+    m_start->setToolTip(open ? tr("Train the rounds on the open trace; each is stored in the project with its evaluation")
+                             : tr("Rounds are stored in a project: create or open one first (File > New Project, Ctrl+N)"));
+}
+
 void TrainingPanel::setMode(rl::TrainMode mode) { m_mode->setCurrentIndex(mode == rl::TrainMode::Fill ? 0 : 1); }
 
 TrainRequest TrainingPanel::request() const
@@ -307,7 +315,8 @@ void TrainingPanel::replotCurves()
 
 void TrainingPanel::setRunning(bool running)
 {
-    m_start->setEnabled(!running);
+    m_running = running;
+    m_start->setEnabled(!running && m_projectOpen);
     m_cancel->setEnabled(running);
     if (!running)
         m_progress->setValue(m_progress->maximum());

@@ -57,6 +57,8 @@ public:
     void clearCurves();
     void setRunning(bool running);
     void setMode(rl::TrainMode mode);
+    /// Rounds are stored in a project: without one, Start is off and its tooltip says why.
+    void setProjectOpen(bool open);
     void setProgress(double fraction, const QString& text);
     /// Smoothed episode return (exponential moving average, alpha 0.3), as plotted.
     static std::vector<double> smooth(const std::vector<double>& values, double alpha = 0.3);
@@ -95,6 +97,8 @@ private:
     QCustomPlot* m_plot = nullptr;
     QTreeWidget* m_tree = nullptr;
     std::vector<rl::EpisodeStats> m_episodesSeen;
+    bool m_running = false;
+    bool m_projectOpen = true; ///< set by the window (setProjectOpen); true standalone
     bool m_parentPicked = false; ///< the user chose a parent; otherwise the newest round is the default
 };
 

@@ -75,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_dashboard, &views::DashboardWidget::utilizationChanged, m_comparison,
         [this](views::DashboardWidget::Utilization u) { m_comparison->setUtilization(workflow::UtilizationKind(int(u))); });
     m_training = new views::TrainingPanel(tabs);
+    m_training->setProjectOpen(false);
     tabs->addTab(m_training, tr("Training"));
     m_incidentPanel = new views::IncidentPanel(tabs);
     m_incidents = new IncidentController(m_incidentPanel, this);

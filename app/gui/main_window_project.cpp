@@ -45,6 +45,7 @@ void MainWindow::loadProjectSettings()
 
 void MainWindow::refreshRounds()
 {
+    m_training->setProjectOpen(m_session.isOpen());
     if (!m_session.project()) {
         m_training->setRounds({});
         return;

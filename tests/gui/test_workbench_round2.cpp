@@ -192,8 +192,11 @@ private slots:
         w.setInteractive(false);
         w.show();
         QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
-        QVERIFY(w.newProject(m_dir.filePath("rounds.schedlab")));
         views::TrainingPanel* panel = w.trainingPanel();
+        QVERIFY(!panel->startButton()->isEnabled()); // no project: nothing to store rounds in, said in the tooltip
+        QVERIFY(panel->startButton()->toolTip().contains("project"));
+        QVERIFY(w.newProject(m_dir.filePath("rounds.schedlab")));
+        QVERIFY(panel->startButton()->isEnabled());
         QCOMPARE(panel->request().mode, rl::TrainMode::Fill);
         panel->episodesBox()->setValue(1);
         panel->podsBox()->setValue(100);
