@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTimer>
+#include <QSettings>
 #include <QtTest>
 
 using namespace schedlab;
@@ -26,7 +27,11 @@ private:
     }
 
 private slots:
-    void initTestCase() { QCoreApplication::setOrganizationName("schedlab-tests"); }
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("schedlab-tests");
+        QSettings().remove("tabDocks"); // docks per tab from an earlier run must not change this one
+    }
 
     void eventLoopRunsWhileImporting()
     {

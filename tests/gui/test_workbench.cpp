@@ -35,6 +35,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QLineEdit>
+#include <QSettings>
 #include <QtTest>
 
 using namespace schedlab;
@@ -59,6 +60,7 @@ private slots:
     void initTestCase()
     {
         QCoreApplication::setOrganizationName("schedlab-tests"); // keep the user's settings out of it
+        QSettings().remove("tabDocks"); // docks per tab from an earlier run must not change this one
     }
 
     void cliAndWorkbenchStoreTheSameRows()

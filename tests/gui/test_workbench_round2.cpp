@@ -56,7 +56,11 @@ private:
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase() { QCoreApplication::setOrganizationName("schedlab-tests"); }
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("schedlab-tests");
+        QSettings().remove("tabDocks"); // docks per tab from an earlier run must not change this one
+    }
 
     void comparisonComparesOneModeAtATime()
     {
