@@ -170,6 +170,17 @@ private:
         int32_t wholeGpus = 0; ///< fully free GPUs on the best node
     };
     mutable FreeMax m_freeMax;
+    /// The last head's reservation: passes between two starts or finishes (arrivals) with the
+    /// same head get the same shadow time, released set and cluster at the shadow, as long as no
+    /// running unit's expected end is clamped to "now" (then the ends, and so the result, are equal).
+    struct ShadowMemo {
+        int32_t head = -1;
+        uint64_t stamp = UINT64_MAX;
+        double computedAtS = 0, minEndS = 0, shadowS = 0;
+        uint64_t released = 0;
+        std::unique_ptr<ClusterState> state;
+    };
+    ShadowMemo m_shadowMemo;
     /// False only when the request certainly fits no node now (a cheap necessary test).
     bool mayFitSomewhere(const trace::TaskRequest& r) const;
     double m_headWaitS = 0; ///< wait of the head of the current scheduling pass

@@ -324,9 +324,20 @@ void Replay::schedule(double t)
     // reservation, or if the head still fits at the reservation with this job running. Only the
     // first unit of each request signature still in play is tried (a failure stands for the rest
     // of its signature), plus units whose first wait is still to be logged, all in queue order.
-    auto atShadow = std::make_unique<ClusterState>(m_cluster);
-    uint64_t released = 0;
-    const double shadow = shadowTime(head.unit, t, *atShadow, released);
+    ShadowMemo& sm = m_shadowMemo;
+    if (!(m_memo && sm.state && sm.head == head.unit && sm.stamp == m_stateStamp && t <= sm.minEndS && sm.computedAtS <= sm.minEndS)) {
+        sm.state = std::make_unique<ClusterState>(m_cluster);
+        sm.shadowS = shadowTime(head.unit, t, *sm.state, sm.released);
+        sm.head = head.unit;
+        sm.stamp = m_stateStamp;
+        sm.computedAtS = t;
+        sm.minEndS = kInf;
+        for (int32_t r : m_running)
+            sm.minEndS = std::min(sm.minEndS, m_results[std::size_t(r)].startS + m_units[std::size_t(r)].req);
+    }
+    ClusterState* atShadow = sm.state.get(); // a backfill below changes it, and the stamp with it
+    const uint64_t released = sm.released;
+    const double shadow = sm.shadowS;
     // What a refusal depends on: the cluster (and so the running units), the head, the units
     // released to reach its reservation and the reservation's time. With a policy that draws
     // nothing, the same unit there gets the same placement and the same refusal; a later time
