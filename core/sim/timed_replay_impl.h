@@ -185,6 +185,7 @@ private:
     bool mayFitSomewhere(const trace::TaskRequest& r) const;
     double m_headWaitS = 0; ///< wait of the head of the current scheduling pass
     std::vector<int32_t> m_running;
+    std::set<std::pair<double, int32_t>> m_runningEnds; ///< (start + requested time, unit) of the running units
     std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user
     TimedResult m_out;
     NodeHeatRecorder m_heat;

@@ -137,6 +137,7 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
     m_wait->erase(ui);
     ++m_stateStamp;
     m_running.push_back(ui);
+    m_runningEnds.insert({ m_results[std::size_t(ui)].startS + u.req, ui });
     push(r.finishS, EventType::Finish, ui);
 }
 
@@ -159,6 +160,7 @@ void Replay::finish(int32_t ui)
     placed.clear();
     placed.shrink_to_fit();
     m_running.erase(std::find(m_running.begin(), m_running.end(), ui));
+    m_runningEnds.erase({ m_results[std::size_t(ui)].startS + u.req, ui });
     ++m_out.completed;
     ++m_done;
 }
@@ -201,10 +203,14 @@ double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64
     released = 0;
     // Release running units in order of their expected end (start + requested time) on a copy of
     // the cluster until the head job fits: that end is its reservation (EASY).
+    // In order of max(t, expected end), ties by unit: the ends at or before t all become t and go
+    // first by unit; the rest is m_runningEnds' own order (kept as units start and finish).
     std::vector<std::pair<double, int32_t>> ends;
-    for (int32_t r : m_running)
-        ends.push_back({ std::max(t, m_results[std::size_t(r)].startS + m_units[std::size_t(r)].req), r });
+    auto later = m_runningEnds.begin();
+    for (; later != m_runningEnds.end() && later->first <= t; ++later)
+        ends.push_back({ t, later->second });
     std::sort(ends.begin(), ends.end());
+    ends.insert(ends.end(), later, m_runningEnds.end());
     const Unit& h = m_units[std::size_t(head)];
     int64_t needCpu = 0, needMem = 0, needGpu = 0;
     for (int32_t k = 0; k < h.count; ++k) {
