@@ -2,6 +2,7 @@
 // check the plots, linked zoom, the tracker readout, and the exports.
 
 #include "run_rows.h"
+#include "open_and_wait.h"
 #include "test_util.h"
 
 #include "comparison_widget.h"
@@ -40,16 +41,7 @@
 
 using namespace schedlab;
 
-namespace {
-// Imports run in the background: start one and wait for its end. True when the trace is open.
-bool openAndWait(app::MainWindow& w, const std::vector<std::string>& files)
-{
-    QSignalSpy opened(&w, &app::MainWindow::traceOpened);
-    if (!w.openTrace(files) || !opened.wait(120000))
-        return false;
-    return opened[0][0].toBool();
-}
-} // namespace
+using schedlab::test::openAndWait;
 
 class TestWorkbench : public QObject {
     Q_OBJECT

@@ -1,6 +1,7 @@
 // Workbench correctness, round 2 (found walking the workbench under Xvfb): each point driven
 // through the real window offscreen.
 
+#include "open_and_wait.h"
 #include "test_util.h"
 
 #include "comparison_widget.h"
@@ -40,15 +41,7 @@
 
 using namespace schedlab;
 
-namespace {
-bool openAndWait(app::MainWindow& w, const std::vector<std::string>& files)
-{
-    QSignalSpy opened(&w, &app::MainWindow::traceOpened);
-    if (!w.openTrace(files) || !opened.wait(120000))
-        return false;
-    return opened[0][0].toBool();
-}
-} // namespace
+using schedlab::test::openAndWait;
 
 class TestWorkbenchRound2 : public QObject {
     Q_OBJECT
