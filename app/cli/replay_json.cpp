@@ -69,6 +69,7 @@ QJsonObject timedResultToJson(const sim::TimedResult& r)
         { "makespanS", r.makespanS },
         { "simSeconds", r.simSeconds },
         { "stateHash", QString::number(r.stateHash, 16) },
+        { "scheduleHash", QString::number(r.scheduleHash, 16) },
         { "series", series },
     };
 }

@@ -110,31 +110,109 @@ FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload
     , m_workload(workload)
     , m_gpu(std::size_t(cluster.nodeCount()), 0)
     , m_cpu(std::size_t(cluster.nodeCount()), 0)
+    , m_cache(std::size_t(cluster.nodeCount()))
+    , m_covered(std::max<int64_t>(workload.tasksCovered, 1))
 {
     for (int n = 0; n < cluster.nodeCount(); ++n)
         nodeChanged(n);
 }
 
+namespace {
+/// F_n(M) x covered tasks (sum of count_m x F_n(m)) and CPU fragmentation x covered tasks, both
+/// in integers: the cluster sums are then exact, whatever the order of updates.
+void nodeFragCounts(const NodeView& n, const TypicalWorkload& w, int64_t& gpu, int64_t& cpu)
+{
+    int64_t freeTotal = 0;
+    int32_t maxFree = 0;
+    int full = 0;
+    for (int i = 0; i < n.numGpu; ++i) {
+        freeTotal += n.gpuFree[i];
+        maxFree = std::max(maxFree, n.gpuFree[i]);
+        full += n.gpuFree[i] == sim::kGpuMilli;
+    }
+    int64_t f = 0, unhosted = 0;
+    for (const TaskClass& tc : w.classes) {
+        const trace::TaskRequest& m = tc.request;
+        bool host = m.cpuMilli <= n.freeCpu && m.memMiB <= n.freeMem;
+        if (host && m.needsGpu()) {
+            if (m.gpuModelMask != 0 && (n.model < 0 || !((m.gpuModelMask >> n.model) & 1u)))
+                host = false;
+            else
+                host = m.isGpuShare() ? maxFree >= m.gpuMilli : full >= m.numGpu;
+        }
+        if (!host)
+            unhosted += tc.count;
+        if (freeTotal == 0)
+            continue;
+        if (!m.needsGpu() || !host) {
+            f += tc.count * freeTotal;
+            continue;
+        }
+        const int32_t demand = m.isGpuShare() ? m.gpuMilli : sim::kGpuMilli;
+        int64_t frag = 0;
+        for (int i = 0; i < n.numGpu; ++i)
+            if (n.gpuFree[i] < demand)
+                frag += n.gpuFree[i];
+        f += tc.count * frag;
+    }
+    gpu = n.numGpu == 0 ? 0 : f;
+    cpu = n.freeCpu <= 0 ? 0 : unhosted * n.freeCpu;
+}
+
+bool sameState(const NodeView& v, const FragTracker::Cached& c)
+{
+    return c.valid && v.freeCpu == c.freeCpu && v.freeMem == c.freeMem
+        && std::equal(v.gpuFree, v.gpuFree + v.numGpu, c.gpuFree.begin(), c.gpuFree.end());
+}
+} // namespace
+
 void FragTracker::nodeChanged(int node)
 {
     const NodeView v = viewOf(m_cluster, node);
-    const double g = nodeGpuFrag(v, m_workload), c = nodeCpuFrag(v, m_workload);
-    m_gpuSum += g - m_gpu[std::size_t(node)];
-    m_cpuSum += c - m_cpu[std::size_t(node)];
-    m_gpu[std::size_t(node)] = g;
-    m_cpu[std::size_t(node)] = c;
+    auto& [cur, prev] = m_cache[std::size_t(node)];
+    if (sameState(v, prev)) {
+        // Back to the state before the last change (a tentative placement taken back, a task
+        // leaving a node another just left): the same values, without evaluating M again.
+        std::swap(cur, prev);
+    } else {
+        std::swap(cur, prev);
+        cur.valid = true;
+        cur.freeCpu = v.freeCpu;
+        cur.freeMem = v.freeMem;
+        cur.gpuFree.assign(v.gpuFree, v.gpuFree + v.numGpu);
+        nodeFragCounts(v, m_workload, cur.gpu, cur.cpu);
+    }
+    m_gpuSum += cur.gpu - m_gpu[std::size_t(node)];
+    m_cpuSum += cur.cpu - m_cpu[std::size_t(node)];
+    m_gpu[std::size_t(node)] = cur.gpu;
+    m_cpu[std::size_t(node)] = cur.cpu;
+}
+
+double FragTracker::gpuFragAmount() const
+{
+    return double(m_gpuSum) / double(m_covered);
+}
+
+double FragTracker::cpuFragAmount() const
+{
+    return double(m_cpuSum) / double(m_covered);
+}
+
+double FragTracker::nodeGpuFragValue(int node) const
+{
+    return double(m_gpu[std::size_t(node)]) / double(m_covered);
 }
 
 double FragTracker::gpuFragRate() const
 {
     const int64_t free = m_cluster.totalGpuMilli() - m_cluster.allocGpuMilli();
-    return free > 0 ? m_gpuSum / double(free) : 0.0;
+    return free > 0 ? gpuFragAmount() / double(free) : 0.0;
 }
 
 double FragTracker::cpuFragRate() const
 {
     const int64_t free = m_cluster.totalCpu() - m_cluster.allocCpu();
-    return free > 0 ? m_cpuSum / double(free) : 0.0;
+    return free > 0 ? cpuFragAmount() / double(free) : 0.0;
 }
 
 } // namespace schedlab::metrics

@@ -48,25 +48,40 @@ double nodeGpuFrag(const NodeView& n, const TypicalWorkload& w);
 double nodeCpuFrag(const NodeView& n, const TypicalWorkload& w);
 
 /// Keeps F_n(M) per node and the cluster sums up to date; call nodeChanged() after every
-/// allocate/release on that node. O(|M| x GPUs) per update.
+/// allocate/release on that node. O(|M| x GPUs) per update, O(GPUs) when the node returns to
+/// its previous state.
 class FragTracker {
 public:
     FragTracker(const sim::ClusterState& cluster, const TypicalWorkload& workload);
     void nodeChanged(int node);
     /// Cluster fragmentation amount F, gpu-milli.
-    double gpuFragAmount() const { return m_gpuSum; }
+    double gpuFragAmount() const;
     /// F / free gpu-milli; 0 when nothing is free.
     double gpuFragRate() const;
-    double cpuFragAmount() const { return m_cpuSum; }
+    double cpuFragAmount() const;
     double cpuFragRate() const;
-    double nodeGpuFragValue(int node) const { return m_gpu[std::size_t(node)]; }
+    double nodeGpuFragValue(int node) const;
     const TypicalWorkload& workload() const { return m_workload; }
+
+    /// A node state and its F_n(M) and CPU fragmentation.
+    struct Cached {
+        bool valid = false;
+        int64_t freeCpu = 0, freeMem = 0;
+        std::vector<int32_t> gpuFree;
+        int64_t gpu = 0, cpu = 0; ///< x covered tasks
+    };
 
 private:
     const sim::ClusterState& m_cluster;
     TypicalWorkload m_workload;
-    std::vector<double> m_gpu, m_cpu;
-    double m_gpuSum = 0, m_cpuSum = 0;
+    // Per node and summed, as integers x covered tasks (the weights' common denominator), so the
+    // sums are exact: the same state gives the same value whatever was tried and taken back.
+    std::vector<int64_t> m_gpu, m_cpu;
+    /// Per node: the current state's values and the previous state's (nodes often go back).
+    std::vector<std::pair<Cached, Cached>> m_cache;
+    __extension__ using Wide = __int128;
+    Wide m_gpuSum = 0, m_cpuSum = 0;
+    int64_t m_covered = 1;
 };
 
 } // namespace schedlab::metrics

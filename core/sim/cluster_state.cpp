@@ -34,6 +34,22 @@ ClusterState::ClusterState(const trace::Trace& trace)
         m_freeGpuTotal[i] = int64_t(m_numGpu[i]) * kGpuMilli;
     m_tasksOn.assign(n, 0);
     m_version.assign(n, 0);
+    m_maxGpuFree.assign(n, 0);
+    m_fullGpus.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        gpusChanged(int(i));
+}
+
+void ClusterState::gpusChanged(int n)
+{
+    const int32_t* g = gpuFreeArray(n);
+    int32_t most = 0, full = 0;
+    for (int i = 0; i < numGpu(n); ++i) {
+        most = std::max(most, g[i]);
+        full += g[i] == kGpuMilli;
+    }
+    m_maxGpuFree[std::size_t(n)] = most;
+    m_fullGpus[std::size_t(n)] = full;
 }
 
 double ClusterState::dominantShare(int n) const
@@ -46,15 +62,6 @@ double ClusterState::dominantShare(int n) const
     if (numGpu(n) > 0)
         share = std::max(share, 1.0 - double(freeGpuMilli(n)) / double(int64_t(numGpu(n)) * kGpuMilli));
     return share;
-}
-
-int ClusterState::fullyFreeGpus(int n) const
-{
-    const int32_t* g = gpuFreeArray(n);
-    int count = 0;
-    for (int i = 0; i < numGpu(n); ++i)
-        count += g[i] == kGpuMilli;
-    return count;
 }
 
 namespace {
@@ -72,14 +79,7 @@ bool ClusterState::fits(int n, const trace::TaskRequest& r) const
         return true;
     if (!modelAllowed(r, gpuModel(n)) || r.numGpu > numGpu(n))
         return false;
-    const int32_t* g = gpuFreeArray(n);
-    if (r.isGpuShare()) {
-        for (int i = 0; i < numGpu(n); ++i)
-            if (g[i] >= r.gpuMilli)
-                return true;
-        return false;
-    }
-    return fullyFreeGpus(n) >= r.numGpu;
+    return r.isGpuShare() ? maxGpuFree(n) >= r.gpuMilli : fullyFreeGpus(n) >= r.numGpu;
 }
 
 const char* misfitName(Misfit m)
@@ -180,6 +180,8 @@ void ClusterState::allocate(const Placement& p)
         m_freeGpuTotal[n] -= p.gpuMilliPerGpu;
         m_allocGpu += p.gpuMilliPerGpu;
     }
+    if (p.gpuMask)
+        gpusChanged(p.node);
     if (m_tasksOn[n]++ == 0)
         ++m_activeNodes;
     ++m_version[n];
@@ -198,6 +200,8 @@ void ClusterState::release(const Placement& p)
         m_freeGpuTotal[n] += p.gpuMilliPerGpu;
         m_allocGpu -= p.gpuMilliPerGpu;
     }
+    if (p.gpuMask)
+        gpusChanged(p.node);
     if (--m_tasksOn[n] == 0)
         --m_activeNodes;
     ++m_version[n];

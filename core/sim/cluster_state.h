@@ -60,7 +60,9 @@ public:
     /// Sum of free gpu-milli on node n.
     int64_t freeGpuMilli(int n) const { return m_freeGpuTotal[std::size_t(n)]; }
     /// GPUs of node n with nothing allocated.
-    int fullyFreeGpus(int n) const;
+    int fullyFreeGpus(int n) const { return m_fullGpus[std::size_t(n)]; }
+    /// Free gpu-milli of node n's freest GPU (0 without GPUs).
+    int32_t maxGpuFree(int n) const { return m_maxGpuFree[std::size_t(n)]; }
     /// Largest of node n's allocated cpu, memory and GPU fractions, 0..1 (heatmap, inspector).
     double dominantShare(int n) const;
     /// Anything allocated on node n.
@@ -101,6 +103,8 @@ private:
     std::vector<int16_t> m_model;
     std::vector<int32_t> m_gpuFree;
     std::vector<uint64_t> m_version;
+    std::vector<int32_t> m_maxGpuFree, m_fullGpus; ///< per node, kept by gpusChanged()
+    void gpusChanged(int n);
     int64_t m_allocCpu = 0, m_allocMem = 0, m_allocGpu = 0;
     int64_t m_totalCpu = 0, m_totalMem = 0, m_totalGpu = 0;
     int m_activeNodes = 0;

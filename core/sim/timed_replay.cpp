@@ -64,7 +64,10 @@ void Replay::buildUnits()
                          uint64_t(r.gpuModelMask) })
                     h = (h ^ v) * 1099511628211ull;
             }
-            sigOf[i] = ids.emplace(h, uint32_t(ids.size())).first->second;
+            const auto [it, added] = ids.emplace(h, uint32_t(ids.size()));
+            sigOf[i] = it->second;
+            if (added)
+                m_sigFirstRequest.push_back(taskOf(u, 0).request);
         }
         m_sigFailPass.assign(ids.size(), 0);
         m_sigFailEpoch.assign(ids.size(), UINT64_MAX);
@@ -145,6 +148,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     m_out.queue = policy::queueOrderName(m_opt.queue);
     m_out.backfill = m_opt.backfill == Backfill::Easy ? "easy" : "none";
     m_out.seed = m_opt.seed;
+    m_out.scheduleHash = 1469598103934665603ull;
     m_out.units = int64_t(m_units.size());
     if (m_units.empty())
         return makeError(ErrorCode::Empty, "no job has both a submit time and a run time; nothing to replay");
@@ -180,7 +184,9 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
             m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
             m_memo = m_policy->failsOnlyWhenInfeasible();
-            ++m_releaseEpoch; // what failed under the old policy says nothing of the new one
+            bumpReleaseEpoch(); // what failed under the old policy says nothing of the new one
+            m_forkEpoch = m_releaseEpoch;
+            m_shadowMemo = {};
         }
         bool onlyTicks = true, tickHere = false;
         while (!m_events.empty() && m_events.top().t == t) {

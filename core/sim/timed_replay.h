@@ -87,7 +87,10 @@ struct TimedResult {
     std::map<std::string, int64_t> slaViolations; ///< per QoS class ("none" = no class)
     double makespanS = 0; ///< last finish - first submit
     double simSeconds = 0; ///< wall time of the event loop
-    uint64_t stateHash = 0;
+    uint64_t stateHash = 0; ///< of the final cluster (empty again once every unit finished)
+    /// Order-dependent hash of every start: unit, start time, node and GPUs of each task, in the
+    /// order units started. Two runs with the same schedule have the same hash.
+    uint64_t scheduleHash = 0;
     std::vector<UnitResult> units_;
     std::vector<SeriesPoint> series;
     NodeHeat heat; ///< per-node utilization, sampled at the ticks (empty unless recordHeat)

@@ -116,8 +116,16 @@ private:
     /// the signature is marked; `ds` stays empty when nothing was tried.
     bool attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     /// `released`: an order-free hash of the running units released to reach the reservation.
-    double shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released) const;
+    /// `shadowUnit`: the running unit whose end makes the head fit (-1 when none does).
+    double shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const;
+    /// Start + requested time of a running unit.
+    double expectedEnd(int32_t ui) const { return m_results[std::size_t(ui)].startS + m_units[std::size_t(ui)].req; }
+    /// Frees running unit r's placements in `atShadow`, noting their nodes in m_shadowReleased.
+    void releaseForShadow(ClusterState& atShadow, int32_t r, uint64_t& released) const;
+    mutable std::vector<int32_t> m_shadowReleased;
     bool fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed = nullptr) const;
+    /// How many copies of `r` node n of `state` can take at once, at most `most` (state unchanged).
+    static int32_t copiesThatFit(ClusterState& state, int n, const trace::TaskRequest& r, int32_t most);
     /// EASY's second chance: `placed` (taken now) also fits at the reservation `atShadow`, at the
     /// same nodes and GPUs, and the head still fits there by first fit. When so, `atShadow` keeps
     /// them. `headNodes` caches the nodes of the head's placement there (empty = not known).
@@ -151,14 +159,14 @@ private:
     int32_t m_passQueued = 0; ///< queue length when the current pass began
     uint64_t m_releaseEpoch = 0; ///< bumped whenever resources are freed or the policy changes
     bool m_memo = false; ///< the policy fails only when nothing fits (failsOnlyWhenInfeasible)
+    std::vector<trace::TaskRequest> m_sigFirstRequest; ///< by signature: its units' first task's request
     std::vector<uint32_t> m_sigFailPass; ///< by signature: pass in which it last failed
     std::vector<uint64_t> m_sigFailEpoch; ///< by signature: epoch of its last failure at task 0
     /// EASY, deterministic policies: a unit of this signature that fit but would have delayed the
-    /// head was refused with the cluster, head and reservation of `key`; any unit of the signature
-    /// with at least `minReqS` requested is refused again while `key` holds.
+    /// head was refused with the cluster, head and reservation of `key`; while `key` holds, any
+    /// unit of the signature that does not end before the reservation is refused again.
     struct Refusal {
         uint64_t key = 0;
-        double minReqS = 0;
     };
     std::vector<Refusal> m_sigRefusal;
     uint64_t m_stateStamp = 0; ///< bumped whenever a unit starts or finishes
@@ -170,19 +178,65 @@ private:
         int32_t wholeGpus = 0; ///< fully free GPUs on the best node
     };
     mutable FreeMax m_freeMax;
-    /// The last head's reservation: passes between two starts or finishes (arrivals) with the
-    /// same head get the same shadow time, released set and cluster at the shadow, as long as no
-    /// running unit's expected end is clamped to "now" (then the ends, and so the result, are equal).
+    /// The last head's reservation: passes with the same head get the same shadow time, released
+    /// set and cluster at the shadow, as long as no running unit's expected end is clamped to
+    /// "now" (then the ends, and so the result, are equal) and what started or finished since
+    /// leaves the result as it was (a backfill allowed against it; the first unit to end on the
+    /// way to it finishing); `stamp` follows those changes.
     struct ShadowMemo {
-        int32_t head = -1;
+        int32_t head = -1, shadowUnit = -1;
         uint64_t stamp = UINT64_MAX;
         double computedAtS = 0, minEndS = 0, shadowS = 0;
         uint64_t released = 0;
         std::unique_ptr<ClusterState> state;
     };
     ShadowMemo m_shadowMemo;
+    /// EASY's units to try next, one per signature, smallest queue entry on top (kept between
+    /// passes for its storage only).
+    class Frontier {
+    public:
+        using It = WaitQueue::Set::const_iterator;
+        void clear() { m_heap.clear(); }
+        bool empty() const { return m_heap.empty(); }
+        const QueueEntry& top() const { return *m_heap.front(); }
+        void push(It it)
+        {
+            m_heap.push_back(it);
+            std::push_heap(m_heap.begin(), m_heap.end(), later);
+        }
+        It pop()
+        {
+            std::pop_heap(m_heap.begin(), m_heap.end(), later);
+            const It it = m_heap.back();
+            m_heap.pop_back();
+            return it;
+        }
+
+    private:
+        static bool later(It a, It b) { return *b < *a; }
+        std::vector<It> m_heap;
+    };
+    Frontier m_frontier;
     /// False only when the request certainly fits no node now (a cheap necessary test).
     bool mayFitSomewhere(const trace::TaskRequest& r) const;
+    /// Nodes freed by finishing units, in order; epoch e's releases start at m_epochLogPos[e].
+    std::vector<int32_t> m_releasedNodes;
+    std::vector<std::size_t> m_epochLogPos { 0 };
+    uint64_t m_forkEpoch = 0; ///< first epoch of the current policy
+    /// The signature's first task fitted no node at its last failure (epoch m_sigFailEpoch[s]):
+    /// since then only nodes released after it can have room, so exactly when one of them fits
+    /// the request does it fit somewhere now. False when that failure is not known.
+    bool failureKnown(uint32_t sig) const
+    {
+        const uint64_t e = m_sigFailEpoch[sig];
+        return e != UINT64_MAX && e >= m_forkEpoch && e <= m_releaseEpoch;
+    }
+    bool fitsOnNodesReleasedSince(uint64_t epoch, const trace::TaskRequest& r) const;
+    void bumpReleaseEpoch()
+    {
+        ++m_releaseEpoch;
+        m_epochLogPos.push_back(m_releasedNodes.size());
+    }
     double m_headWaitS = 0; ///< wait of the head of the current scheduling pass
     std::vector<int32_t> m_running;
     std::set<std::pair<double, int32_t>> m_runningEnds; ///< (start + requested time, unit) of the running units

@@ -27,6 +27,20 @@ bool Replay::fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>*
     return ok;
 }
 
+int32_t Replay::copiesThatFit(ClusterState& state, int n, const trace::TaskRequest& r, int32_t most)
+{
+    if (most == 1 || !state.fits(n, r))
+        return state.fits(n, r) ? 1 : 0;
+    std::vector<Placement> taken;
+    while (int32_t(taken.size()) < most && state.fits(n, r)) {
+        taken.push_back(state.makePlacement(n, r, state.bestFitGpus(n, r)));
+        state.allocate(taken.back());
+    }
+    for (std::size_t k = taken.size(); k-- > 0;)
+        state.release(taken[k]);
+    return int32_t(taken.size());
+}
+
 bool Replay::fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
     std::vector<char>& headNodes) const
 {
@@ -133,6 +147,15 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
             a[2] += int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
         }
     }
+    auto mix = [this](uint64_t v) { m_out.scheduleHash = (m_out.scheduleHash ^ v) * 0x100000001b3ull; };
+    uint64_t tBits;
+    std::memcpy(&tBits, &t, sizeof tBits);
+    mix(uint64_t(ui));
+    mix(tBits);
+    for (const Placement& p : placed) {
+        mix(uint64_t(p.node));
+        mix(p.gpuMask);
+    }
     m_placements[std::size_t(ui)] = std::move(placed);
     m_wait->erase(ui);
     ++m_stateStamp;
@@ -144,6 +167,12 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
 void Replay::finish(int32_t ui)
 {
     const Unit& u = m_units[std::size_t(ui)];
+    // The first unit to end on the way to the head's reservation (not the one that makes it):
+    // releasing it now leaves the same later states, so the same reservation.
+    ShadowMemo& sm = m_shadowMemo;
+    const bool keepShadow = sm.state && sm.stamp == m_stateStamp && sm.shadowUnit >= 0 && sm.shadowUnit != ui
+        && m_runningEnds.begin()->second == ui
+        && std::pair(expectedEnd(ui), ui) < std::pair(expectedEnd(sm.shadowUnit), sm.shadowUnit);
     std::vector<Placement>& placed = m_placements[std::size_t(ui)];
     if (u.user >= 0) {
         auto& a = m_userAlloc[std::size_t(u.user)];
@@ -153,14 +182,20 @@ void Replay::finish(int32_t ui)
             a[2] -= int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
         }
     }
-    for (std::size_t k = 0; k < placed.size(); ++k)
+    for (std::size_t k = 0; k < placed.size(); ++k) {
         release(placed[k], taskOf(u, int(k)).request);
-    ++m_releaseEpoch;
+        m_releasedNodes.push_back(placed[k].node);
+    }
+    bumpReleaseEpoch();
     ++m_stateStamp;
     placed.clear();
     placed.shrink_to_fit();
     m_running.erase(std::find(m_running.begin(), m_running.end(), ui));
     m_runningEnds.erase({ m_results[std::size_t(ui)].startS + u.req, ui });
+    if (keepShadow) {
+        sm.stamp = m_stateStamp;
+        sm.minEndS = m_runningEnds.empty() ? kInf : m_runningEnds.begin()->first;
+    }
     ++m_out.completed;
     ++m_done;
 }
@@ -198,39 +233,81 @@ double Replay::userShare(int32_t user) const
     return s;
 }
 
-double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released) const
+double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const
 {
     released = 0;
+    shadowUnit = -1;
     // Release running units in order of their expected end (start + requested time) on a copy of
     // the cluster until the head job fits: that end is its reservation (EASY).
     // In order of max(t, expected end), ties by unit: the ends at or before t all become t and go
     // first by unit; the rest is m_runningEnds' own order (kept as units start and finish).
-    std::vector<std::pair<double, int32_t>> ends;
+    std::vector<int32_t> overdue;
     auto later = m_runningEnds.begin();
     for (; later != m_runningEnds.end() && later->first <= t; ++later)
-        ends.push_back({ t, later->second });
-    std::sort(ends.begin(), ends.end());
-    ends.insert(ends.end(), later, m_runningEnds.end());
+        overdue.push_back(later->second);
+    std::sort(overdue.begin(), overdue.end());
+    // Calls `fits` after releasing each unit in that order; the end of the first for which it is
+    // true, kInf if none.
+    auto firstEndWhere = [&](auto fits) {
+        for (int32_t r : overdue)
+            if (releaseForShadow(atShadow, r, released), fits())
+                return shadowUnit = r, t;
+        for (auto it = later; it != m_runningEnds.end(); ++it)
+            if (releaseForShadow(atShadow, it->second, released), fits())
+                return shadowUnit = it->second, it->first;
+        return kInf;
+    };
     const Unit& h = m_units[std::size_t(head)];
+    const trace::TaskRequest& q = taskOf(h, 0).request;
+    bool identical = true;
+    for (int32_t k = 1; k < h.count && identical; ++k)
+        identical = taskOf(h, k).request == q;
+    if (identical) {
+        // Copies of one request: first fit fills the nodes in order (a node it passed over fits
+        // no later copy either), so it places all `count` exactly when the copies each node can
+        // take add up to count. Releases only add room, and only on the released units' nodes.
+        std::vector<int32_t> copies(std::size_t(atShadow.nodeCount()), 0);
+        int64_t total = 0;
+        auto recount = [&](int n) {
+            total -= copies[std::size_t(n)];
+            copies[std::size_t(n)] = copiesThatFit(atShadow, n, q, h.count);
+            total += copies[std::size_t(n)];
+        };
+        for (int n = 0; n < atShadow.nodeCount() && total < h.count; ++n)
+            recount(n);
+        m_shadowReleased.clear();
+        return firstEndWhere([&] {
+            for (int n : m_shadowReleased)
+                if (total < h.count)
+                    recount(n);
+            m_shadowReleased.clear();
+            return total >= h.count;
+        });
+    }
     int64_t needCpu = 0, needMem = 0, needGpu = 0;
     for (int32_t k = 0; k < h.count; ++k) {
-        const trace::TaskRequest& q = taskOf(h, k).request;
-        needCpu += q.cpuMilli;
-        needMem += q.memMiB;
-        needGpu += q.needsGpu() ? q.totalGpuMilli() : 0;
+        const trace::TaskRequest& r = taskOf(h, k).request;
+        needCpu += r.cpuMilli;
+        needMem += r.memMiB;
+        needGpu += r.needsGpu() ? r.totalGpuMilli() : 0;
     }
-    for (const auto& [end, r] : ends) {
-        for (const Placement& p : m_placements[std::size_t(r)])
-            atShadow.release(p);
-        released += (uint64_t(r) + 1) * 0x9E3779B97F4A7C15ull;
+    return firstEndWhere([&] {
+        m_shadowReleased.clear();
         // Not enough free in the whole cluster: first fit cannot succeed (and changes nothing).
         if (needCpu > atShadow.totalCpu() - atShadow.allocCpu() || needMem > atShadow.totalMem() - atShadow.allocMem()
             || needGpu > atShadow.totalGpuMilli() - atShadow.allocGpuMilli())
-            continue;
-        if (fitsFirstFit(atShadow, h))
-            return end;
+            return false;
+        return fitsFirstFit(atShadow, h);
+    });
+}
+
+void Replay::releaseForShadow(ClusterState& atShadow, int32_t r, uint64_t& released) const
+{
+    for (const Placement& p : m_placements[std::size_t(r)]) {
+        atShadow.release(p);
+        m_shadowReleased.push_back(p.node);
     }
-    return kInf;
+    released += (uint64_t(r) + 1) * 0x9E3779B97F4A7C15ull;
 }
 
 double Replay::keyOf(int32_t ui, double t) const
@@ -262,6 +339,14 @@ bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
     return r.isGpuShare() ? r.gpuMilli <= f.gpuShare : r.numGpu <= f.wholeGpus;
 }
 
+bool Replay::fitsOnNodesReleasedSince(uint64_t epoch, const trace::TaskRequest& r) const
+{
+    for (std::size_t i = m_epochLogPos[std::size_t(epoch)]; i < m_releasedNodes.size(); ++i)
+        if (m_cluster.fits(m_releasedNodes[i], r))
+            return true;
+    return false;
+}
+
 bool Replay::attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
     const uint32_t s = m_wait->signatureOf(ui);
@@ -278,7 +363,9 @@ bool Replay::attempt(int32_t ui, double t, std::vector<Placement>& placed, std::
     }
     // Its first task fits no node: the try would fail there, placing and drawing nothing, and log
     // the same wait (no candidates, the state before it).
-    if (m_memo && !mayFitSomewhere(taskOf(m_units[std::size_t(ui)], 0).request)) {
+    const trace::TaskRequest& first = taskOf(m_units[std::size_t(ui)], 0).request;
+    if (m_memo
+        && !(failureKnown(s) ? fitsOnNodesReleasedSince(m_sigFailEpoch[s], first) : mayFitSomewhere(first))) {
         m_sigFailPass[s] = m_pass;
         m_sigFailEpoch[s] = m_releaseEpoch;
         return false;
@@ -332,14 +419,15 @@ void Replay::schedule(double t)
     // of its signature), plus units whose first wait is still to be logged, all in queue order.
     ShadowMemo& sm = m_shadowMemo;
     if (!(m_memo && sm.state && sm.head == head.unit && sm.stamp == m_stateStamp && t <= sm.minEndS && sm.computedAtS <= sm.minEndS)) {
-        sm.state = std::make_unique<ClusterState>(m_cluster);
-        sm.shadowS = shadowTime(head.unit, t, *sm.state, sm.released);
+        if (sm.state)
+            *sm.state = m_cluster; // keeps the storage
+        else
+            sm.state = std::make_unique<ClusterState>(m_cluster);
+        sm.shadowS = shadowTime(head.unit, t, *sm.state, sm.released, sm.shadowUnit);
         sm.head = head.unit;
         sm.stamp = m_stateStamp;
         sm.computedAtS = t;
-        sm.minEndS = kInf;
-        for (int32_t r : m_running)
-            sm.minEndS = std::min(sm.minEndS, m_results[std::size_t(r)].startS + m_units[std::size_t(r)].req);
+        sm.minEndS = m_runningEnds.empty() ? kInf : m_runningEnds.begin()->first;
     }
     ClusterState* atShadow = sm.state.get(); // a backfill below changes it, and the stamp with it
     const uint64_t released = sm.released;
@@ -357,34 +445,50 @@ void Replay::schedule(double t)
         std::memcpy(&bits, &sh, sizeof bits);
         return (k ^ bits) | 1; // never 0, the "none" key
     };
-    std::set<QueueEntry> frontier; // next unit of each live signature
+    // attempt() would fail at a signature's next unit when its first task fitted no node at a
+    // known failure and no node released since fits it (backfills below only take resources):
+    // nothing to try. That unit's first wait must be logged already (else attempt() logs it).
+    auto knownToFail = [&](uint32_t s, int32_t unit) {
+        if (!(m_memo && failureKnown(s) && (unit < 0 || !m_opt.recordDecisions || m_waitRecorded[std::size_t(unit)])))
+            return false;
+        if (m_sigFailEpoch[s] != m_releaseEpoch
+            && fitsOnNodesReleasedSince(m_sigFailEpoch[s], m_sigFirstRequest[s]))
+            return false;
+        m_sigFailPass[s] = m_pass;
+        m_sigFailEpoch[s] = m_releaseEpoch;
+        return true;
+    };
+    // The next unit of each live signature, a min-heap in queue order. Every waiting unit comes
+    // after the head (those before it started), so a signature's next is its first but the head.
+    Frontier& frontier = m_frontier;
+    frontier.clear();
     for (uint32_t s : m_wait->activeSignatures()) {
         if (m_sigFailPass[s] == m_pass)
             continue;
+        if (!m_opt.recordDecisions && knownToFail(s, -1)) // no unit to look at
+            continue;
         const WaitQueue::Set& units = m_wait->ofSignature(s);
-        auto it = units.upper_bound(head);
-        if (it == units.end())
+        auto it = units.begin();
+        if (it->unit == head.unit)
+            ++it;
+        if (it == units.end() || knownToFail(s, it->unit))
             continue;
-        if (m_memo && m_sigFailEpoch[s] == m_releaseEpoch
-            && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(it->unit)])) {
-            m_sigFailPass[s] = m_pass; // attempt() would say so at this unit: nothing to try
-            continue;
-        }
-        frontier.insert(*it);
+        frontier.push(it);
     }
     std::vector<char> headNodes; // nodes the head's first-fit placement at the reservation uses
     const WaitQueue::Set& unlogged = m_wait->unlogged();
     auto un = unlogged.upper_bound(head);
     while (!frontier.empty() || un != unlogged.end()) {
-        if (frontier.empty() || (un != unlogged.end() && *un < *frontier.begin())) {
+        if (frontier.empty() || (un != unlogged.end() && *un < frontier.top())) {
             // Before every live signature's next unit: its signature failed in this pass.
             const int32_t ui = (un++)->unit;
             ds.clear();
             logWait(ui);
             continue;
         }
-        const QueueEntry e = *frontier.begin();
-        frontier.erase(frontier.begin());
+        const WaitQueue::Set::const_iterator at = frontier.pop();
+        const QueueEntry e = *at;
+        const auto next = std::next(at); // before a commit erases e
         if (un != unlogged.end() && un->unit == e.unit)
             ++un;
         const int32_t ui = e.unit;
@@ -392,10 +496,13 @@ void Replay::schedule(double t)
         const uint32_t sig = m_wait->signatureOf(ui);
         const WaitQueue::Set& units = m_wait->ofSignature(sig);
         ds.clear();
-        if (refusalsHold && m_sigRefusal[sig].key == refusalKey() && u.req >= m_sigRefusal[sig].minReqS
+        // Refused with this key: the same placement (the policy draws nothing, the cluster is the
+        // same), so the same answer beside the head; only ending before the reservation can
+        // change it.
+        if (refusalsHold && m_sigRefusal[sig].key == refusalKey() && t + u.req > shadow
             && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])) {
-            if (auto nx = units.upper_bound(e); nx != units.end())
-                frontier.insert(*nx);
+            if (next != units.end())
+                frontier.push(next);
             continue; // refused again: nothing to log, nothing changes
         }
         if (!attempt(ui, t, placed, ds)) {
@@ -406,22 +513,27 @@ void Replay::schedule(double t)
         if (!allowed && shadow < kInf)
             allowed = fitsBesideHead(*atShadow, placed, m_units[std::size_t(head.unit)], headNodes);
         if (allowed) {
+            const bool endsBefore = t + u.req <= shadow;
+            const uint64_t stampBefore = m_stateStamp;
             commit(ui, t, placed, ds);
             ++m_out.backfilled;
+            // The reservation stands: a unit ending before it is released on the way there (if it
+            // comes before the reservation's unit in the order of ends), one beside the head is in
+            // atShadow already.
+            if (sm.stamp == stampBefore && sm.shadowUnit >= 0
+                && (!endsBefore || std::pair(t + u.req, ui) < std::pair(expectedEnd(sm.shadowUnit), sm.shadowUnit))) {
+                sm.stamp = m_stateStamp;
+                sm.minEndS = std::min(sm.minEndS, t + u.req);
+            }
         } else {
             rollback(ui, placed);
             ds.clear();
             logWait(ui);
-            if (refusalsHold) {
-                Refusal& r = m_sigRefusal[sig];
-                const uint64_t key = refusalKey();
-                if (r.key != key)
-                    r = Refusal { key, u.req };
-                r.minReqS = std::min(r.minReqS, u.req);
-            }
+            if (refusalsHold)
+                m_sigRefusal[sig].key = refusalKey();
         }
-        if (auto nx = units.upper_bound(e); nx != units.end())
-            frontier.insert(*nx);
+        if (next != units.end())
+            frontier.push(next);
     }
 }
 

@@ -127,6 +127,39 @@ private slots:
         QCOMPARE(c.allocGpuMilli(), int64_t(0));
         QCOMPARE(c.stateHash(), empty);
     }
+
+    void freestGpuAndFullyFreeCountFollowEveryChange()
+    {
+        TraceBuilder b;
+        b.node(64000, 64000, 4).node(8000, 8000, 0);
+        sim::ClusterState c(b.t);
+        QCOMPARE(c.maxGpuFree(0), 1000);
+        QCOMPARE(c.fullyFreeGpus(0), 4);
+        QCOMPARE(c.maxGpuFree(1), 0);
+        QCOMPARE(c.fullyFreeGpus(1), 0);
+        // 700 of GPU 1, then 400 of GPUs 0, 2 and 3: the freest has 600 left
+        const sim::Placement a = c.makePlacement(0, { 1000, 0, 1, 700, 0 }, 0x2);
+        const sim::Placement d { 0, 1000, 0, 400, 0xD }; // 400 of each of GPUs 0, 2 and 3
+        c.allocate(a);
+        QCOMPARE(c.maxGpuFree(0), 1000);
+        QCOMPARE(c.fullyFreeGpus(0), 3);
+        c.allocate(d);
+        QCOMPARE(c.maxGpuFree(0), 600);
+        QCOMPARE(c.fullyFreeGpus(0), 0);
+        QVERIFY(c.fits(0, { 0, 0, 1, 600, 0 }));
+        QVERIFY(!c.fits(0, { 0, 0, 1, 601, 0 }));
+        QVERIFY(!c.fits(0, { 0, 0, 1, 1000, 0 }));
+        c.release(a);
+        QCOMPARE(c.maxGpuFree(0), 1000);
+        QCOMPARE(c.fullyFreeGpus(0), 1);
+        QVERIFY(c.fits(0, { 0, 0, 1, 1000, 0 }));
+        QVERIFY(!c.fits(0, { 0, 0, 2, 1000, 0 }));
+        const sim::ClusterState copy = c; // copies keep them too
+        c.release(d);
+        QCOMPARE(c.fullyFreeGpus(0), 4);
+        QCOMPARE(copy.fullyFreeGpus(0), 1);
+        QCOMPARE(copy.maxGpuFree(0), 1000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestClusterState)
