@@ -80,10 +80,15 @@ int runPolicies(const std::vector<std::string>& argv)
         return s;
     }().c_str());
     std::printf("backfilling (--backfill, timed mode): none, easy\n");
-    std::printf("\nparameters: --seeds (RNG of tie-breaks, Random, inflation and shuffle),\n"
+    std::printf("queue head (--head, timed mode): resort (the queue's first by the order at every pass, default),\n"
+                "  commit (a blocked head stays the head until it starts, as the RLScheduler simulator does)\n");
+    std::printf("\nparameters: --seeds (RNG of tie-breaks, Random, inflation, trim and shuffle; a timed run that\n"
+                "  draws nothing, e.g. FirstFit, reports \"seed\": null),\n"
                 "  --tie-break random|first|order (equal best scores: random per decision, lowest node, or first in\n"
                 "  a node order drawn once per run with the seed; default order for fill, random for timed),\n"
-                "  fill: --ratio (default 1.3); timed: --sla CLASS=SECONDS,..., --window (p99 window, 3600 s),\n"
+                "  fill: --ratio (default 1.3; a pod list asking for more loses random pods down to it, as the\n"
+                "  FGD authors do; --no-trim replays every pod); timed: --sla CLASS=SECONDS,... (default= for jobs\n"
+                "  without a class), --window (p99 window, 3600 s),\n"
                 "  --tick (series period, default max(60 s, span/4000)), --power-off-idle\n");
     return 0;
 }
@@ -129,6 +134,8 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     if (backfill != "none" && backfill != "easy")
         return fail("replay: --backfill is none or easy", 2);
     o.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+    if (!sim::parseHeadRule(args.value("head").value_or("resort"), o.head))
+        return fail("replay: --head is resort (re-sort the queue at every pass) or commit (a blocked head stays the head)", 2);
     std::string error;
     o.p99WindowS = args.real("window", o.p99WindowS, error);
     o.tickS = args.real("tick", 0, error);
@@ -155,8 +162,10 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
         Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim;
     };
     std::vector<std::pair<std::string, Row>> rows;
+    std::vector<std::string> seedless; // policies whose runs drew no random number
     for (const std::string& name : policies) {
         Row row;
+        bool seedUsed = false;
         for (uint64_t seed : seeds) {
             o.seed = seed;
             auto out = runCell(sim::RunSpec::timed(name, o), trace, project, traceId);
@@ -174,14 +183,30 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             row.frag.add(r->meanGpuFragRate * 100);
             row.energy.add(r->energyKWh);
             row.sim.add(r->simSeconds);
+            seedUsed = seedUsed || r->seedUse == "schedule";
         }
+        if (!seedUsed)
+            seedless.push_back(name);
         rows.push_back({ name, row });
     }
     if (!args.flag("json")) {
-        std::printf("timed replay: %zu nodes, %zu jobs, queue %s, backfill %s, %zu seed(s); mean over seeds "
-                    "[min, max]; waits in s, p99 by nearest rank\n",
-            trace.nodes.size(), trace.jobs.size(), policy::queueOrderName(o.queue).c_str(), backfill.c_str(),
-            seeds.size());
+        std::printf("timed replay: %zu nodes, %zu jobs, queue %s (head: %s), backfill %s, %zu seed(s); mean over "
+                    "seeds [min, max]; waits in s, p99 by nearest rank\n",
+            trace.nodes.size(), trace.jobs.size(), policy::queueOrderName(o.queue).c_str(), sim::headRuleName(o.head),
+            backfill.c_str(), seeds.size());
+        if (!seedless.empty()) {
+            std::string names;
+            for (const std::string& n : seedless)
+                names += (names.empty() ? "" : ", ") + n;
+            std::printf("no random numbers drawn for placements by %s (no random policy or ties): the seed changes no "
+                        "start there (at most the order of equal candidates in the decision log)\n",
+                names.c_str());
+        }
+        std::string slaText;
+        for (const auto& [cls, limit] : o.slaByQos)
+            slaText += ", " + cls + " " + std::to_string(int64_t(limit)) + " s";
+        std::printf("SLA: wait above default %lld s%s counts as a violation\n", static_cast<long long>(o.defaultSlaS),
+            slaText.c_str());
         std::printf("%-14s %26s %26s %9s %7s %7s %7s %7s %10s %8s\n", "policy", "wait mean [min,max]",
             "wait p99 [min,max]", "bsld", "failed", "cpu %", "gpu %", "frag %", "energy kWh", "sim s");
         for (const auto& [name, r] : rows)
@@ -194,7 +219,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     {
         QJsonObject out { { "schema", "schedlab.replay/1" }, { "mode", "timed" },
             { "queue", QString::fromStdString(policy::queueOrderName(o.queue)) },
-            { "backfill", QString::fromStdString(backfill) }, { "runs", runs } };
+            { "backfill", QString::fromStdString(backfill) }, { "head", sim::headRuleName(o.head) }, { "runs", runs } };
         std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
     }
     return 0;
@@ -248,9 +273,9 @@ int runRuns(const std::vector<std::string>& argv)
 int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "max-tasks", "top-k", "tie-break", "queue", "backfill", "sla",
+    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
                "window", "tick", "project", "jobs" },
-            { "json", "strict", "power-off-idle" });
+            { "json", "strict", "power-off-idle", "no-trim" });
         !e.empty())
         return fail("replay: " + e, 2);
     if (args.positional().empty())
@@ -264,6 +289,7 @@ int runReplay(const std::vector<std::string>& argv)
     std::string error;
     sim::FillOptions fill;
     fill.ratio = args.real("ratio", fill.ratio, error);
+    fill.trimAboveRatio = !args.flag("no-trim");
     fill.topK = int(args.integer("top-k", 8, error));
     if (!error.empty())
         return fail("replay: " + error, 2);
@@ -344,7 +370,7 @@ int runReplay(const std::vector<std::string>& argv)
     }
     if (args.flag("json")) {
         QJsonObject o { { "schema", "schedlab.replay/1" }, { "mode", "fill" }, { "ratio", fill.ratio },
-            { "tieBreak", QString::fromStdString(tie) },
+            { "tieBreak", QString::fromStdString(tie) }, { "trimAboveRatio", fill.trimAboveRatio },
             { "runs", runs } };
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
@@ -352,6 +378,16 @@ int runReplay(const std::vector<std::string>& argv)
     std::printf("fill experiment: %zu nodes, %lld GPUs, %zu pods, ratio %.2f, %zu seed(s), ties: %s\n",
         trace.nodes.size(), static_cast<long long>(trace.totalGpus()), trace.tasks.size(), fill.ratio, seeds.size(),
         tie.c_str());
+    if (!results.empty() && *results[0]) {
+        const sim::FillResult& first = *(*results[0])->fill;
+        if (first.podsRemoved > 0)
+            std::printf("the pod list asks for %.1f %% of GPU capacity: %lld pods removed at random (per seed) down to "
+                        "ratio %.2f, as the FGD authors do (--no-trim replays every pod)\n",
+                first.originalRequestPct, static_cast<long long>(first.podsRemoved), fill.ratio);
+        else if (first.originalRequestPct > 100.0 * fill.ratio)
+            std::printf("the pod list asks for %.1f %% of GPU capacity, above ratio %.2f: every pod replayed (--no-trim)\n",
+                first.originalRequestPct, fill.ratio);
+    }
     std::printf("%-14s %26s %26s %22s %10s\n", "policy", "GPU alloc % mean [min,max]", "frag rate % mean [min,max]",
         "failed pods [min,max]", "s/run");
     for (const Row& r : rows)

@@ -26,9 +26,9 @@ commands:
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
   import FILE... --project P [--json] [--procs-per-node K]
         check a trace and store a compressed copy of it in a project (replays survive moved files)
-  replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
+  replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--no-trim] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
   replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
-        [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--power-off-idle] [--project P] [--json]
+        [--head resort|commit] [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--power-off-idle] [--project P] [--json]
         both: [--top-k 8] [--procs-per-node K] [--strict]
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
   runs --project FILE [--json]

@@ -16,6 +16,8 @@ QJsonObject fillResultToJson(const sim::FillResult& r)
         { "seed", double(r.seed) },
         { "pods", double(r.pods) },
         { "originalPods", double(r.originalPods) },
+        { "podsRemoved", double(r.podsRemoved) },
+        { "originalRequestPct", r.originalRequestPct },
         { "placed", double(r.placed) },
         { "failed", double(r.failed) },
         { "failedGpuMilli", double(r.failedGpuMilli) },
@@ -44,14 +46,20 @@ QJsonObject timedResultToJson(const sim::TimedResult& r)
             { "gpuUtil", p.gpuUtil }, { "activeNodes", p.activeNodes }, { "gpuFragRate", p.gpuFragRate },
             { "cpuFragRate", p.cpuFragRate }, { "p99WaitS", p.p99WaitS }, { "queued", p.queued },
             { "running", p.running }, { "powerW", p.powerW } });
-    QJsonObject sla;
+    QJsonObject sla, slaS;
     for (const auto& [k, v] : r.slaViolations)
         sla.insert(QString::fromStdString(k), double(v));
+    for (const auto& [k, v] : r.slaS)
+        slaS.insert(QString::fromStdString(k), v);
     return QJsonObject {
         { "policy", QString::fromStdString(r.policy) },
         { "queue", QString::fromStdString(r.queue) },
         { "backfill", QString::fromStdString(r.backfill) },
-        { "seed", double(r.seed) },
+        { "head", QString::fromStdString(r.head) },
+        // null when nothing in the run drew a random number (the seed changed nothing)
+        { "seed", r.seedUse != "none" ? QJsonValue(double(r.seed)) : QJsonValue(QJsonValue::Null) },
+        { "seedUse", QString::fromStdString(r.seedUse) },
+        { "slaS", slaS },
         { "units", double(r.units) },
         { "completed", double(r.completed) },
         { "failed", double(r.failed) },

@@ -133,7 +133,17 @@ MainWindow::MainWindow(QWidget* parent)
         m_cancel->setVisible(false);
         if (!error.isEmpty())
             showError(error);
-        m_status->setText(cancelled ? tr("Cancelled") : error.isEmpty() ? tr("Done") : tr("Run failed"));
+        QString done = tr("Done");
+        // A fill workload above the ratio was trimmed (as the FGD authors do): say so.
+        for (const views::RunResult& r : m_results)
+            if (r.fill && r.fill->podsRemoved > 0) {
+                done = tr("Done. The pod list asks for %1 % of GPU capacity: %2 pods removed at random down to "
+                          "the ratio, as the FGD authors do")
+                           .arg(r.fill->originalRequestPct, 0, 'f', 1)
+                           .arg(r.fill->podsRemoved);
+                break;
+            }
+        m_status->setText(cancelled ? tr("Cancelled") : error.isEmpty() ? done : tr("Run failed"));
         emit batchDone();
     });
 

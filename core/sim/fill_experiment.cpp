@@ -11,6 +11,7 @@ namespace schedlab::sim {
 namespace {
 // Separate, fixed streams for inflation+shuffle and for policy tie-breaks, both from the run seed.
 constexpr uint64_t kPolicyStream = 0xD1B54A32D192ED03ull;
+constexpr uint64_t kTrimStream = 0x8CB92BA72F3D8DD7ull;
 } // namespace
 
 Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
@@ -47,12 +48,28 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     if (requested == 0)
         return makeError(ErrorCode::Invalid, "the fill experiment needs pods that ask for GPUs (none does)");
 
-    // Inflate with uniformly sampled copies until the next one would exceed ratio x capacity.
     Rng rng(options.seed);
     std::vector<uint32_t> pods = original;
     const double cap = options.ratio * double(cluster.totalGpuMilli());
+    const int64_t originalRequested = requested;
+    int64_t removed = 0;
+    // A pod list already asking for more than ratio x capacity is trimmed as the FGD authors'
+    // simulator does (its tuneDownPods): remove uniformly chosen pods (any pod, also those without
+    // GPUs) until the request is at most ratio x capacity. Its own stream of the seed.
+    if (options.trimAboveRatio && double(requested) > cap) {
+        Rng trimRng(options.seed ^ kTrimStream);
+        while (double(requested) > cap && !pods.empty()) {
+            const std::size_t k = trimRng.below(pods.size());
+            requested -= trace.tasks[pods[k]].request.totalGpuMilli();
+            pods.erase(pods.begin() + std::ptrdiff_t(k));
+            ++removed;
+        }
+    }
+    // Otherwise inflate with uniformly sampled copies until the next one would exceed ratio x
+    // capacity (the pod's total GPU request is tested, so the list never exceeds it; the authors'
+    // loop tests the per-GPU request and may overshoot by one multi-GPU pod).
     const std::size_t maxPods = original.size() * 1000 + 1'000'000; // bound for hostile ratios
-    while (pods.size() < maxPods) {
+    while (removed == 0 && double(requested) <= cap && pods.size() < maxPods) {
         const uint32_t pick = original[rng.below(original.size())];
         const int64_t g = trace.tasks[pick].request.totalGpuMilli();
         if (double(requested + g) > cap)
@@ -71,6 +88,8 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     out.ratio = options.ratio;
     out.originalPods = int64_t(original.size());
     out.pods = int64_t(pods.size());
+    out.podsRemoved = removed;
+    out.originalRequestPct = 100.0 * double(originalRequested) / double(cluster.totalGpuMilli());
 
     const metrics::TypicalWorkload workload = metrics::TypicalWorkload::fromTrace(trace);
     metrics::FragTracker frag(cluster, workload);
@@ -85,6 +104,8 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     if (options.maxPods > 0 && int64_t(pods.size()) > options.maxPods)
         pods.resize(std::size_t(options.maxPods)); // a prefix of the shuffled order
     out.pods = int64_t(pods.size());
+    out.podsRemoved = removed;
+    out.originalRequestPct = 100.0 * double(originalRequested) / double(cluster.totalGpuMilli());
     const auto t0 = std::chrono::steady_clock::now();
     const double total = double(cluster.totalGpuMilli());
     int64_t arrived = 0;

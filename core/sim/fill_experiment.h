@@ -1,6 +1,6 @@
 #pragma once
 /// The FGD paper's fill experiment (DESIGN §5): inflate the pod list with seeded copies up to
-/// `ratio` x cluster GPU capacity, shuffle, place each pod once in order (no departures, no
+/// `ratio` x cluster GPU capacity (or trim one that asks for more, as the authors do), shuffle, place each pod once in order (no departures, no
 /// retries), and record GPU allocation and fragmentation at every 1 % of arrived GPU workload.
 
 #include "base/progress.h"
@@ -19,6 +19,9 @@ namespace schedlab::sim {
 
 struct FillOptions {
     double ratio = 1.3; ///< stop inflating before the GPU request would exceed ratio x capacity
+    /// A pod list asking for more than ratio x capacity loses seeded random pods until it asks for
+    /// at most that (the FGD authors' tuneDownPods); false replays every pod (schedlab before 0.7).
+    bool trimAboveRatio = true;
     uint64_t seed = 42;
     int topK = 8; ///< candidates kept per decision; 0 = no decision log
     bool recordDecisions = true;
@@ -52,7 +55,9 @@ struct FillResult {
     uint64_t seed = 0;
     double ratio = 0;
     int64_t originalPods = 0;
-    int64_t pods = 0; ///< after inflation
+    int64_t pods = 0; ///< after trimming or inflation
+    int64_t podsRemoved = 0; ///< by the trim (trimAboveRatio)
+    double originalRequestPct = 0; ///< the pod list's GPU request / capacity x 100, before either
     int64_t placed = 0;
     int64_t failed = 0;
     int64_t failedGpuMilli = 0; ///< GPU request of the failed pods

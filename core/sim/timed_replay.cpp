@@ -144,9 +144,11 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         m_opt.journal->begin(m_cluster);
     buildUnits();
     m_memo = m_policy->failsOnlyWhenInfeasible();
+    noteSeedUse();
     m_out.policy = m_policy->name();
     m_out.queue = policy::queueOrderName(m_opt.queue);
     m_out.backfill = m_opt.backfill == Backfill::Easy ? "easy" : "none";
+    m_out.head = headRuleName(m_opt.head);
     m_out.seed = m_opt.seed;
     m_out.scheduleHash = 1469598103934665603ull;
     m_out.units = int64_t(m_units.size());
@@ -184,6 +186,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
             m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
             m_memo = m_policy->failsOnlyWhenInfeasible();
+            noteSeedUse();
             bumpReleaseEpoch(); // what failed under the old policy says nothing of the new one
             m_forkEpoch = m_releaseEpoch;
             m_shadowMemo = {};
@@ -270,9 +273,10 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         bsld.push_back(std::max(1.0, (wait + r.runS) / std::max(r.runS, 10.0)));
         lastFinish = std::max(lastFinish, r.finishS);
         const int16_t qos = m_units[i].qos;
-        const std::string cls = qos >= 0 ? m_trace.qosClasses[std::size_t(qos)] : "none";
+        const std::string cls = qos >= 0 ? m_trace.qosClasses[std::size_t(qos)] : "default";
         auto sla = m_opt.slaByQos.find(cls);
         const double limit = sla == m_opt.slaByQos.end() ? m_opt.defaultSlaS : sla->second;
+        m_out.slaS[cls] = limit;
         auto& count = m_out.slaViolations[cls];
         if (wait > limit)
             ++count;
@@ -295,6 +299,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         for (std::size_t k = std::size_t(m_opt.hashEvery); k < ds.size(); k += std::size_t(m_opt.hashEvery))
             m_out.stateHashes.push_back({ int64_t(k), m_opt.journal->stateAt(ds[k].statePos)->stateHash() });
     }
+    m_out.seedUse = m_seedForSchedule ? "schedule" : m_seedForCandidates ? "candidates" : "none";
     m_out.units_ = std::move(m_results);
     m_out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     progress.report(1.0);
@@ -303,6 +308,17 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
 }
 
 } // namespace detail
+
+const char* headRuleName(HeadRule h) { return h == HeadRule::Commit ? "commit" : "resort"; }
+
+bool parseHeadRule(const std::string& s, HeadRule& out)
+{
+    if (s == "resort" || s == "commit") {
+        out = s == "commit" ? HeadRule::Commit : HeadRule::Resort;
+        return true;
+    }
+    return false;
+}
 
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, ProgressFn progress, CancelToken cancel)

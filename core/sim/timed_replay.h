@@ -22,9 +22,17 @@ namespace schedlab::sim {
 
 enum class Backfill { None, Easy };
 
+/// Which unit a scheduling pass starts from. Resort: the queue's first by the order at every pass
+/// (as a real scheduler does). Commit: a unit that became the blocked head stays the head until it
+/// starts, even if later arrivals sort before it (the RLScheduler simulator's rule).
+enum class HeadRule { Resort, Commit };
+const char* headRuleName(HeadRule h);
+bool parseHeadRule(const std::string& s, HeadRule& out);
+
 struct TimedOptions {
     policy::QueueOrder queue = policy::QueueOrder::Fcfs;
     Backfill backfill = Backfill::None;
+    HeadRule head = HeadRule::Resort;
     uint64_t seed = 42;
     policy::TieBreak tieBreak = policy::TieBreak::Random; ///< as upstream kube-scheduler
     int topK = 8;
@@ -74,7 +82,12 @@ struct TimedResult {
     std::string policy;
     std::string queue;
     std::string backfill;
+    std::string head; ///< "resort" or "commit"
     uint64_t seed = 0;
+    /// What the seed changed: "schedule" (a random policy or random ties drew for placements),
+    /// "candidates" (only the order of equal candidates in the decision log), "none".
+    std::string seedUse = "none";
+    std::map<std::string, double> slaS; ///< the SLA (max wait, s) applied per class ("default" = no class)
     int64_t units = 0; ///< scheduled units (jobs, or tasks of non-gang jobs)
     int64_t completed = 0;
     int64_t failed = 0; ///< could never run
@@ -84,7 +97,7 @@ struct TimedResult {
     double meanCpuUtil = 0, meanMemUtil = 0, meanGpuUtil = 0; ///< time-weighted, 0..1
     double meanGpuFragRate = 0; ///< time-weighted
     double energyKWh = -1;
-    std::map<std::string, int64_t> slaViolations; ///< per QoS class ("none" = no class)
+    std::map<std::string, int64_t> slaViolations; ///< per QoS class ("default" = no class)
     double makespanS = 0; ///< last finish - first submit
     double simSeconds = 0; ///< wall time of the event loop
     uint64_t stateHash = 0; ///< of the final cluster (empty again once every unit finished)

@@ -159,6 +159,15 @@ private:
     int32_t m_passQueued = 0; ///< queue length when the current pass began
     uint64_t m_releaseEpoch = 0; ///< bumped whenever resources are freed or the policy changes
     bool m_memo = false; ///< the policy fails only when nothing fits (failsOnlyWhenInfeasible)
+    bool m_seedForSchedule = false, m_seedForCandidates = false; ///< what the run's policies draw for
+    void noteSeedUse()
+    {
+        const bool schedule = m_policy->drawsRandomly(0);
+        m_seedForSchedule = m_seedForSchedule || schedule;
+        m_seedForCandidates = m_seedForCandidates
+            || (!schedule && m_opt.recordDecisions && m_opt.topK > 0 && m_policy->drawsRandomly(m_opt.topK));
+    }
+    int32_t m_committedHead = -1; ///< HeadRule::Commit: the blocked head, until it starts
     std::vector<trace::TaskRequest> m_sigFirstRequest; ///< by signature: its units' first task's request
     std::vector<uint32_t> m_sigFailPass; ///< by signature: pass in which it last failed
     std::vector<uint64_t> m_sigFailEpoch; ///< by signature: epoch of its last failure at task 0

@@ -398,7 +398,20 @@ void Replay::schedule(double t)
     QueueEntry head;
     bool blocked = false;
     const WaitQueue::Set& all = m_wait->all();
-    for (auto it = all.begin(); it != all.end();) {
+    // HeadRule::Commit: the committed head goes first; only once it starts does the order pick.
+    if (m_committedHead >= 0) {
+        const QueueEntry e = m_wait->entryOf(m_committedHead);
+        ds.clear();
+        if (attempt(e.unit, t, placed, ds)) {
+            commit(e.unit, t, placed, ds);
+            m_committedHead = -1;
+        } else {
+            logWait(e.unit);
+            head = e;
+            blocked = true;
+        }
+    }
+    for (auto it = all.begin(); !blocked && it != all.end();) {
         const QueueEntry e = *it++; // commit erases e only
         ds.clear();
         if (attempt(e.unit, t, placed, ds)) {
@@ -408,6 +421,8 @@ void Replay::schedule(double t)
         logWait(e.unit);
         head = e;
         blocked = true;
+        if (m_opt.head == HeadRule::Commit)
+            m_committedHead = e.unit;
         break;
     }
     if (!blocked || m_opt.backfill == Backfill::None)
@@ -458,8 +473,9 @@ void Replay::schedule(double t)
         m_sigFailEpoch[s] = m_releaseEpoch;
         return true;
     };
-    // The next unit of each live signature, a min-heap in queue order. Every waiting unit comes
-    // after the head (those before it started), so a signature's next is its first but the head.
+    // The next unit of each live signature, a min-heap in queue order: its first but the head
+    // (with HeadRule::Resort every waiting unit comes after the head, those before it started;
+    // with Commit units that sort before the committed head are candidates too).
     Frontier& frontier = m_frontier;
     frontier.clear();
     for (uint32_t s : m_wait->activeSignatures()) {
@@ -477,8 +493,12 @@ void Replay::schedule(double t)
     }
     std::vector<char> headNodes; // nodes the head's first-fit placement at the reservation uses
     const WaitQueue::Set& unlogged = m_wait->unlogged();
-    auto un = unlogged.upper_bound(head);
+    auto un = unlogged.begin();
     while (!frontier.empty() || un != unlogged.end()) {
+        if (un != unlogged.end() && un->unit == head.unit) {
+            ++un; // logged as the head
+            continue;
+        }
         if (frontier.empty() || (un != unlogged.end() && *un < frontier.top())) {
             // Before every live signature's next unit: its signature failed in this pass.
             const int32_t ui = (un++)->unit;

@@ -62,6 +62,8 @@ public:
     const Set& ofSignature(uint32_t s) const { return m_bySig[s]; }
     const Set& unlogged() const { return m_unlogged; }
     uint32_t signatureOf(int32_t unit) const { return m_sigOf[std::size_t(unit)]; }
+    /// A queued unit's entry (its current key).
+    const QueueEntry& entryOf(int32_t unit) const { return m_entryOf[std::size_t(unit)]; }
     /// Signatures with at least one waiting unit, in no particular order.
     const std::vector<uint32_t>& activeSignatures() const { return m_active; }
 

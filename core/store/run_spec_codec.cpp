@@ -9,7 +9,7 @@ namespace {
 
 QJsonObject optionsObject(const sim::FillOptions& o)
 {
-    return { { "ratio", o.ratio }, { "tieBreak", policy::tieBreakName(o.tieBreak) } };
+    return { { "ratio", o.ratio }, { "tieBreak", policy::tieBreakName(o.tieBreak) }, { "trimAboveRatio", o.trimAboveRatio } };
 }
 
 QJsonObject optionsObject(const sim::TimedOptions& o)
@@ -17,8 +17,11 @@ QJsonObject optionsObject(const sim::TimedOptions& o)
     QJsonObject sla;
     for (const auto& [k, v] : o.slaByQos)
         sla[QString::fromStdString(k)] = v;
-    return { { "tieBreak", policy::tieBreakName(o.tieBreak) }, { "window", o.p99WindowS }, { "tick", o.tickS },
+    QJsonObject obj { { "tieBreak", policy::tieBreakName(o.tieBreak) }, { "window", o.p99WindowS }, { "tick", o.tickS },
         { "sla", o.defaultSlaS }, { "slaByQos", sla }, { "powerOffIdle", o.powerOffIdle } };
+    if (o.head != sim::HeadRule::Resort) // older runs, and the default, have no key
+        obj.insert("head", sim::headRuleName(o.head));
+    return obj;
 }
 
 Error rowError(const RunRow& row, const std::string& what) { return makeError(ErrorCode::Invalid, "run " + std::to_string(row.id) + " " + what); }
@@ -65,6 +68,8 @@ Result<sim::RunSpec> specFromRow(const RunRow& row)
         f.seed = row.seed;
         f.ratio = o.value("ratio").toDouble(1.3);
         f.tieBreak = tie;
+        // Runs stored before the trim existed replayed every pod.
+        f.trimAboveRatio = o.value("trimAboveRatio").toBool(false);
         return sim::RunSpec::fill(row.policy, f);
     }
     sim::TimedOptions t;
@@ -73,6 +78,8 @@ Result<sim::RunSpec> specFromRow(const RunRow& row)
     if (!row.queue.empty() && !policy::parseQueueOrder(row.queue, t.queue))
         return rowError(row, "has an unknown queue order '" + row.queue + "'");
     t.backfill = row.backfill == "none" ? sim::Backfill::None : sim::Backfill::Easy;
+    if (o.contains("head") && !sim::parseHeadRule(o.value("head").toString().toStdString(), t.head))
+        return rowError(row, "has an unknown head rule '" + o.value("head").toString().toStdString() + "'");
     t.p99WindowS = o.value("window").toDouble(3600);
     t.tickS = o.value("tick").toDouble(0);
     t.defaultSlaS = o.value("sla").toDouble(3600);

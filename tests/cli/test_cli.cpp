@@ -355,7 +355,8 @@ private slots:
         const QString trace = m_dir.filePath("inc.sltrace"), project = m_dir.filePath("inc.schedlab");
         QCOMPARE(cli({ "generate", "--nodes", "16", "--jobs", "3000", "--seed", "8", "--out", trace }).code, 0);
         QCOMPARE(cli({ "import", trace, "--project", project }).code, 0);
-        QCOMPARE(cli({ "replay", trace, "--mode", "fill", "--policy", "bestfit", "--seeds", "42", "--project", project }).code, 0);
+        // Every pod (--no-trim): the generated trace asks for far more GPUs than the ratio.
+        QCOMPARE(cli({ "replay", trace, "--mode", "fill", "--policy", "bestfit", "--seeds", "42", "--no-trim", "--project", project }).code, 0);
         Run overview = cli({ "decisions", "--project", project, "--run", "1", "--json" });
         QVERIFY2(overview.code == 0, overview.err.constData());
         const QJsonObject ov = QJsonDocument::fromJson(overview.out).object();
@@ -499,6 +500,37 @@ private slots:
                      "--seeds", "x" })
                      .code,
             2);
+    }
+
+    // Fidelity options: the trim is said and undone by --no-trim; --head is checked and recorded.
+    void trimAndHeadOptions()
+    {
+        const QString sample = QStringLiteral(SCHEDLAB_TEST_DATA "/../../samples/sample.sltrace");
+        Run trimmed = cli({ "replay", sample, "--mode", "fill", "--policy", "bestfit" });
+        QCOMPARE(trimmed.code, 0);
+        QVERIFY2(trimmed.out.contains("pods removed at random"), trimmed.out.constData());
+        Run all = cli({ "replay", sample, "--mode", "fill", "--policy", "bestfit", "--no-trim", "--json" });
+        QCOMPARE(all.code, 0);
+        const QJsonObject run = QJsonDocument::fromJson(all.out).object()["runs"].toArray()[0].toObject();
+        QCOMPARE(run["podsRemoved"].toInt(), 0);
+        QCOMPARE(run["pods"].toInt(), run["originalPods"].toInt());
+        QVERIFY(run["originalRequestPct"].toDouble() > 1000);
+        Run bad = cli({ "replay", sample, "--mode", "timed", "--head", "sideways" });
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--head is resort"), bad.err.constData());
+        Run commit = cli({ "replay", sample, "--mode", "timed", "--queue", "sjf", "--head", "commit", "--policy", "firstfit",
+            "--top-k", "0", "--json" });
+        QCOMPARE(commit.code, 0);
+        const QJsonObject t = QJsonDocument::fromJson(commit.out).object();
+        QCOMPARE(t["head"].toString(), QString("commit"));
+        const QJsonObject r0 = t["runs"].toArray()[0].toObject();
+        QCOMPARE(r0["head"].toString(), QString("commit"));
+        QVERIFY(r0["seed"].isNull()); // FirstFit without a decision log draws nothing
+        QCOMPARE(r0["seedUse"].toString(), QString("none"));
+        QVERIFY(r0["slaS"].toObject().contains("LS")); // the sample's classes, with their SLA
+        Run text = cli({ "replay", sample, "--mode", "timed", "--policy", "firstfit", "--top-k", "0" });
+        QVERIFY2(text.out.contains("the seed changes no start there"), text.out.constData());
+        QVERIFY2(text.out.contains("SLA: wait above default 3600 s"), text.out.constData());
     }
 
     // The bundled sample is this project's own generator output, and must stay loadable.

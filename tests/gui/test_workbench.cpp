@@ -221,10 +221,11 @@ private slots:
             const QCPGraph* graph = d->plot(0)->graph(g);
             QCOMPARE(graph->dataCount(), int(r.fill->curve.size()));
             QCOMPARE((graph->data()->constEnd() - 1)->value, r.fill->curve.back().gpuAllocPct);
-            // The sample asks for 13x the GPUs (no inflation needed), so ~1300 one-percent points:
-            // the heat keeps at most 512 columns spanning all of them.
-            QVERIFY(r.fill->curve.size() > 1000);
-            QVERIFY(r.fill->heat.columns() > 256 && r.fill->heat.columns() <= 512);
+            // The sample asks for 13x the GPUs: trimmed to the ratio (1.3) as the FGD authors do,
+            // so its curve ends within one pod (at most 8 of 296 GPUs) below 130 % arrived.
+            QVERIFY(r.fill->podsRemoved > 3000);
+            QVERIFY(r.fill->curve.back().arrivedPct <= 130 && r.fill->curve.back().arrivedPct >= 127);
+            QVERIFY(r.fill->heat.columns() > 100 && r.fill->heat.columns() <= 512);
             QCOMPARE(r.fill->heat.x.front(), 1.0);
             QVERIFY(r.fill->heat.x.back() > 0.99 * r.fill->curve.back().arrivedPct);
         }

@@ -47,7 +47,13 @@ sim::RunSpec timedSpec(const std::string& policy, sim::Backfill bf = sim::Backfi
     return sim::RunSpec::timed(policy, o);
 }
 
-sim::RunSpec fillSpec(const std::string& policy) { return sim::RunSpec::fill(policy, {}); }
+// Every pod of the generated traces (they ask for far more than the ratio): long runs to seek in.
+sim::RunSpec fillSpec(const std::string& policy)
+{
+    sim::FillOptions o;
+    o.trimAboveRatio = false;
+    return sim::RunSpec::fill(policy, o);
+}
 
 } // namespace
 
@@ -239,7 +245,7 @@ private slots:
         QVERIFY(n > 1500);
         for (int64_t k : { int64_t(0), int64_t(1), int64_t(777), n / 2, n - 1 }) {
             auto p = policy::makePlacementPolicy("fgd");
-            sim::FillOptions o;
+            sim::FillOptions o = *fillSpec("fgd").fillOptions();
             o.stopAt = k;
             o.recordDecisions = false;
             auto stopped = sim::runFillExperiment(*t, *p, o);

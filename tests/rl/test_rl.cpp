@@ -381,7 +381,12 @@ private slots:
         QCOMPARE(a->weightHash(), b->weightHash()); // same seed, same weights
         QVERIFY(a->weightHash() != c->weightHash());
         QCOMPARE(seen.size(), std::size_t(2));
-        QCOMPARE(seen[0].decisions, int64_t(300));
+        // An episode is the fill experiment's pod list (trimmed to the ratio: the generated trace
+        // asks for more), cut at maxPods.
+        auto probe = policy::makePlacementPolicy("firstfit");
+        auto episode = sim::runFillExperiment(t, *probe, rl::fillOptionsFor(quickTraining(), quickTraining().seed));
+        QVERIFY(episode.ok() && episode->podsRemoved > 0);
+        QCOMPARE(seen[0].decisions, std::min<int64_t>(300, episode->pods));
         QVERIFY(seen[0].gradientSteps > 0 && seen[0].meanLoss >= 0);
         QCOMPARE(seen[0].epsilon, 0.3);
         QCOMPARE(seen[1].epsilon, 0.02);

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 using namespace schedlab;
 using schedlab::test::TraceBuilder;
 
@@ -44,6 +46,50 @@ private slots:
         QCOMPARE(r.decisions.size(), std::size_t(2));
     }
 
+    void aPodListAboveTheRatioIsTrimmedDownToIt()
+    {
+        // 4 GPUs, ratio 1.0 (4000 gpu-milli); 6 whole-GPU pods and 2 cpu-only pods ask for 6000.
+        // Random pods (any, as the authors' tuneDownPods) go until at most 4000 is asked: exactly
+        // two GPU pods, plus whichever cpu-only pods were drawn on the way. No inflation after.
+        TraceBuilder b;
+        b.node(64000, 65536, 4);
+        for (int i = 0; i < 6; ++i)
+            b.task(1000, 0, 1, 1000);
+        b.task(2000, 0, 0, 0).task(2000, 0, 0, 0);
+        sim::FillOptions o;
+        o.ratio = 1.0;
+        std::set<int64_t> removedCounts;
+        for (uint64_t seed = 1; seed <= 24; ++seed) {
+            o.seed = seed;
+            const sim::FillResult r = mustFill(b.t, "firstfit", o);
+            QCOMPARE(r.originalPods, int64_t(8));
+            QCOMPARE(r.originalRequestPct, 150.0);
+            QVERIFY(r.podsRemoved >= 2 && r.podsRemoved <= 4);
+            QCOMPARE(r.pods, 8 - r.podsRemoved);
+            QCOMPARE(r.failed, int64_t(0)); // 4 GPU pods on 4 GPUs
+            QCOMPARE(r.finalGpuAllocPct, 100.0);
+            QCOMPARE(r.curve.back().arrivedPct, 100);
+            removedCounts.insert(r.podsRemoved);
+            const sim::FillResult again = mustFill(b.t, "firstfit", o);
+            QCOMPARE(again.podsRemoved, r.podsRemoved);
+            QCOMPARE(again.stateHash, r.stateHash);
+        }
+        QVERIFY(removedCounts.size() >= 2); // the seed chooses which pods go
+        // The old behaviour behind the option: every pod, the last two GPU pods fail.
+        o.trimAboveRatio = false;
+        const sim::FillResult all = mustFill(b.t, "firstfit", o);
+        QCOMPARE(all.pods, int64_t(8));
+        QCOMPARE(all.podsRemoved, int64_t(0));
+        QCOMPARE(all.failed, int64_t(2));
+        QCOMPARE(all.curve.back().arrivedPct, 150);
+        // Below the ratio nothing is removed (the list is inflated instead).
+        o.trimAboveRatio = true;
+        o.ratio = 2.0;
+        const sim::FillResult up = mustFill(b.t, "firstfit", o);
+        QCOMPARE(up.podsRemoved, int64_t(0));
+        QVERIFY(up.pods > 8);
+    }
+
     void overflowFailsWithoutRetry()
     {
         // 1 GPU, two whole-GPU pods (200 % of capacity already): the second fails and is not retried.
@@ -52,6 +98,7 @@ private slots:
         b.task(1000, 0, 1, 1000).task(1000, 0, 1, 1000);
         sim::FillOptions o;
         o.ratio = 1.0;
+        o.trimAboveRatio = false; // every pod
         sim::FillResult r = mustFill(b.t, "firstfit", o);
         QCOMPARE(r.pods, int64_t(2));
         QCOMPARE(r.placed, int64_t(1));

@@ -72,6 +72,47 @@ private slots:
         QVERIFY(fgdFirst > bestfitFirst);
     }
 
+    // openb_pod_list_multigpu50 asks for ~183 % of the gpu_node cluster: trimmed down to the ratio
+    // (the authors' tuneDownPods), its final allocation agrees with the untrimmed list's curve at
+    // the 130 % point (the same share of a randomly ordered workload), while the untrimmed final
+    // point (~183 % arrived) is another experiment.
+    void aWorkloadAboveTheRatioIsTrimmed()
+    {
+        auto loaded = trace::loadTrace({ test::realTrace("alibaba-gpu-v2023/openb_node_list_gpu_node.csv"),
+            test::realTrace("alibaba-gpu-v2023/openb_pod_list_multigpu50.csv") });
+        QVERIFY(loaded.ok());
+        const trace::Trace& t = loaded->trace;
+        for (const char* name : { "fgd", "bestfit" }) {
+            double trimmed = 0, at130 = 0;
+            for (uint64_t seed = 42; seed <= 44; ++seed) {
+                sim::FillOptions o;
+                o.seed = seed;
+                o.recordDecisions = false;
+                o.recordHeat = false;
+                auto p = policy::makePlacementPolicy(name);
+                auto r = sim::runFillExperiment(t, *p, o);
+                QVERIFY(r.ok());
+                QVERIFY2(r->originalRequestPct > 180 && r->originalRequestPct < 186, qPrintable(QString::number(r->originalRequestPct)));
+                QVERIFY(r->podsRemoved > 2000);
+                QCOMPARE(r->pods + r->podsRemoved, r->originalPods);
+                // Arrived workload ends at most at the ratio: the curve reaches 129 %, never 130.
+                QCOMPARE(r->curve.back().arrivedPct, 129);
+                trimmed += r->finalGpuAllocPct / 3;
+                o.trimAboveRatio = false;
+                auto q = policy::makePlacementPolicy(name);
+                auto all = sim::runFillExperiment(t, *q, o);
+                QVERIFY(all.ok());
+                QCOMPARE(all->podsRemoved, int64_t(0));
+                QCOMPARE(all->pods, all->originalPods);
+                QVERIFY(all->curve.back().arrivedPct >= 180);
+                at130 += all->curve[129].gpuAllocPct / 3;
+                QCOMPARE(all->curve[129].arrivedPct, 130);
+            }
+            qInfo("%s multigpu50: trimmed final %.2f %%, untrimmed at 130 %% arrived %.2f %%", name, trimmed, at130);
+            QVERIFY2(std::abs(trimmed - at130) < 0.5, name);
+        }
+    }
+
     void bestFitBeatsRandomWithRandomTies()
     {
         const double bestfit = meanAlloc("bestfit", policy::TieBreak::Random);

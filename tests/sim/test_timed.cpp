@@ -152,6 +152,67 @@ private slots:
         QCOMPARE(startOf(p2, 2), 10.0);
     }
 
+    void committedHeadWaitsForTheFirstHeadToFit()
+    {
+        // One node of 4 cores. A (t0, 4 cores, 10 s) holds it; B (t1, 4, 100 s), C (t2, 4, 5 s),
+        // D (t3, 4, 3 s), E (t4, 2, 1 s) wait. SJF:
+        //  resort (every pass re-sorts): at 10 E (shortest) starts, D waits for E: 11, C 14, B 19.
+        //  commit (RLScheduler): B became the head at t1 and stays it: B 10; then E is the head
+        //  until B ends: 110; D 111, C 114.
+        TraceBuilder b;
+        b.node(4000, 0, 0);
+        b.task(4000, 0, 0, 0, 0, 10).task(4000, 0, 0, 0, 1, 100).task(4000, 0, 0, 0, 2, 5);
+        b.task(4000, 0, 0, 0, 3, 3).task(2000, 0, 0, 0, 4, 1);
+        sim::TimedOptions o;
+        o.queue = policy::QueueOrder::Sjf;
+        const sim::TimedResult resort = mustRun(b.t, o);
+        QCOMPARE(resort.head, std::string("resort"));
+        const double resortStarts[] = { 0, 19, 14, 11, 10 };
+        for (int j = 0; j < 5; ++j)
+            QCOMPARE(startOf(resort, j), resortStarts[j]);
+        o.head = sim::HeadRule::Commit;
+        const sim::TimedResult commit = mustRun(b.t, o);
+        QCOMPARE(commit.head, std::string("commit"));
+        const double commitStarts[] = { 0, 10, 114, 111, 110 };
+        for (int j = 0; j < 5; ++j)
+            QCOMPARE(startOf(commit, j), commitStarts[j]);
+        QVERIFY(commit.scheduleHash != resort.scheduleHash);
+        // FCFS: later arrivals never sort before the head, so both rules agree.
+        o.queue = policy::QueueOrder::Fcfs;
+        const sim::TimedResult fc = mustRun(b.t, o);
+        o.head = sim::HeadRule::Resort;
+        const sim::TimedResult fr = mustRun(b.t, o);
+        QCOMPARE(fc.scheduleHash, fr.scheduleHash);
+        const double fcfsStarts[] = { 0, 10, 110, 115, 118 }; // E waits behind D
+        for (int j = 0; j < 5; ++j)
+            QCOMPARE(startOf(fc, j), fcfsStarts[j]);
+    }
+
+    void outputSaysWhatTheSeedAndSlaWere()
+    {
+        TraceBuilder b;
+        b.node(4000, 0, 0).node(4000, 0, 0);
+        b.task(4000, 0, 0, 0, 0, 10).task(4000, 0, 0, 0, 0, 10).task(4000, 0, 0, 0, 0, 10);
+        sim::TimedOptions o;
+        o.defaultSlaS = 5;
+        // FirstFit takes the lowest node: no draw for a placement; only equal candidates in the
+        // decision log are ordered at random.
+        const sim::TimedResult ff = mustRun(b.t, o, "firstfit");
+        QCOMPARE(ff.seedUse, std::string("candidates"));
+        sim::TimedOptions quiet = o;
+        quiet.recordDecisions = false;
+        QCOMPARE(mustRun(b.t, quiet, "firstfit").seedUse, std::string("none"));
+        QCOMPARE(mustRun(b.t, o, "random").seedUse, std::string("schedule"));
+        QCOMPARE(mustRun(b.t, o, "bestfit").seedUse, std::string("schedule")); // random ties (timed default)
+        // No QoS classes: the class is "default", with the SLA applied; the third job waited 10 s.
+        QCOMPARE(ff.slaViolations.size(), std::size_t(1));
+        QCOMPARE(ff.slaViolations.at("default"), int64_t(1));
+        QCOMPARE(ff.slaS.at("default"), 5.0);
+        // Two runs, two schedules, one final state (the empty cluster).
+        const sim::TimedResult wf = mustRun(b.t, o, "worstfit");
+        QCOMPARE(wf.stateHash, ff.stateHash);
+    }
+
     void fairShareFavoursTheUserWithLessRunning()
     {
         // Two nodes of 2 cores. User 0 runs A on node 0 (t0, 100 s). At t1 user 0 submits B and
