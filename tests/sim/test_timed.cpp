@@ -382,18 +382,25 @@ private slots:
         QTest::addColumn<int>("backfill");
         QTest::addColumn<int>("tie");
         QTest::addColumn<bool>("log");
-        QTest::newRow("firstfit fcfs easy") << "firstfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 0 << true;
+        QTest::addColumn<bool>("commitHead");
+        QTest::newRow("firstfit fcfs easy") << "firstfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 0 << true << false;
         QTest::newRow("firstfit fcfs easy, no decision log")
-            << "firstfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 0 << false;
+            << "firstfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 0 << false << false;
         QTest::newRow("bestfit fcfs easy, first ties, no decision log")
-            << "bestfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 1 << false;
+            << "bestfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 1 << false << false;
         QTest::newRow("firstfit sjf none, no decision log")
-            << "firstfit" << int(policy::QueueOrder::Sjf) << int(sim::Backfill::None) << 0 << false;
-        QTest::newRow("firstfit fcfs none") << "firstfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::None) << 0 << true;
-        QTest::newRow("bestfit sjf easy, first ties") << "bestfit" << int(policy::QueueOrder::Sjf) << int(sim::Backfill::Easy) << 1 << true;
-        QTest::newRow("bestfit fcfs easy, random ties") << "bestfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 2 << true;
-        QTest::newRow("fgd wfp3 easy, first ties") << "fgd" << int(policy::QueueOrder::Wfp3) << int(sim::Backfill::Easy) << 1 << true;
-        QTest::newRow("k8s-default priority none") << "k8s-default" << int(policy::QueueOrder::Priority) << int(sim::Backfill::None) << 2 << true;
+            << "firstfit" << int(policy::QueueOrder::Sjf) << int(sim::Backfill::None) << 0 << false << false;
+        QTest::newRow("firstfit fcfs none") << "firstfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::None) << 0 << true << false;
+        QTest::newRow("bestfit sjf easy, first ties") << "bestfit" << int(policy::QueueOrder::Sjf) << int(sim::Backfill::Easy) << 1 << true << false;
+        QTest::newRow("bestfit fcfs easy, random ties") << "bestfit" << int(policy::QueueOrder::Fcfs) << int(sim::Backfill::Easy) << 2 << true << false;
+        QTest::newRow("fgd wfp3 easy, first ties") << "fgd" << int(policy::QueueOrder::Wfp3) << int(sim::Backfill::Easy) << 1 << true << false;
+        QTest::newRow("k8s-default priority none") << "k8s-default" << int(policy::QueueOrder::Priority) << int(sim::Backfill::None) << 2 << true << false;
+        QTest::newRow("firstfit sjf easy, committed head")
+            << "firstfit" << int(policy::QueueOrder::Sjf) << int(sim::Backfill::Easy) << 0 << true << true;
+        QTest::newRow("bestfit sjf easy, committed head, no decision log")
+            << "bestfit" << int(policy::QueueOrder::Sjf) << int(sim::Backfill::Easy) << 1 << false << true;
+        QTest::newRow("fgd wfp3 none, committed head")
+            << "fgd" << int(policy::QueueOrder::Wfp3) << int(sim::Backfill::None) << 1 << true << true;
     }
     void overloadedQueueShortcutsChangeNothing()
     {
@@ -402,6 +409,7 @@ private slots:
         QFETCH(int, backfill);
         QFETCH(int, tie);
         QFETCH(bool, log);
+        QFETCH(bool, commitHead);
         trace::GeneratorOptions g;
         g.nodes = 12;
         g.jobs = 2500;
@@ -415,6 +423,7 @@ private slots:
         o.tieBreak = tie == 1 ? policy::TieBreak::First : policy::TieBreak::Random;
         o.recordHeat = false;
         o.recordDecisions = log;
+        o.head = commitHead ? sim::HeadRule::Commit : sim::HeadRule::Resort;
         const sim::TimedResult fast = mustRun(t.value(), o, policy.toStdString());
         Unassuming slow(policy::makePlacementPolicy(policy.toStdString()));
         auto r = sim::runTimedReplay(t.value(), slow, o);
