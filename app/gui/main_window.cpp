@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -307,19 +308,31 @@ void MainWindow::buildDocks()
     m_backfill = new QComboBox(pw);
     m_backfill->setObjectName("backfillBox");
     m_backfill->addItems({ "easy", "none" });
+    m_head = new QComboBox(pw);
+    m_head->setObjectName("headBox");
+    m_head->addItems({ "resort", "commit" });
+    m_head->setToolTip(tr("resort: each pass starts from the queue's first by the order (a real scheduler); commit: a "
+                          "blocked head stays the head until it starts (the RLScheduler simulator)"));
     m_ratio = new QDoubleSpinBox(pw);
     m_ratio->setObjectName("ratioBox");
     m_ratio->setRange(0.1, 10);
     m_ratio->setSingleStep(0.1);
     m_ratio->setValue(1.3);
     m_ratio->setToolTip(tr("Fill experiment: pods are inflated up to this multiple of the cluster's GPU capacity (1.3 in the FGD paper)"));
+    m_trim = new QCheckBox(tr("to ratio"), pw);
+    m_trim->setObjectName("trimBox");
+    m_trim->setChecked(true);
+    m_trim->setToolTip(tr("A pod list asking for more than ratio x capacity loses random pods (seeded) down to it, as "
+                          "the FGD authors' simulator does; off replays every pod"));
     m_seeds = new QLineEdit("42", pw);
     m_seeds->setObjectName("seedsEdit");
     m_seeds->setToolTip(tr("Seeds: N, A-B or a comma list"));
     form->addRow(tr("Mode"), m_mode);
     form->addRow(tr("Queue"), m_queue);
     form->addRow(tr("Backfill"), m_backfill);
+    form->addRow(tr("Queue head"), m_head);
     form->addRow(tr("Fill ratio"), m_ratio);
+    form->addRow(tr("Trim"), m_trim);
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::updateModeControls);
     form->addRow(tr("Seeds"), m_seeds);
     auto* run = new QPushButton(tr("Run (Ctrl+R)"), pw);

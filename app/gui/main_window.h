@@ -23,6 +23,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QSpinBox;
@@ -135,6 +136,8 @@ private:
     QComboBox* m_mode = nullptr;
     QComboBox* m_queue = nullptr;
     QComboBox* m_backfill = nullptr;
+    QComboBox* m_head = nullptr;
+    QCheckBox* m_trim = nullptr;
     QLineEdit* m_seeds = nullptr;
     QDoubleSpinBox* m_ratio = nullptr; ///< fill experiments' inflation ratio
     QWidget* m_swfRow = nullptr; ///< SWF traces: processors per node + reload

@@ -21,6 +21,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -69,7 +70,9 @@ void MainWindow::updateModeControls()
     const bool fill = fillModeChosen();
     m_queue->setEnabled(!fill);
     m_backfill->setEnabled(!fill);
+    m_head->setEnabled(!fill);
     m_ratio->setEnabled(fill);
+    m_trim->setEnabled(fill);
 }
 
 void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths)
@@ -155,11 +158,13 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     if (fillModeChosen()) {
         sim::FillOptions o;
         o.ratio = m_ratio->value();
+        o.trimAboveRatio = m_trim->isChecked();
         batch.spec = sim::RunSpec::fill({}, o);
     } else {
         sim::TimedOptions o;
         policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
         o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+        sim::parseHeadRule(m_head->currentText().toStdString(), o.head);
         batch.spec = sim::RunSpec::timed({}, o);
     }
     // Colours follow the batch's policy order, not the order in which runs happen to finish.

@@ -18,7 +18,9 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QStatusBar>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QMenu>
@@ -287,15 +289,28 @@ private slots:
         // timed trace, auto mode: queue and backfill apply, the fill ratio does not
         auto* queue = w.findChild<QComboBox*>("queueBox");
         auto* ratio = w.findChild<QDoubleSpinBox*>("ratioBox");
-        QVERIFY(queue && ratio);
-        QVERIFY(queue->isEnabled() && !ratio->isEnabled());
+        auto* head = w.findChild<QComboBox*>("headBox");
+        auto* trim = w.findChild<QCheckBox*>("trimBox");
+        QVERIFY(queue && ratio && head && trim);
+        QVERIFY(queue->isEnabled() && head->isEnabled() && !ratio->isEnabled() && !trim->isEnabled());
         w.findChild<QComboBox*>("modeBox")->setCurrentIndex(2);
-        QVERIFY(!queue->isEnabled() && ratio->isEnabled());
+        QVERIFY(!queue->isEnabled() && !head->isEnabled() && ratio->isEnabled() && trim->isEnabled());
         ratio->setValue(1.1);
         QSignalSpy done(&w, &app::MainWindow::batchDone);
         w.runPolicies({ "bestfit" });
         QVERIFY(done.wait(120000));
         QCOMPARE(w.results().back().fill->ratio, 1.1);
+        // The sample asks for ~13x the GPUs: trimmed, and the status bar says so.
+        QVERIFY(w.results().back().fill->podsRemoved > 3000);
+        bool said = false;
+        for (const QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            said = said || l->text().contains("pods removed at random");
+        QVERIFY(said);
+        trim->setChecked(false);
+        w.runPolicies({ "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.results().back().fill->podsRemoved, int64_t(0));
+        QCOMPARE(w.results().back().fill->pods, w.results().back().fill->originalPods);
         // Ctrl+drag zooms into the box, in x and y
         QCustomPlot* p = w.dashboard()->plot(0);
         const QCPRange x0 = p->xAxis->range(), y0 = p->yAxis->range();
