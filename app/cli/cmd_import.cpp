@@ -31,7 +31,7 @@ int runImport(const std::vector<std::string>& argv)
     auto project = store::Project::open(*a.value("project"));
     if (!project)
         return fail(project.error().toString());
-    auto id = project.value()->importTrace(loaded->trace, a.positional());
+    auto id = project.value()->importTrace(loaded->trace, loaded->readPaths()); // a stream's bytes: its copy
     if (!id)
         return fail(id.error().toString());
     const trace::Trace& t = loaded->trace;

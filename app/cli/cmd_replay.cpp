@@ -326,7 +326,7 @@ int runReplay(const std::vector<std::string>& argv)
         if (project->recoveredRuns() > 0)
             std::fprintf(stderr, "schedlab-cli: %d interrupted run(s) in %s marked failed\n", project->recoveredRuns(),
                 path->c_str());
-        auto id = project->addTrace(trace, args.positional());
+        auto id = project->addTrace(trace, loaded->readPaths()); // a stream's bytes: its copy
         if (!id)
             return fail(id.error().toString());
         traceId = id.value();

@@ -1,4 +1,6 @@
 #pragma once
+
+#include <cstdio>
 // Options shared by the commands that import traces.
 
 #include "cli_args.h"
@@ -29,6 +31,11 @@ inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out
         return "--max-tasks must be positive";
     out.maxTasks = maxTasks;
     out.strict = args.flag("strict");
+    // As tools that read stdin do: say why nothing happens (a FIFO without a writer); Ctrl+C stops.
+    out.waitingForInput = [](const std::string& name) {
+        std::fprintf(stderr, "schedlab-cli: waiting for input on %s\n", name.c_str());
+        std::fflush(stderr);
+    };
     return {};
 }
 

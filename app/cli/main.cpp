@@ -17,6 +17,8 @@
 namespace {
 const char* kUsage = R"(usage: schedlab-cli COMMAND [ARGS]
 
+FILE arguments may be '-' (standard input) or a pipe or FIFO, e.g. zcat log.swf.gz | schedlab-cli info -
+
 commands:
   info FILE... [--json] [--procs-per-node K] [--strict]
         detect the format, import, and summarise a trace (nodes, jobs, requests, warnings)

@@ -1,4 +1,7 @@
 #pragma once
+
+#include <functional>
+#include <string>
 /// What every importer gets: options, the warning sink, progress and cancellation.
 
 #include "base/diagnostics.h"
@@ -23,6 +26,8 @@ struct ImportOptions {
     /// Most tasks a trace may have (memory bound: ~150 bytes each, so 50M ~ 7.5 GB).
     int64_t maxTasks = 50'000'000;
     LineReader::Options reader;
+    /// Called once with the input's name when a pipe, FIFO or stdin gave nothing for a second.
+    std::function<void(const std::string&)> waitingForInput;
 };
 
 /// Per-import state passed to the format importers. Not thread-safe.

@@ -41,7 +41,8 @@ struct Detection {
 
 /// One input file and what it was taken for.
 struct LoadedFile {
-    std::string path;
+    std::string path; ///< as given ("(stdin)" for "-"): what messages name
+    std::string readPath; ///< where the bytes are read: path, or the temporary copy of a stream
     const TraceFormat* format = nullptr;
     std::string kind; ///< Detection::kind
     int64_t bytes = 0; ///< size on disk

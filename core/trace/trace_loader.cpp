@@ -16,14 +16,31 @@ Result<LoadedTrace> loadTrace(
         return makeError(ErrorCode::Invalid, "no trace file given");
 
     LoadedTrace out;
+    auto spooled = std::make_shared<SpooledFiles>();
     for (const std::string& p : paths) {
-        auto match = detectFile(p);
+        // A stream is read once, whole, into a temporary copy: detection and the importer both
+        // start from its first byte.
+        std::string readPath = p, shown = p;
+        if (isStream(p)) {
+            auto copy = spoolStream(p, options.waitingForInput);
+            if (!copy)
+                return copy.error();
+            readPath = copy.value();
+            spooled->add(readPath);
+            if (p == "-")
+                shown = kStdinName;
+        }
+        auto head = peekFile(readPath, 64 * 1024);
+        if (!head) // a temporary copy is named as the input it copies
+            return readPath == p ? head.error() : Error { head.error().code, head.error().message, shown, -1, -1 };
+        auto match = detectFileFromText(head.value(), baseName(shown));
         if (!match)
             return match.error();
         struct stat st {};
-        ::stat(p.c_str(), &st);
-        out.files.push_back(LoadedFile { p, match->format, match->kind, int64_t(st.st_size), 0 });
+        ::stat(readPath.c_str(), &st);
+        out.files.push_back(LoadedFile { shown, readPath, match->format, match->kind, int64_t(st.st_size), 0 });
     }
+    out.spooled = std::move(spooled);
     const TraceFormat& format = *out.files[0].format;
     for (const LoadedFile& f : out.files) {
         if (f.format != &format)
@@ -46,9 +63,10 @@ Result<LoadedTrace> loadTrace(
     for (LoadedFile& f : out.files) {
         if (cancel.isCancelled())
             return makeError(ErrorCode::Cancelled, "import cancelled");
-        auto reader = LineReader::open(f.path, options.reader);
+        auto reader = LineReader::open(f.readPath, options.reader);
         if (!reader)
-            return reader.error();
+            return f.readPath == f.path ? reader.error()
+                                        : Error { reader.error().code, reader.error().message, f.path, -1, -1 };
         LineReader& r = *reader.value();
         const Status st = import->add(f, r, trace, ctx);
         if (!st)

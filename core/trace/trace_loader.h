@@ -8,8 +8,10 @@
 #include "base/result.h"
 #include "format_registry.h"
 #include "import_context.h"
+#include "input_spool.h"
 #include "trace.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,17 @@ struct LoadedTrace {
     Diagnostics diagnostics;
     std::vector<LoadedFile> files;
     double seconds = 0; ///< wall time of the import
+    /// Temporary copies of inputs read from pipes, FIFOs or stdin (deleted with the last owner).
+    std::shared_ptr<const SpooledFiles> spooled;
+    /// Where each file's bytes can be read again (for hashing or storing): the temporary copy of
+    /// a stream, else the file itself. Valid while `spooled` lives.
+    std::vector<std::string> readPaths() const
+    {
+        std::vector<std::string> out;
+        for (const LoadedFile& f : files)
+            out.push_back(f.readPath);
+        return out;
+    }
 };
 
 /// Loads `paths` as one trace. Synchronous; polls `cancel`; reports progress by bytes.

@@ -533,6 +533,39 @@ private slots:
         QVERIFY2(text.out.contains("SLA: wait above default 3600 s"), text.out.constData());
     }
 
+    // `cat FILE | schedlab-cli info -` and `replay - --project`: the same trace as the file, and the
+    // project stores it (hashed from the stream's copy).
+    void standardInputIsATraceToo()
+    {
+        const QString sample = QStringLiteral(SCHEDLAB_TEST_DATA "/../../samples/sample.sltrace");
+        QFile f(sample);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        auto piped = [&](const QStringList& args) {
+            QProcess p;
+            p.start(QStringLiteral(SCHEDLAB_CLI), args);
+            p.write(bytes);
+            p.closeWriteChannel();
+            p.waitForFinished(120000);
+            return Run { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
+        };
+        Run in = piped({ "info", "-", "--json" });
+        QVERIFY2(in.code == 0, in.err.constData());
+        Run file = cli({ "info", sample, "--json" });
+        const QJsonObject a = QJsonDocument::fromJson(in.out).object(), b = QJsonDocument::fromJson(file.out).object();
+        QVERIFY(b["jobs"]["count"].toInt() >= 1000);
+        QCOMPARE(a["jobs"]["count"].toInt(), b["jobs"]["count"].toInt());
+        QCOMPARE(a["tasks"]["count"].toInt(), b["tasks"]["count"].toInt());
+        QCOMPARE(a["tasks"]["gpuMilli"].toDouble(), b["tasks"]["gpuMilli"].toDouble());
+        QCOMPARE(a["nodes"]["count"].toInt(), b["nodes"]["count"].toInt());
+        QCOMPARE(a["files"].toArray()[0].toObject()["path"].toString(), QString("(stdin)"));
+        const QString project = m_dir.filePath("stdin.schedlab");
+        Run rep = piped({ "replay", "-", "--mode", "timed", "--policy", "firstfit", "--project", project });
+        QVERIFY2(rep.code == 0, rep.err.constData());
+        Run runs = cli({ "runs", "--project", project, "--json" });
+        QCOMPARE(QJsonDocument::fromJson(runs.out).object()["runs"].toArray().size(), 1);
+    }
+
     // The bundled sample is this project's own generator output, and must stay loadable.
     void bundledSampleLoads()
     {

@@ -1,0 +1,82 @@
+// Traces read from a FIFO or a pipe: detection must not eat the start of the stream, a reader
+// that has nothing yet is told why, and nothing of the stream is lost.
+
+#include "trace/input_spool.h"
+#include "trace/trace_loader.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <chrono>
+#include <fstream>
+#include <sys/stat.h>
+#include <thread>
+
+using namespace schedlab;
+
+namespace {
+// A small SWF log (18 fields per job): 5 jobs, the first line a comment as in real logs.
+std::string swfText()
+{
+    std::string s = "; MaxProcs: 64\n";
+    for (int j = 1; j <= 5; ++j)
+        s += std::to_string(j) + " " + std::to_string(j * 10) + " 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n";
+    return s;
+}
+} // namespace
+
+class TestStreams : public QObject {
+    Q_OBJECT
+private slots:
+    void aFifoLosesNothingAndSaysItWaits()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("log.swf").toStdString(), fifo = dir.filePath("pipe").toStdString();
+        std::ofstream(file) << swfText();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        QVERIFY(trace::isStream(fifo));
+        QVERIFY(!trace::isStream(file));
+        auto direct = trace::loadTrace({ file });
+        QVERIFY(direct.ok());
+        QCOMPARE(direct->trace.jobs.size(), std::size_t(5));
+
+        // The writer comes after 1.3 s: the reader is told it waits, once, naming the input.
+        std::thread writer([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1300));
+            std::ofstream(fifo) << swfText();
+        });
+        std::vector<std::string> waited;
+        trace::ImportOptions o;
+        o.waitingForInput = [&](const std::string& name) { waited.push_back(name); };
+        auto streamed = trace::loadTrace({ fifo }, o);
+        writer.join();
+        QVERIFY2(streamed.ok(), streamed.ok() ? "" : streamed.error().toString().c_str());
+        QCOMPARE(waited.size(), std::size_t(1));
+        QCOMPARE(waited[0], fifo);
+        QCOMPARE(streamed->trace.jobs.size(), direct->trace.jobs.size());
+        for (std::size_t j = 0; j < 5; ++j)
+            QCOMPARE(streamed->trace.jobs[j].submitTimeS, direct->trace.jobs[j].submitTimeS);
+        QCOMPARE(streamed->files[0].path, fifo); // messages name the FIFO, not the copy
+        const std::string copy = streamed->files[0].readPath;
+        QVERIFY(copy != fifo);
+        QVERIFY(QFileInfo::exists(QString::fromStdString(copy))); // readable again while loaded
+        streamed = Result<trace::LoadedTrace>(makeError(ErrorCode::Empty, "gone"));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(copy))); // removed with the trace
+    }
+
+    void anEmptyStreamIsAnErrorNamingIt()
+    {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("empty").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        std::thread writer([&] { std::ofstream f(fifo); });
+        auto r = trace::loadTrace({ fifo });
+        writer.join();
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().toString().find("empty") != std::string::npos, r.error().toString().c_str());
+        QVERIFY2(r.error().toString().find(fifo.substr(fifo.rfind('/') + 1)) != std::string::npos, r.error().toString().c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStreams)
+#include "test_streams.moc"
