@@ -234,7 +234,8 @@ int runRuns(const std::vector<std::string>& argv)
     auto path = args.value("project");
     if (!path)
         return fail("runs: --project FILE is required", 2);
-    auto opened = store::Project::open(*path, store::Project::OpenMode::ExistingOnly);
+    // A listing never writes: stale runs are shown as interrupted, not repaired here.
+    auto opened = store::Project::open(*path, store::Project::OpenMode::ReadOnly);
     if (!opened)
         return fail(opened.error().toString());
     store::Project& project = *opened.value();

@@ -336,7 +336,8 @@ int runRounds(const std::vector<std::string>& argv)
         return fail("rounds: " + e, 2);
     if (!a.value("project"))
         return fail("rounds: give --project P", 2);
-    auto project = store::Project::open(*a.value("project"), store::Project::OpenMode::ExistingOnly);
+    // A listing never writes (stale rounds are repaired by the next write).
+    auto project = store::Project::open(*a.value("project"), store::Project::OpenMode::ReadOnly);
     if (!project)
         return fail(project.error().toString());
     auto rows = project.value()->rounds();

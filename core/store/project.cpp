@@ -376,7 +376,8 @@ Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::
 Result<std::vector<RunRow>> Project::runs()
 {
     auto q = m_db->prepare("SELECT id, coalesce(trace_id, -1), mode, policy, queue, backfill, status, coalesce(error, ''), "
-                           "started_at, coalesce(finished_at, ''), seed, coalesce(wall_seconds, 0), options FROM runs ORDER BY id");
+                           "started_at, coalesce(finished_at, ''), seed, coalesce(wall_seconds, 0), options, "
+                           "coalesce(pid, 0), coalesce(host, '') FROM runs ORDER BY id");
     if (!q)
         return q.error();
     std::vector<RunRow> out;
@@ -395,6 +396,12 @@ Result<std::vector<RunRow>> Project::runs()
         r.seed = uint64_t(q->columnInt(10));
         r.wallSeconds = q->columnDouble(11);
         r.optionsJson = q->columnText(12);
+        // Read-only (a listing): a run whose process is gone is shown as interrupted, and only
+        // the next write marks it failed.
+        if (readOnly() && r.status == "running" && (q->columnText(14) != hostName() || !processAlive(q->columnInt(13)))) {
+            r.status = "interrupted";
+            r.error = "interrupted (the process running it stopped; marked failed by the next write)";
+        }
         out.push_back(std::move(r));
     }
     if (q->error())

@@ -9,6 +9,8 @@
 
 #include <QCryptographicHash>
 #include <QProcess>
+#include <QFileInfo>
+#include <QFile>
 #include <QtTest>
 
 #include <csignal>
@@ -316,6 +318,26 @@ private slots:
         int status = 0;
         ::waitpid(child, &status, 0);
         QVERIFY(WIFSIGNALED(status));
+        // A read-only open (a listing) shows it interrupted and writes nothing.
+        auto digest = [&] { // the database and its write-ahead log (the killed writer's rows are there)
+            QByteArray all;
+            for (const std::string& f : { file, file + "-wal" }) {
+                QFile in(QString::fromStdString(f));
+                if (in.open(QIODevice::ReadOnly))
+                    all += QCryptographicHash::hash(in.readAll(), QCryptographicHash::Sha256);
+            }
+            return all;
+        };
+        const QByteArray before = digest();
+        {
+            auto ro = store::Project::open(file, store::Project::OpenMode::ReadOnly);
+            QVERIFY(ro.ok());
+            QCOMPARE((*ro)->recoveredRuns(), 0);
+            auto listed = (*ro)->runs().value();
+            QCOMPARE(listed.size(), std::size_t(2));
+            QCOMPARE(listed[1].status, std::string("interrupted"));
+        }
+        QCOMPARE(digest(), before);
         auto p = mustOpen(file);
         QCOMPARE(p->recoveredRuns(), 1);
         auto runs = p->runs().value();
