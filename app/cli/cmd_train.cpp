@@ -376,8 +376,19 @@ int runRounds(const std::vector<std::string>& argv)
             r.episodes, r.learningRate, n ? QString::number(learned / n, 'f', 2).toStdString().c_str() : "-",
             r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());
     }
+    // Checkpoints of rounds killed between writing the file and committing the row.
+    const std::vector<std::string> orphans = workflow::orphanCheckpoints(rows.value(), project.value()->path() + ".models");
+    QJsonArray orphanJson;
+    for (const std::string& f : orphans)
+        orphanJson.append(QString::fromStdString(f));
+    if (!a.flag("json") && !orphans.empty()) {
+        std::printf("orphan checkpoints in %s.models (no finished round names them; safe to delete):\n",
+            project.value()->path().c_str());
+        for (const std::string& f : orphans)
+            std::printf("  %s\n", f.c_str());
+    }
     if (a.flag("json"))
-        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.rounds/1" }, { "rounds", arr } })
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.rounds/1" }, { "rounds", arr }, { "orphans", orphanJson } })
                        .toJson(QJsonDocument::Indented)
                        .constData(),
             stdout);

@@ -163,12 +163,17 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     if (!report)
         return fail(report.error());
     result.training = std::move(report).value();
-    if (Status s = net->save(out); !s)
+    // Written under a ".partial" name until the round's row commits, so a killed or failed round
+    // leaves no file that looks like a finished round's checkpoint.
+    const std::string partial = out + ".partial";
+    if (Status s = net->save(partial); !s) {
+        std::remove(partial.c_str());
         return fail(s.error());
+    }
     result.checkpoint = out;
-    result.checkpointSha256 = fileSha256(out);
+    result.checkpointSha256 = fileSha256(partial);
 
-    std::vector<std::string> policies { "learned:" + out };
+    std::vector<std::string> policies { "learned:" + partial };
     std::vector<std::string> baselines = o.baselines;
     if (baselines.empty())
         baselines = o.train.mode == TrainMode::Fill ? std::vector<std::string> { "bestfit", "fgd" }
@@ -177,7 +182,7 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     auto evalProgress = [&](double f) { progress.report(0.8 + 0.2 * f); };
     auto eval = evaluate(evalTrace, o.train.mode, policies, o.evalSeeds, o.train, evalProgress, cancel);
     if (!eval) {
-        std::remove(out.c_str()); // the round did not finish: no checkpoint stays behind
+        std::remove(partial.c_str()); // the round did not finish: no checkpoint stays behind
         return fail(eval.error());
     }
     result.eval = std::move(eval).value();
@@ -192,10 +197,19 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
         std::vector<store::EvalValue> values;
         for (const EvalSummary& s : result.eval)
             values.insert(values.end(), s.values.begin(), s.values.end());
+        // The final name just before the row that points at it commits (a kill in between leaves
+        // a file no finished round names: `rounds` lists it as an orphan).
+        if (std::rename(partial.c_str(), out.c_str()) != 0) {
+            std::remove(partial.c_str());
+            return fail(makeError(ErrorCode::Io, "cannot rename the checkpoint into place", out));
+        }
         if (Status s = project->finishRound(roundId, result.checkpoint, result.checkpointSha256, curve, values, result.seconds); !s) {
             std::remove(out.c_str());
             return fail(s.error());
         }
+    } else if (std::rename(partial.c_str(), out.c_str()) != 0) {
+        std::remove(partial.c_str());
+        return makeError(ErrorCode::Io, "cannot rename the checkpoint into place", out);
     }
     result.roundId = roundId;
     progress.report(1.0);

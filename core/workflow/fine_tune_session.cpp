@@ -1,6 +1,12 @@
 #include "fine_tune_session.h"
 
+#include "store/project.h"
+
+#include <QDir>
+#include <QFileInfo>
+
 #include <algorithm>
+#include <set>
 
 namespace schedlab::workflow {
 
@@ -69,6 +75,22 @@ Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent,
             return std::pair<std::string, int64_t> { r.checkpoint, r.id };
         }
     return makeError(ErrorCode::Invalid, "no round " + parent + " in the project");
+}
+
+std::vector<std::string> orphanCheckpoints(const std::vector<store::RoundRow>& rounds, const std::string& dir)
+{
+    std::set<std::string> named;
+    for (const store::RoundRow& r : rounds)
+        if (r.status == "finished" && !r.checkpoint.empty())
+            named.insert(QFileInfo(QString::fromStdString(r.checkpoint)).fileName().toStdString());
+    std::vector<std::string> out;
+    const QDir d(QString::fromStdString(dir));
+    if (dir.empty() || !d.exists())
+        return out;
+    for (const QString& f : d.entryList({ QStringLiteral("round-*.slq"), QStringLiteral("*.slq.partial") }, QDir::Files, QDir::Name))
+        if (!named.count(f.toStdString()))
+            out.push_back(f.toStdString());
+    return out;
 }
 
 } // namespace schedlab::workflow

@@ -40,4 +40,9 @@ Result<std::vector<rl::RoundResult>> runSession(const trace::Trace& trace, const
 /// Errors: a round number without a project, an unknown round, a round that did not finish.
 Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project);
 
+/// Checkpoint files in `dir` ("round-N.slq", and "*.slq.partial" left by a killed round) that no
+/// finished round names: left by a round killed between writing its checkpoint and committing
+/// its row. Sorted file names; empty when `dir` does not exist.
+std::vector<std::string> orphanCheckpoints(const std::vector<store::RoundRow>& rounds, const std::string& dir);
+
 } // namespace schedlab::workflow

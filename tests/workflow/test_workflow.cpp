@@ -7,6 +7,7 @@
 
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
+#include "store/project.h"
 #include "store/run_spec_codec.h"
 #include "trace/native_format.h"
 #include "trace/trace_generator.h"
@@ -19,6 +20,7 @@
 
 #include "policy/placement_policy.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace schedlab;
@@ -352,6 +354,25 @@ private slots:
         for (trace::Job& j : pods.jobs)
             j.runTimeS = -1;
         QCOMPARE(workflow::suggestedMode(pods), sim::RunMode::Fill);
+    }
+
+    void orphanCheckpointsAreTheFilesNoFinishedRoundNames()
+    {
+        QTemporaryDir dir;
+        for (const char* f : { "round-1.slq", "round-2.slq", "round-3.slq.partial", "notes.txt" }) {
+            QFile out(dir.filePath(f));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write("x");
+        }
+        store::RoundRow done, failed;
+        done.id = 1;
+        done.status = "finished";
+        done.checkpoint = dir.filePath("round-1.slq").toStdString();
+        failed.id = 2;
+        failed.status = "failed"; // killed after its file was in place: no checkpoint in its row
+        const std::vector<std::string> orphans = workflow::orphanCheckpoints({ done, failed }, dir.path().toStdString());
+        QCOMPARE(orphans, (std::vector<std::string> { "round-2.slq", "round-3.slq.partial" }));
+        QVERIFY(workflow::orphanCheckpoints({ done }, dir.filePath("missing").toStdString()).empty());
     }
 };
 
