@@ -464,7 +464,7 @@ void Replay::schedule(double t)
     // known failure and no node released since fits it (backfills below only take resources):
     // nothing to try. That unit's first wait must be logged already (else attempt() logs it).
     auto knownToFail = [&](uint32_t s, int32_t unit) {
-        if (!(m_memo && failureKnown(s) && (unit < 0 || !m_opt.recordDecisions || m_waitRecorded[std::size_t(unit)])))
+        if (!(m_memo && failureKnown(s) && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(unit)])))
             return false;
         if (m_sigFailEpoch[s] != m_releaseEpoch
             && fitsOnNodesReleasedSince(m_sigFailEpoch[s], m_sigFirstRequest[s]))
@@ -480,8 +480,6 @@ void Replay::schedule(double t)
     frontier.clear();
     for (uint32_t s : m_wait->activeSignatures()) {
         if (m_sigFailPass[s] == m_pass)
-            continue;
-        if (!m_opt.recordDecisions && knownToFail(s, -1)) // no unit to look at
             continue;
         const WaitQueue::Set& units = m_wait->ofSignature(s);
         auto it = units.begin();

@@ -62,6 +62,29 @@ private:
     bool m_done = false;
     std::thread m_thread;
 };
+/// Copies `in` to `out` until end of input; the notice ends at the first read. "" or the error.
+std::string copyAll(int in, int out, WaitNotice& notice)
+{
+    std::vector<char> buf(1 << 20);
+    for (;;) {
+        const ssize_t n = ::read(in, buf.data(), buf.size());
+        notice.done();
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return std::string("read failed: ") + std::strerror(errno);
+        if (n == 0)
+            return {};
+        for (ssize_t off = 0; off < n;) {
+            const ssize_t w = ::write(out, buf.data() + off, std::size_t(n - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0)
+                return std::string("cannot write the temporary copy of the input: ") + std::strerror(errno);
+            off += w;
+        }
+    }
+}
 } // namespace
 
 Result<std::string> spoolStream(const std::string& path, const std::function<void(const std::string&)>& waiting)
@@ -82,39 +105,11 @@ Result<std::string> spoolStream(const std::string& path, const std::function<voi
     const int in = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (in < 0)
         return failed(std::string("cannot open: ") + std::strerror(errno));
-    std::vector<char> buf(1 << 20);
-    bool first = true;
-    for (;;) {
-        const ssize_t n = ::read(in, buf.data(), buf.size());
-        if (first) {
-            notice.done();
-            first = false;
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            const std::string e = std::strerror(errno);
-            if (in != 0)
-                ::close(in);
-            return failed("read failed: " + e);
-        }
-        if (n == 0)
-            break;
-        for (ssize_t off = 0; off < n;) {
-            const ssize_t w = ::write(out, buf.data() + off, std::size_t(n - off));
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w < 0) {
-                const std::string e = std::strerror(errno);
-                if (in != 0)
-                    ::close(in);
-                return failed("cannot write the temporary copy of the input: " + e);
-            }
-            off += w;
-        }
-    }
+    const std::string copyError = copyAll(in, out, notice);
     if (in != 0)
         ::close(in);
+    if (!copyError.empty())
+        return failed(copyError);
     if (::close(out) != 0) {
         ::unlink(tmpl.c_str());
         return makeError(ErrorCode::Io, std::string("cannot write the temporary copy of the input: ") + std::strerror(errno), name);
