@@ -9,7 +9,7 @@
 #include "rl/dqn_trainer.h"
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
-#include "rl/trace_window.h"
+#include "trace/trace_window.h"
 #include "sim/fill_experiment.h"
 #include "trace/trace_generator.h"
 #include "trace/trace_loader.h"
@@ -112,7 +112,7 @@ int benchModel(const std::string& tracesDir)
     g.jobs = 4000;
     g.seed = 42;
     auto sample = trace::generateTrace(g);
-    auto window = rl::timeWindow(sample.value(), 0, 4 * 3600.0);
+    auto window = trace::timeWindow(sample.value(), 0, 4 * 3600.0);
     if (window) {
         rl::TrainOptions o;
         o.mode = rl::TrainMode::Timed;

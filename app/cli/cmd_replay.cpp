@@ -122,9 +122,14 @@ Result<workflow::RunOutcome> runCell(const sim::RunSpec& spec, const trace::Trac
 }
 
 int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std::string>& policies,
-    const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK, store::Project* project, int64_t traceId)
+    const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK, store::Project* project, int64_t traceId,
+    const std::optional<trace::TimeSpan>& window)
 {
     sim::TimedOptions o;
+    if (window) {
+        o.windowFromS = window->fromS;
+        o.windowToS = window->toS;
+    }
     o.tieBreak = tie;
     o.topK = topK;
     o.powerOffIdle = args.flag("power-off-idle");
@@ -163,6 +168,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     };
     std::vector<std::pair<std::string, Row>> rows;
     std::vector<std::string> seedless; // policies whose runs drew no random number
+    int64_t outside = 0;                // jobs the window left out (the same for every run)
     for (const std::string& name : policies) {
         Row row;
         bool seedUsed = false;
@@ -172,6 +178,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             if (!out)
                 return fail(out.error().toString());
             const sim::TimedResult* r = out->timed.get();
+            outside = r->outsideWindow;
             if (args.flag("json"))
                 runs.append(timedResultToJson(*r));
             row.waitMean.add(r->waitS.mean);
@@ -190,9 +197,13 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
         rows.push_back({ name, row });
     }
     if (!args.flag("json")) {
-        std::printf("timed replay: %zu nodes, %zu jobs, queue %s (head: %s), backfill %s, %zu seed(s); mean over "
+        const std::string jobsText = o.hasWindow()
+            ? std::to_string(trace.jobs.size() - size_t(outside)) + " of " + std::to_string(trace.jobs.size())
+                + " jobs (submitted in the window)"
+            : std::to_string(trace.jobs.size()) + " jobs";
+        std::printf("timed replay: %zu nodes, %s, queue %s (head: %s), backfill %s, %zu seed(s); mean over "
                     "seeds [min, max]; waits in s, p99 by nearest rank\n",
-            trace.nodes.size(), trace.jobs.size(), policy::queueOrderName(o.queue).c_str(), sim::headRuleName(o.head),
+            trace.nodes.size(), jobsText.c_str(), policy::queueOrderName(o.queue).c_str(), sim::headRuleName(o.head),
             backfill.c_str(), seeds.size());
         if (!seedless.empty()) {
             std::string names;
@@ -275,7 +286,7 @@ int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
     if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
-               "window", "tick", "project", "jobs" },
+               "window", "tick", "project", "jobs", "from", "to" },
             { "json", "strict", "power-off-idle", "no-trim" });
         !e.empty())
         return fail("replay: " + e, 2);
@@ -284,9 +295,22 @@ int runReplay(const std::vector<std::string>& argv)
     trace::ImportOptions importOptions;
     if (std::string e = importOptionsFrom(args, importOptions); !e.empty())
         return fail("replay: " + e, 2);
-    const std::string mode = args.value("mode").value_or("timed");
-    if (mode != "fill" && mode != "timed")
-        return fail("replay: --mode is fill or timed", 2);
+    const std::string modeArg = args.value("mode").value_or("auto");
+    if (modeArg != "fill" && modeArg != "timed" && modeArg != "auto")
+        return fail("replay: --mode is auto (the trace decides, the default), fill or timed", 2);
+    // --from / --to: the replay window, from the first submit ("12d", "295h", seconds).
+    std::optional<double> fromArg, toArg;
+    for (const char* key : { "from", "to" })
+        if (auto text = args.value(key)) {
+            auto v = workflow::parseRunTime(*text, sim::RunMode::Timed);
+            if (!v)
+                return fail(std::string("replay: --") + key + ": " + v.error().message, 2);
+            (std::string(key) == "from" ? fromArg : toArg) = v.value();
+        }
+    if ((fromArg || toArg) && modeArg == "fill")
+        return fail("replay: --from and --to cut a timed replay; the fill experiment replays the whole pod list", 2);
+    if (fromArg && toArg && *toArg <= *fromArg)
+        return fail("replay: --to must be after --from", 2);
     std::string error;
     sim::FillOptions fill;
     fill.ratio = args.real("ratio", fill.ratio, error);
@@ -296,8 +320,7 @@ int runReplay(const std::vector<std::string>& argv)
         return fail("replay: " + error, 2);
     // Default: the reference each mode follows; fill the FGD authors' simulator (a seeded node
     // order), timed upstream kube-scheduler (random per decision).
-    const std::string tie = args.value("tie-break").value_or(mode == "fill" ? "order" : "random");
-    if (!policy::parseTieBreak(tie, fill.tieBreak))
+    if (auto t = args.value("tie-break"); t && !policy::parseTieBreak(*t, fill.tieBreak))
         return fail("replay: --tie-break is random, first or order", 2);
     auto parsedSeeds = workflow::parseSeeds(args.value("seeds").value_or("42"));
     if (!parsedSeeds)
@@ -315,6 +338,29 @@ int runReplay(const std::vector<std::string>& argv)
     if (!loaded)
         return fail(loaded.error().toString());
     const trace::Trace& trace = loaded->trace;
+    std::string mode = modeArg;
+    if (modeArg == "auto") {
+        const workflow::ModeChoice choice = workflow::chooseMode(trace);
+        mode = sim::runModeName(choice.mode);
+        std::fprintf(stderr, "schedlab-cli: auto mode: %s (--mode fill|timed to choose)\n", choice.reason.c_str());
+        if (mode == "fill" && (fromArg || toArg))
+            return fail("replay: --from and --to cut a timed replay; auto chose the fill experiment (give --mode timed)", 2);
+    }
+    if (!args.value("tie-break"))
+        policy::parseTieBreak(mode == "fill" ? "order" : "random", fill.tieBreak);
+    std::optional<trace::TimeSpan> window;
+    if (mode == "timed" && (fromArg || toArg)) {
+        const trace::LoadProfile profile = trace::loadProfile(trace, 1);
+        window = trace::TimeSpan { profile.startS + fromArg.value_or(0), toArg ? profile.startS + *toArg : -1 };
+    } else if (mode == "timed" && modeArg == "auto") {
+        window = workflow::defaultReplayWindow(trace);
+        if (window) {
+            const double first = trace::loadProfile(trace, 1).startS;
+            std::fprintf(stderr, "schedlab-cli: replaying the busiest %s of the trace: --from %s --to %s (--from 0 for all of it)\n",
+                workflow::formatDuration(window->lengthS()).c_str(), workflow::formatDuration(window->fromS - first).c_str(),
+                workflow::formatDuration(window->toS - first).c_str());
+        }
+    }
     std::unique_ptr<store::Project> project;
     int64_t traceId = -1;
     if (auto path = args.value("project")) {
@@ -333,7 +379,7 @@ int runReplay(const std::vector<std::string>& argv)
         traceId = id.value();
     }
     if (mode == "timed")
-        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK, project.get(), traceId);
+        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK, project.get(), traceId, window);
 
     QJsonArray runs;
     struct Row {
@@ -371,14 +417,14 @@ int runReplay(const std::vector<std::string>& argv)
     }
     if (args.flag("json")) {
         QJsonObject o { { "schema", "schedlab.replay/1" }, { "mode", "fill" }, { "ratio", fill.ratio },
-            { "tieBreak", QString::fromStdString(tie) }, { "trimAboveRatio", fill.trimAboveRatio },
+            { "tieBreak", policy::tieBreakName(fill.tieBreak) }, { "trimAboveRatio", fill.trimAboveRatio },
             { "runs", runs } };
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
     std::printf("fill experiment: %zu nodes, %lld GPUs, %zu pods, ratio %.2f, %zu seed(s), ties: %s\n",
         trace.nodes.size(), static_cast<long long>(trace.totalGpus()), trace.tasks.size(), fill.ratio, seeds.size(),
-        tie.c_str());
+        policy::tieBreakName(fill.tieBreak));
     if (!results.empty() && *results[0]) {
         const sim::FillResult& first = *(*results[0])->fill;
         if (first.podsRemoved > 0)

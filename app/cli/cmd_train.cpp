@@ -9,7 +9,7 @@
 #include "rl/fine_tune.h"
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
-#include "rl/trace_window.h"
+#include "trace/trace_window.h"
 #include "store/project.h"
 #include "trace/trace_loader.h"
 #include "workflow/fine_tune_session.h"
@@ -280,7 +280,7 @@ int runEval(const std::vector<std::string>& argv)
         return fail(loaded.error().toString());
     trace::Trace t = std::move(loaded->trace);
     if (c.train.mode == rl::TrainMode::Timed && (a.value("window") || a.value("from"))) {
-        auto w = rl::timeWindow(t, c.fromS, c.windowS);
+        auto w = trace::timeWindow(t, c.fromS, c.windowS);
         if (!w)
             return fail(w.error().toString());
         t = std::move(w).value();

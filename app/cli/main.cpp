@@ -31,7 +31,9 @@ commands:
   replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--no-trim] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
   replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
         [--head resort|commit] [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--power-off-idle] [--project P] [--json]
-        both: [--top-k 8] [--procs-per-node K] [--strict]
+        [--from T] [--to T] (the replay window from the first submit: 12d, 295h, seconds)
+        both: [--top-k 8] [--procs-per-node K] [--strict]; without --mode the trace decides (auto: fill
+        for GPU pod lists and for arrivals below 20 % of the GPUs, else timed over the busiest stretch)
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
   runs --project FILE [--json]
         list the runs stored in a project database (status, policy, seed, summary with --json)

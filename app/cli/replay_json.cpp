@@ -51,7 +51,7 @@ QJsonObject timedResultToJson(const sim::TimedResult& r)
         sla.insert(QString::fromStdString(k), double(v));
     for (const auto& [k, v] : r.slaS)
         slaS.insert(QString::fromStdString(k), v);
-    return QJsonObject {
+    QJsonObject out {
         { "policy", QString::fromStdString(r.policy) },
         { "queue", QString::fromStdString(r.queue) },
         { "backfill", QString::fromStdString(r.backfill) },
@@ -80,6 +80,11 @@ QJsonObject timedResultToJson(const sim::TimedResult& r)
         { "scheduleHash", QString::number(r.scheduleHash, 16) },
         { "series", series },
     };
+    if (r.windowFromS >= 0 || r.windowToS >= 0) { // a replay window: only then (older output has no key)
+        out.insert("window", QJsonObject { { "fromS", r.windowFromS }, { "toS", r.windowToS } });
+        out.insert("outsideWindow", double(r.outsideWindow));
+    }
+    return out;
 }
 
 } // namespace schedlab::cli

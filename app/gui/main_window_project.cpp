@@ -8,7 +8,7 @@
 #include "reward_editor.h"
 #include "training_panel.h"
 
-#include "rl/trace_window.h"
+#include "trace/trace_window.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -124,7 +124,7 @@ bool MainWindow::startTraining(const views::TrainRequest& request)
         return false;
     }
     if (request.mode == rl::TrainMode::Timed) {
-        auto window = rl::timeWindow(*m_trace, request.fromH * 3600, request.windowH * 3600);
+        auto window = trace::timeWindow(*m_trace, request.fromH * 3600, request.windowH * 3600);
         if (!window || window->jobs.size() < kMinJobs) {
             showError(tr("The training window (%1 h from %2 h) holds %3 jobs, too few to train (at least %4): widen the window or move it.")
                           .arg(request.windowH)

@@ -2,7 +2,7 @@
 
 #include "learned_policy.h"
 #include "q_network.h"
-#include "trace_window.h"
+#include "trace/trace_window.h"
 
 #include "sim/fill_experiment.h"
 
@@ -110,11 +110,11 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     trace::Trace trainTrace, evalTrace;
     RoundResult result;
     if (o.train.mode == TrainMode::Timed) {
-        auto tw = timeWindow(trace, o.fromS, o.windowS);
+        auto tw = trace::timeWindow(trace, o.fromS, o.windowS);
         if (!tw)
             return tw.error();
         trainTrace = std::move(tw).value();
-        auto ew = timeWindow(trace, o.fromS + o.windowS, o.windowS);
+        auto ew = trace::timeWindow(trace, o.fromS + o.windowS, o.windowS);
         if (ew) {
             evalTrace = std::move(ew).value();
             result.evalNote = "held-out window: the " + std::to_string(o.windowS / 3600.0).substr(0, 4) + " h after the training window";

@@ -15,6 +15,10 @@ void Replay::buildUnits()
                 ++m_out.skipped;
                 return;
             }
+            if ((m_opt.windowFromS >= 0 && submit < m_opt.windowFromS) || (m_opt.windowToS >= 0 && submit >= m_opt.windowToS)) {
+                ++m_out.outsideWindow;
+                return;
+            }
             Unit u;
             u.job = int32_t(j);
             u.firstTask = first;
@@ -149,6 +153,8 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     m_out.queue = policy::queueOrderName(m_opt.queue);
     m_out.backfill = m_opt.backfill == Backfill::Easy ? "easy" : "none";
     m_out.head = headRuleName(m_opt.head);
+    m_out.windowFromS = m_opt.windowFromS;
+    m_out.windowToS = m_opt.windowToS;
     m_out.seed = m_opt.seed;
     m_out.scheduleHash = 1469598103934665603ull;
     m_out.units = int64_t(m_units.size());

@@ -43,6 +43,11 @@ struct TimedOptions {
     std::map<std::string, double> slaByQos; ///< per QoS class name
     bool powerOffIdle = false;
     bool recordHeat = true; ///< per-node utilization for the heatmap (NodeHeat)
+    /// The replay window in trace seconds: units submitted outside [windowFromS, windowToS) are
+    /// left out (TimedResult::outsideWindow) and the cluster starts empty; -1 = open at that end.
+    /// Job and task indices stay those of the whole trace.
+    double windowFromS = -1, windowToS = -1;
+    bool hasWindow() const { return windowFromS >= 0 || windowToS >= 0; }
     /// Incident replay: every allocate/release is recorded here (Decision::statePos points into
     /// it); not owned; nullptr = none.
     StateJournal* journal = nullptr;
@@ -83,6 +88,7 @@ struct TimedResult {
     std::string queue;
     std::string backfill;
     std::string head; ///< "resort" or "commit"
+    double windowFromS = -1, windowToS = -1; ///< TimedOptions' window (-1 = open)
     uint64_t seed = 0;
     /// What the seed changed: "schedule" (a random policy or random ties drew for placements),
     /// "candidates" (only the order of equal candidates in the decision log), "none".
@@ -92,6 +98,7 @@ struct TimedResult {
     int64_t completed = 0;
     int64_t failed = 0; ///< could never run
     int64_t skipped = 0; ///< no submit or run time in the trace
+    int64_t outsideWindow = 0; ///< submitted outside TimedOptions' window
     int64_t backfilled = 0; ///< units started by EASY backfilling
     Distribution waitS, jctS, boundedSlowdown; ///< over completed units
     double meanCpuUtil = 0, meanMemUtil = 0, meanGpuUtil = 0; ///< time-weighted, 0..1

@@ -184,6 +184,7 @@ Result<StoredRun> Project::loadRun(int64_t runId)
     t.completed = int64_t(num("completed"));
     t.failed = int64_t(num("failed"));
     t.skipped = int64_t(num("skipped"));
+    t.outsideWindow = int64_t(num("outsideWindow"));
     t.backfilled = int64_t(num("backfilled"));
     t.meanCpuUtil = num("meanCpuUtil");
     t.meanMemUtil = num("meanMemUtil");

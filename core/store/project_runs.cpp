@@ -144,7 +144,7 @@ Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
         return s;
     std::vector<std::pair<std::string, double>> sum = {
         { "units", double(r.units) }, { "completed", double(r.completed) }, { "failed", double(r.failed) },
-        { "skipped", double(r.skipped) }, { "backfilled", double(r.backfilled) },
+        { "skipped", double(r.skipped) }, { "outsideWindow", double(r.outsideWindow) }, { "backfilled", double(r.backfilled) },
         { "meanCpuUtil", r.meanCpuUtil }, { "meanMemUtil", r.meanMemUtil }, { "meanGpuUtil", r.meanGpuUtil },
         { "meanGpuFragRate", r.meanGpuFragRate }, { "energyKWh", r.energyKWh }, { "makespanS", r.makespanS },
     };

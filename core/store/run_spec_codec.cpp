@@ -1,5 +1,7 @@
 #include "run_spec_codec.h"
 
+#include <cmath>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -21,6 +23,10 @@ QJsonObject optionsObject(const sim::TimedOptions& o)
         { "sla", o.defaultSlaS }, { "slaByQos", sla }, { "powerOffIdle", o.powerOffIdle } };
     if (o.head != sim::HeadRule::Resort) // older runs, and the default, have no key
         obj.insert("head", sim::headRuleName(o.head));
+    if (o.hasWindow()) { // older runs, and whole-trace runs, have no key
+        obj.insert("windowFromS", o.windowFromS);
+        obj.insert("windowToS", o.windowToS);
+    }
     return obj;
 }
 
@@ -81,6 +87,11 @@ Result<sim::RunSpec> specFromRow(const RunRow& row)
     if (o.contains("head") && !sim::parseHeadRule(o.value("head").toString().toStdString(), t.head))
         return rowError(row, "has an unknown head rule '" + o.value("head").toString().toStdString() + "'");
     t.p99WindowS = o.value("window").toDouble(3600);
+    t.windowFromS = o.value("windowFromS").toDouble(-1);
+    t.windowToS = o.value("windowToS").toDouble(-1);
+    if (!std::isfinite(t.windowFromS) || !std::isfinite(t.windowToS) || t.windowFromS < -1 || t.windowToS < -1
+        || (t.windowFromS >= 0 && t.windowToS >= 0 && t.windowToS <= t.windowFromS))
+        return rowError(row, "has an invalid replay window");
     t.tickS = o.value("tick").toDouble(0);
     t.defaultSlaS = o.value("sla").toDouble(3600);
     const QJsonObject sla = o.value("slaByQos").toObject();

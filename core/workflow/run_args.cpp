@@ -1,7 +1,9 @@
 #include "run_args.h"
 
+
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace schedlab::workflow {
@@ -101,12 +103,62 @@ Result<double> parseRunTime(const std::string& text, sim::RunMode mode)
     return parseDuration(text);
 }
 
-sim::RunMode suggestedMode(const trace::Trace& trace)
+ModeChoice chooseMode(const trace::Trace& trace)
 {
-    std::size_t withTimes = 0;
-    for (const trace::Job& j : trace.jobs)
-        withTimes += j.submitTimeS >= 0 && j.runTimeS >= 0;
-    return withTimes * 2 < trace.jobs.size() ? sim::RunMode::Fill : sim::RunMode::Timed;
+    const trace::LoadProfile profile = trace::loadProfile(trace);
+    auto pct = [](double share) {
+        char text[32];
+        std::snprintf(text, sizeof text, share < 0.1 ? "%.1f %%" : "%.0f %%", 100 * share);
+        return std::string(text);
+    };
+    if (profile.resource != "GPU")
+        return { sim::RunMode::Timed, "timed replay: the workload asks for no GPUs (the fill experiment measures GPU allocation)" };
+    if (profile.jobsWithTimes * 2 < profile.jobs)
+        return { sim::RunMode::Fill,
+            "fill experiment: " + std::to_string(profile.jobs - profile.jobsWithTimes) + " of " + std::to_string(profile.jobs)
+                + " jobs have no submit or run time (a pod list)" };
+    const double peak = profile.peakShare();
+    if (peak < kAutoFillBelowShare)
+        return { sim::RunMode::Fill,
+            "fill experiment: arrivals ask for at most " + pct(peak) + " of the cluster's GPUs (below " + pct(kAutoFillBelowShare)
+                + "), a timed replay would leave it nearly idle" };
+    return { sim::RunMode::Timed, "timed replay: arrivals ask for up to " + pct(peak) + " of the cluster's GPUs" };
+}
+
+std::string formatDuration(double seconds)
+{
+    if (seconds == 0)
+        return "0";
+    char text[48];
+    const double whole = std::round(seconds);
+    if (std::abs(seconds - whole) > 1e-9 * std::max(1.0, std::abs(seconds))) {
+        std::snprintf(text, sizeof text, "%.17gs", seconds);
+        return text;
+    }
+    const auto s = static_cast<long long>(whole);
+    if (s % 86400 == 0)
+        std::snprintf(text, sizeof text, "%lldd", s / 86400);
+    else if (s % 3600 == 0)
+        std::snprintf(text, sizeof text, "%lldh", s / 3600);
+    else if (s % 60 == 0)
+        std::snprintf(text, sizeof text, "%lldm", s / 60);
+    else
+        std::snprintf(text, sizeof text, "%llds", s);
+    return text;
+}
+
+std::optional<trace::TimeSpan> defaultReplayWindow(const trace::Trace& trace)
+{
+    const trace::LoadProfile profile = trace::loadProfile(trace);
+    if (profile.empty())
+        return std::nullopt;
+    const double length = trace::defaultWindowLengthS(profile);
+    if (length >= profile.spanS())
+        return std::nullopt;
+    const trace::TimeSpan busy = trace::busiestStretch(profile, length);
+    const double from = std::floor((busy.fromS - profile.startS) / 3600) * 3600;
+    const double to = std::ceil((busy.toS - profile.startS) / 3600) * 3600;
+    return trace::TimeSpan { profile.startS + from, profile.startS + to };
 }
 
 } // namespace schedlab::workflow

@@ -4,9 +4,11 @@
 
 #include "base/result.h"
 #include "sim/run_spec.h"
+#include "trace/load_profile.h"
 #include "trace/trace.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +28,30 @@ Result<double> parseDuration(const std::string& text);
 /// fill runs, a pod number. Never negative.
 Result<double> parseRunTime(const std::string& text, sim::RunMode mode);
 
-/// The mode a trace suits when the user picks "auto": timed when at least half its jobs have a
-/// submit and a run time, else fill (a pod list such as openb).
-sim::RunMode suggestedMode(const trace::Trace& trace);
+/// Below this peak requested share of the cluster (GPUs when the workload asks for GPUs) a trace
+/// opens in fill mode under "auto": its arrivals alone would leave the cluster nearly idle.
+constexpr double kAutoFillBelowShare = 0.20;
+
+/// The mode "auto" picks for a trace, and why (one line, for the status bar and the CLI).
+struct ModeChoice {
+    sim::RunMode mode = sim::RunMode::Timed;
+    std::string reason;
+};
+
+/// "auto": fill when the workload asks for GPUs of a cluster that has them and either fewer than
+/// half its jobs have a submit and a run time (a pod list) or the peak requested GPU share
+/// (trace::loadProfile, 512 bins over the span) is below kAutoFillBelowShare; timed otherwise (no
+/// GPUs asked for: the fill experiment measures GPU allocation).
+ModeChoice chooseMode(const trace::Trace& trace);
+inline sim::RunMode suggestedMode(const trace::Trace& trace) { return chooseMode(trace).mode; }
+
+/// Seconds as the shortest text parseDuration() reads back exactly: "12d", "295h", "90m", "7s",
+/// "0" (fractions of a second: "1.5s").
+std::string formatDuration(double seconds);
+
+/// The replay window a timed run gets unless the user picks one: the busiest stretch
+/// (trace::busiestStretch of trace::defaultWindowLengthS), its ends rounded to whole hours from the
+/// first submit, in trace seconds. None when that is the whole span (up to two days of trace).
+std::optional<trace::TimeSpan> defaultReplayWindow(const trace::Trace& trace);
 
 } // namespace schedlab::workflow

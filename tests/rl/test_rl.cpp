@@ -11,7 +11,7 @@
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
 #include "rl/reward.h"
-#include "rl/trace_window.h"
+#include "trace/trace_window.h"
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
 #include "trace/trace_generator.h"
@@ -357,12 +357,12 @@ private slots:
         b.node(8000, 8000, 0);
         for (int i = 0; i < 10; ++i)
             b.task(1000, 0, 0, 0, 100.0 + 3600.0 * i, 60);
-        auto w = rl::timeWindow(b.t, 3600, 2 * 3600);
+        auto w = trace::timeWindow(b.t, 3600, 2 * 3600);
         QVERIFY(w.ok());
         QCOMPARE(w->jobs.size(), std::size_t(2)); // submits at 3700 and 7300 (first submit 100)
         QCOMPARE(w->jobs[0].submitTimeS, 3700.0);
         QCOMPARE(w->jobs[1].firstTask, uint32_t(1));
-        QVERIFY(!rl::timeWindow(b.t, 100 * 3600, 3600).ok());
+        QVERIFY(!trace::timeWindow(b.t, 100 * 3600, 3600).ok());
     }
 
     void trainingIsDeterministicAndLearns()

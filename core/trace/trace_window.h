@@ -5,10 +5,10 @@
 #include "base/result.h"
 #include "trace/trace.h"
 
-namespace schedlab::rl {
+namespace schedlab::trace {
 
 /// The jobs submitted in [first submit + fromS, first submit + fromS + lengthS), with their tasks,
 /// on the same cluster. Errors when the trace has no submit times or the window holds no job.
 Result<trace::Trace> timeWindow(const trace::Trace& trace, double fromS, double lengthS);
 
-} // namespace schedlab::rl
+} // namespace schedlab::trace

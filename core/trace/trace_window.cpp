@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
-namespace schedlab::rl {
+namespace schedlab::trace {
 
 Result<trace::Trace> timeWindow(const trace::Trace& t, double fromS, double lengthS)
 {
@@ -41,4 +41,4 @@ Result<trace::Trace> timeWindow(const trace::Trace& t, double fromS, double leng
     return out;
 }
 
-} // namespace schedlab::rl
+} // namespace schedlab::trace

@@ -1,0 +1,52 @@
+#pragma once
+/// What a trace asks of its cluster over time: the requested load (every job counted from its
+/// submit for its run time, as if it started at once) against the capacity, in bins over the
+/// whole span. The workbench's overview strip draws it, "auto" mode reads its peak, and the
+/// default replay window is its busiest stretch.
+
+#include "trace/trace.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace schedlab::trace {
+
+struct LoadProfile {
+    /// "GPU" when the cluster has GPUs and some task asks for one, else "CPU".
+    std::string resource;
+    double capacity = 0; ///< GPUs or cores (Google: fractions of the largest machine) of all nodes
+    double startS = 0, endS = 0; ///< trace seconds: first submit, last end (submit + run)
+    double binS = 0; ///< (endS - startS) / bins; 0 when no job has times
+    std::vector<double> requested; ///< mean requested GPUs or cores in each bin
+    std::size_t jobs = 0, jobsWithTimes = 0; ///< jobs, and those with a submit and a run time
+
+    bool empty() const { return requested.empty(); }
+    double spanS() const { return endS - startS; }
+    /// The largest bin's requested share of the capacity (0 with no capacity or no bins).
+    double peakShare() const;
+};
+
+/// The profile in `bins` bins (>= 1). Non-gang tasks count from their own submit for their own run.
+LoadProfile loadProfile(const Trace& trace, std::size_t bins = 512);
+
+/// A stretch of trace time, [fromS, toS) in trace seconds.
+struct TimeSpan {
+    double fromS = 0, toS = 0;
+    double lengthS() const { return toS - fromS; }
+};
+
+/// The default length of a replay window: the whole span up to two days, else a tenth of it
+/// within [1 day, 7 days].
+double defaultWindowLengthS(const LoadProfile& profile);
+
+/// The stretch of `lengthS` (whole bins, at least one) with the most requested load (the earliest
+/// of equals); the whole span when `lengthS` covers it.
+TimeSpan busiestStretch(const LoadProfile& profile, double lengthS);
+
+/// Unix seconds of trace time 0 when the trace says (SWF `UnixStartTime`, or `epoch.unixS` set
+/// by an importer of timestamped logs); none otherwise.
+std::optional<double> epochOf(const Trace& trace);
+
+} // namespace schedlab::trace
