@@ -1,6 +1,8 @@
 #include "dashboard_widget.h"
 
+#include "axis_tickers.h"
 #include "heatmap_widget.h"
+#include "plot_fit.h"
 
 #include "workflow/run_series.h"
 
@@ -117,15 +119,22 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         cursor->point2->setCoords(0, 1);
         m_plots.push_back(p);
         m_cursors.push_back(cursor);
+        m_yManual.push_back(false);
         row->addWidget(p, 1);
         connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, i] { linkRange(i); });
         connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
         // Ctrl+drag: box zoom (x and y); Shift+wheel: zoom y; plain drag pans x, wheel zooms x.
-        connect(p, &QCustomPlot::mouseWheel, p, [p](QWheelEvent* e) {
-            p->axisRect()->setRangeZoom(e->modifiers() & Qt::ShiftModifier ? Qt::Vertical : Qt::Horizontal);
+        connect(p, &QCustomPlot::mouseWheel, p, [this, i, p](QWheelEvent* e) {
+            const bool y = e->modifiers() & Qt::ShiftModifier;
+            p->axisRect()->setRangeZoom(y ? Qt::Vertical : Qt::Horizontal);
+            if (y)
+                m_yManual[std::size_t(i)] = true;
         });
         connect(p, &QCustomPlot::mousePress, this, [this, i, p](QMouseEvent* e) {
-            p->setSelectionRectMode(e->modifiers() & Qt::ControlModifier ? QCP::srmZoom : QCP::srmNone); // set per press
+            const bool box = e->modifiers() & Qt::ControlModifier;
+            p->setSelectionRectMode(box ? QCP::srmZoom : QCP::srmNone); // set per press
+            if (box)
+                m_yManual[std::size_t(i)] = true;
             onMouseMove(i, e);
             if (e->button() == Qt::LeftButton)
                 emit cursorClicked(m_cursorX);
@@ -241,7 +250,9 @@ void DashboardWidget::rebuild()
     const workflow::RunOutcome& first = m_runs.empty() ? none : m_runs.front();
     const auto util = workflow::UtilizationKind(int(m_util));
     const auto frag = workflow::FragmentationKind(int(m_frag));
-    const QString xLabel = QString::fromStdString(workflow::RunAxis(first).label());
+    const workflow::RunAxis axis(first);
+    const bool time = axis.kind() == sim::XAxisKind::Seconds;
+    QString xLabel = QString::fromStdString(axis.label());
     QString titles[3];
     for (int i = 0; i < 3; ++i)
         titles[i] = QString::fromStdString(workflow::panelSeries(first, workflow::Panel(i), util, frag).name);
@@ -251,6 +262,11 @@ void DashboardWidget::rebuild()
     for (int i = 0; i < 3; ++i) {
         QCustomPlot* p = m_plots[std::size_t(i)];
         const QCPRange keep = p->xAxis->range();
+        auto ticker = installXTicker(p->xAxis, time, axis.startS(), m_zeroS.value_or(axis.startS()), m_epoch);
+        if (ticker)
+            xLabel = ticker->axisTitle();
+        if (i == 0)
+            m_timeTicker = ticker;
         p->clearGraphs();
         for (int k = p->legend->itemCount() - 1; k >= 0; --k) // policy entries are ours to remove
             if (dynamic_cast<PolicyLegendItem*>(p->legend->item(k)))
@@ -283,14 +299,41 @@ void DashboardWidget::rebuild()
             g->setAdaptiveSampling(true);
             g->setData(x, y, true);
         }
-        p->yAxis->rescale();
-        p->yAxis->scaleRange(1.1, p->yAxis->range().center());
-        if (p->yAxis->range().lower < 0 && i != 0)
-            p->yAxis->setRangeLower(0);
         p->xAxis->setRange(keep);
-        p->replot(QCustomPlot::rpQueuedReplot);
+        refitValues(i);
     }
+    m_heatmap->setTimeOrigin(m_zeroS, m_epoch);
     setCursorX(m_cursorX);
+}
+
+void DashboardWidget::setTimeOrigin(std::optional<double> zeroS, std::optional<double> epochUnixS)
+{
+    m_zeroS = zeroS;
+    m_epoch = epochUnixS;
+    rebuild();
+}
+
+void DashboardWidget::refitValues(int i)
+{
+    QCustomPlot* p = m_plots[std::size_t(i)];
+    const VisibleData seen = m_yManual[std::size_t(i)] ? VisibleData::Values : fitValueAxis(p);
+    const bool timed = !m_runs.empty() && workflow::RunAxis(m_runs.front()).kind() == sim::XAxisKind::Seconds;
+    QString note;
+    if (m_runs.empty())
+        note.clear();
+    else if (i == int(workflow::Panel::Latency) && timed)
+        note = seen == VisibleData::None ? tr("no job started in this window")
+            : seen == VisibleData::AllZero ? tr("no job waited in this window") : QString();
+    else
+        note = seen == VisibleData::None ? tr("no data in this window")
+            : seen == VisibleData::AllZero ? tr("0 throughout this window") : QString();
+    views::setPlotNote(p, note);
+    p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString DashboardWidget::plotNote(int plot) const
+{
+    return plot >= 0 && plot < int(m_plots.size()) ? views::plotNote(m_plots[std::size_t(plot)]) : QString();
 }
 
 void DashboardWidget::linkRange(int source)
@@ -299,11 +342,11 @@ void DashboardWidget::linkRange(int source)
         return;
     m_linking = true;
     const QCPRange r = m_plots[std::size_t(source)]->xAxis->range();
-    for (int i = 0; i < int(m_plots.size()); ++i)
-        if (i != source) {
+    for (int i = 0; i < int(m_plots.size()); ++i) {
+        if (i != source)
             m_plots[std::size_t(i)]->xAxis->setRange(r);
-            m_plots[std::size_t(i)]->replot(QCustomPlot::rpQueuedReplot);
-        }
+        refitValues(i);
+    }
     m_heatmap->setXRange(r.lower, r.upper);
     m_linking = false;
 }
@@ -312,6 +355,7 @@ void DashboardWidget::resetZoom()
 {
     if (m_plots.empty())
         return;
+    std::fill(m_yManual.begin(), m_yManual.end(), false);
     m_plots[0]->xAxis->rescale();
     bool found = false;
     QCPRange all;
@@ -326,7 +370,8 @@ void DashboardWidget::resetZoom()
         }
     if (found)
         m_plots[0]->xAxis->setRange(all); // linkRange spreads it
-    m_plots[0]->replot(QCustomPlot::rpQueuedReplot);
+    for (int i = 0; i < int(m_plots.size()); ++i)
+        refitValues(i); // also when the x range did not change (no rangeChanged)
 }
 
 void DashboardWidget::onMouseMove(int plotIndex, QMouseEvent* event)
@@ -364,7 +409,9 @@ QString DashboardWidget::readout(bool detailed) const
         return tr("no runs");
     const bool arrived = workflow::RunAxis(m_runs.front()).kind() == sim::XAxisKind::ArrivedPct;
     QStringList parts;
-    parts << (arrived ? tr("arrived %1 %").arg(m_cursorX, 0, 'f', 1) : tr("t = %1 h").arg(m_cursorX, 0, 'f', 2));
+    parts << (arrived          ? tr("arrived %1 %").arg(m_cursorX, 0, 'f', 1)
+            : m_timeTicker ? tr("t = %1").arg(m_timeTicker->describe(m_cursorX))
+                           : tr("t = %1 h").arg(m_cursorX, 0, 'f', 2));
     for (int g = 0; g < m_plots[0]->graphCount(); ++g) {
         QStringList values;
         for (QCustomPlot* p : m_plots) {

@@ -5,8 +5,10 @@
 
 #include "run_result.h"
 
+#include <QSharedPointer>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -19,6 +21,7 @@ class QSplitter;
 namespace schedlab::views {
 
 class HeatmapWidget;
+class TimeTicker;
 
 class DashboardWidget : public QWidget {
     Q_OBJECT
@@ -53,6 +56,11 @@ public:
     bool exportVisibleCsv(const QString& path) const;
     /// Shows every run's whole x range (View > Reset Zoom, double-click); runs stay as they are.
     void resetZoom();
+    /// Time labels count from `zeroS` (trace seconds, the trace's first submit; none = each run's
+    /// first tick), as UTC dates when `epochUnixS` (unix seconds of trace time 0) is known.
+    void setTimeOrigin(std::optional<double> zeroS, std::optional<double> epochUnixS);
+    /// The note a plot shows instead of a meaningless axis ("no job waited in this window"), or empty.
+    QString plotNote(int plot) const;
 
 signals:
     void cursorMoved(double x);
@@ -64,6 +72,8 @@ signals:
 private:
     void rebuild();
     void linkRange(int source);
+    /// The y range of plot `i` follows its visible data (unless the user zoomed y); notes when empty.
+    void refitValues(int i);
     void onMouseMove(int plotIndex, QMouseEvent* event);
     void showPlotMenu(int plot, const QPoint& globalPos);
     QCustomPlot* plotOrHeatmap(int plot) const;
@@ -82,6 +92,9 @@ private:
     Fragmentation m_frag = Fragmentation::Gpu;
     double m_cursorX = 0;
     bool m_linking = false;
+    std::vector<bool> m_yManual; ///< per plot: the user zoomed y (Shift+wheel, box zoom); no refit
+    std::optional<double> m_zeroS, m_epoch;
+    QSharedPointer<TimeTicker> m_timeTicker; ///< of the first plot; null for fill runs
 };
 
 } // namespace schedlab::views

@@ -1,10 +1,18 @@
 #include "heatmap_widget.h"
 
+#include "axis_tickers.h"
+#include "plot_fit.h"
+
 #include "workflow/run_series.h"
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QSettings>
+
+#include <algorithm>
+#include <numeric>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -30,6 +38,11 @@ HeatmapWidget::HeatmapWidget(QWidget* parent)
                          "and GPU fractions)"));
     controls->addWidget(title);
     controls->addWidget(m_runBox);
+    m_sortBox = new QCheckBox(tr("Sort nodes by load"), this);
+    m_sortBox->setObjectName("heatmapSort");
+    m_sortBox->setToolTip(tr("Order the rows by each node's mean utilization in the visible window, busiest on top"));
+    m_sortBox->setChecked(QSettings().value("heatmap/sortByLoad", false).toBool());
+    controls->addWidget(m_sortBox);
     controls->addStretch(1);
     layout->addLayout(controls);
     m_plot = new QCustomPlot(this);
@@ -54,8 +67,14 @@ HeatmapWidget::HeatmapWidget(QWidget* parent)
     m_cursor->point1->setCoords(0, 0);
     m_cursor->point2->setCoords(0, 1);
     layout->addWidget(m_plot, 1);
-    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-        [this](const QCPRange& r) { emit xRangeChanged(r.lower, r.upper); });
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
+        fitWindow();
+        emit xRangeChanged(r.lower, r.upper);
+    });
+    connect(m_sortBox, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue("heatmap/sortByLoad", on);
+        fitWindow();
+    });
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         if (e->button() == Qt::LeftButton)
             emit clicked(m_plot->xAxis->pixelToCoord(e->position().x()));
@@ -97,29 +116,91 @@ void HeatmapWidget::rebuild()
     if (run < 0) {
         m_map->data()->clear();
         m_map->setVisible(false);
+        m_columnX.clear();
+        m_rowNode.clear();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     const RunResult& r = m_runs[std::size_t(run)];
     const sim::NodeHeat& h = *heatOf(r);
-    const std::vector<double> x = workflow::heatColumnsX(r.fill.get(), r.timed.get());
+    m_columnX = workflow::heatColumnsX(r.fill.get(), r.timed.get());
     const int cols = h.columns();
     m_map->data()->setSize(cols, h.nodes);
     // Cell centres: the columns are evenly spaced in sample count (NodeHeatRecorder).
-    m_map->data()->setRange(QCPRange(x.front(), cols > 1 ? x.back() : x.front() + 1), QCPRange(0, std::max(1, h.nodes - 1)));
-    for (int c = 0; c < cols; ++c)
-        for (int n = 0; n < h.nodes; ++n)
-            m_map->data()->setCell(c, n, h.at(c, n));
+    m_map->data()->setRange(QCPRange(m_columnX.front(), cols > 1 ? m_columnX.back() : m_columnX.front() + 1),
+        QCPRange(0, std::max(1, h.nodes - 1)));
     m_map->setVisible(true);
-    m_plot->xAxis->setLabel(QString::fromStdString(workflow::RunAxis(r).label()));
+    const workflow::RunAxis axis(r);
+    const bool time = axis.kind() == sim::XAxisKind::Seconds;
+    auto ticker = installXTicker(m_plot->xAxis, time, axis.startS(), m_zeroS.value_or(axis.startS()), m_epoch);
+    m_plot->xAxis->setLabel(ticker ? ticker->axisTitle() : QString::fromStdString(axis.label()));
     m_plot->yAxis->setRange(-0.5, h.nodes - 0.5);
     // Node numbers are integers: no "-0.4 .. 0.4" ticks on a one-node (SWF pool) cluster.
-    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-    ticker->setTickStep(1);
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-    m_plot->yAxis->setTicker(ticker);
+    auto nodeTicker = QSharedPointer<QCPAxisTickerFixed>::create();
+    nodeTicker->setTickStep(1);
+    nodeTicker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->yAxis->setTicker(nodeTicker);
+    m_rowNode.clear();
+    fitWindow();
+}
+
+void HeatmapWidget::fitWindow()
+{
+    const int run = currentRun();
+    if (run < 0 || m_columnX.empty())
+        return;
+    const sim::NodeHeat& h = *heatOf(m_runs[std::size_t(run)]);
+    const int cols = h.columns();
+    // Columns whose centre is in the visible range (at least the nearest one).
+    const QCPRange visible = m_plot->xAxis->range();
+    int c0 = int(std::lower_bound(m_columnX.begin(), m_columnX.end(), visible.lower) - m_columnX.begin());
+    int c1 = int(std::upper_bound(m_columnX.begin(), m_columnX.end(), visible.upper) - m_columnX.begin()) - 1;
+    c0 = std::clamp(c0, 0, cols - 1);
+    c1 = std::clamp(c1, c0, cols - 1);
+    std::vector<double> load(std::size_t(h.nodes), 0.0);
+    double top = 0;
+    for (int n = 0; n < h.nodes; ++n)
+        for (int c = c0; c <= c1; ++c) {
+            const double v = h.at(c, n);
+            load[std::size_t(n)] += v;
+            top = std::max(top, v);
+        }
+    std::vector<int> order(std::size_t(h.nodes));
+    std::iota(order.begin(), order.end(), 0);
+    if (m_sortBox->isChecked()) // busiest on top: the last row is drawn highest
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return load[std::size_t(a)] < load[std::size_t(b)]; });
+    if (order != m_rowNode) {
+        m_rowNode = order;
+        for (int c = 0; c < cols; ++c)
+            for (int row = 0; row < h.nodes; ++row)
+                m_map->data()->setCell(c, row, h.at(c, m_rowNode[std::size_t(row)]));
+    }
+    m_plot->yAxis->setLabel(m_sortBox->isChecked() ? tr("nodes by load") : tr("node"));
+    m_map->setDataRange(QCPRange(0, top > 0 ? top : 1));
+    setPlotNote(m_plot, top > 0 ? QString() : tr("no node was busy in this window"));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void HeatmapWidget::setTimeOrigin(std::optional<double> zeroS, std::optional<double> epochUnixS)
+{
+    m_zeroS = zeroS;
+    m_epoch = epochUnixS;
+    const QCPRange keep = m_plot->xAxis->range();
+    rebuild();
+    const QSignalBlocker block(m_plot->xAxis);
+    m_plot->xAxis->setRange(keep);
+}
+
+void HeatmapWidget::setSortByLoad(bool on) { m_sortBox->setChecked(on); }
+
+bool HeatmapWidget::sortByLoad() const { return m_sortBox->isChecked(); }
+
+int HeatmapWidget::nodeOfRow(int row) const
+{
+    return row >= 0 && row < int(m_rowNode.size()) ? m_rowNode[std::size_t(row)] : -1;
+}
+
+double HeatmapWidget::colourMax() const { return m_map->dataRange().upper; }
 
 double HeatmapWidget::valueAt(double x, int node) const
 {
@@ -138,9 +219,11 @@ double HeatmapWidget::valueAt(double x, int node) const
 
 void HeatmapWidget::setXRange(double lower, double upper)
 {
-    const QSignalBlocker block(m_plot->xAxis);
-    m_plot->xAxis->setRange(lower, upper);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    {
+        const QSignalBlocker block(m_plot->xAxis);
+        m_plot->xAxis->setRange(lower, upper);
+    }
+    fitWindow();
 }
 
 void HeatmapWidget::setCursorX(double x)

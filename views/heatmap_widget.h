@@ -2,17 +2,20 @@
 // Cluster heatmap: nodes (rows) x time (columns) of one run, coloured by node utilization (the
 // dominant share of cpu, memory and GPU; sim::NodeHeat). A combo box picks the run. The x axis
 // uses the dashboard's units (hours since the first submit, or arrived workload %) so the
-// dashboard can link it with its plots; a click moves the shared cursor.
+// dashboard can link it with its plots; a click moves the shared cursor. The colour range follows
+// the visible window, and rows can be ordered by the nodes' load in it.
 
 #include "run_result.h"
 
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QCustomPlot;
 class QCPColorMap;
 class QCPItemStraightLine;
+class QCheckBox;
 class QComboBox;
 
 namespace schedlab::views {
@@ -27,6 +30,15 @@ public:
     int currentRun() const;
     void setCurrentRun(int index);
     void setXRange(double lower, double upper);
+    /// As DashboardWidget::setTimeOrigin (the time axis' labels).
+    void setTimeOrigin(std::optional<double> zeroS, std::optional<double> epochUnixS);
+    /// Rows ordered by each node's mean utilization in the visible x range, busiest on top.
+    void setSortByLoad(bool on);
+    bool sortByLoad() const;
+    /// Node shown in row `row` (0 = bottom); -1 outside.
+    int nodeOfRow(int row) const;
+    /// The colour scale's range (follows the visible window: 0 .. the busiest visible cell).
+    double colourMax() const;
     void setCursorX(double x);
     QCustomPlot* plot() const { return m_plot; }
     QCPColorMap* colorMap() const { return m_map; }
@@ -40,11 +52,17 @@ signals:
 
 private:
     void rebuild();
+    /// Colour range and row order for the visible x range.
+    void fitWindow();
     QCustomPlot* m_plot = nullptr;
     QCPColorMap* m_map = nullptr;
     QCPItemStraightLine* m_cursor = nullptr;
     QComboBox* m_runBox = nullptr;
+    QCheckBox* m_sortBox = nullptr;
     std::vector<RunResult> m_runs;
+    std::vector<double> m_columnX; ///< plot x of each column of the current run
+    std::vector<int> m_rowNode;    ///< node in each row
+    std::optional<double> m_zeroS, m_epoch;
 };
 
 } // namespace schedlab::views

@@ -103,9 +103,10 @@ Result<double> parseRunTime(const std::string& text, sim::RunMode mode)
     return parseDuration(text);
 }
 
-ModeChoice chooseMode(const trace::Trace& trace)
+ModeChoice chooseMode(const trace::Trace& trace) { return chooseMode(trace::loadProfile(trace)); }
+
+ModeChoice chooseMode(const trace::LoadProfile& profile)
 {
-    const trace::LoadProfile profile = trace::loadProfile(trace);
     auto pct = [](double share) {
         char text[32];
         std::snprintf(text, sizeof text, share < 0.1 ? "%.1f %%" : "%.0f %%", 100 * share);
@@ -149,7 +150,11 @@ std::string formatDuration(double seconds)
 
 std::optional<trace::TimeSpan> defaultReplayWindow(const trace::Trace& trace)
 {
-    const trace::LoadProfile profile = trace::loadProfile(trace);
+    return defaultReplayWindow(trace::loadProfile(trace));
+}
+
+std::optional<trace::TimeSpan> defaultReplayWindow(const trace::LoadProfile& profile)
+{
     if (profile.empty())
         return std::nullopt;
     const double length = trace::defaultWindowLengthS(profile);

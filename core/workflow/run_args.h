@@ -43,6 +43,8 @@ struct ModeChoice {
 /// (trace::loadProfile, 512 bins over the span) is below kAutoFillBelowShare; timed otherwise (no
 /// GPUs asked for: the fill experiment measures GPU allocation).
 ModeChoice chooseMode(const trace::Trace& trace);
+/// The same from a profile already computed (trace::loadProfile with its default bins).
+ModeChoice chooseMode(const trace::LoadProfile& profile);
 inline sim::RunMode suggestedMode(const trace::Trace& trace) { return chooseMode(trace).mode; }
 
 /// Seconds as the shortest text parseDuration() reads back exactly: "12d", "295h", "90m", "7s",
@@ -53,5 +55,6 @@ std::string formatDuration(double seconds);
 /// (trace::busiestStretch of trace::defaultWindowLengthS), its ends rounded to whole hours from the
 /// first submit, in trace seconds. None when that is the whole span (up to two days of trace).
 std::optional<trace::TimeSpan> defaultReplayWindow(const trace::Trace& trace);
+std::optional<trace::TimeSpan> defaultReplayWindow(const trace::LoadProfile& profile);
 
 } // namespace schedlab::workflow

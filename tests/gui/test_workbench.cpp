@@ -147,7 +147,7 @@ private slots:
         // move the cursor: the readout names every run and the time
         d->setCursorX(4.0);
         const QString readout = d->readout();
-        QVERIFY2(readout.contains("t = 4.00 h"), qPrintable(readout));
+        QVERIFY2(readout.contains("t = 4:00:00"), qPrintable(readout)); // h:mm:ss since the first submit
         for (const char* name : { "firstfit #42", "bestfit #42", "fgd #42" })
             QVERIFY2(readout.contains(name), qPrintable(readout));
         // the readout's utilization value is the series value at that time
