@@ -158,7 +158,13 @@ void TimeTicker::setOrigin(double originS, double zeroS, std::optional<double> e
     m_epoch = epochUnixS;
 }
 
-QString TimeTicker::axisTitle() const { return dated() ? QObject::tr("date (UTC)") : QObject::tr("time since first submit"); }
+int TimeTicker::startYear() const { return m_epoch ? utc(std::round(*m_epoch + m_zeroS)).date().year() : 0; }
+
+QString TimeTicker::axisTitle() const
+{
+    // Day and hour labels leave out the year of the first submit (the title gives it).
+    return dated() ? QObject::tr("date (UTC, %1)").arg(startYear()) : QObject::tr("time since first submit");
+}
 
 double TimeTicker::labelSeconds(double x) const
 {
@@ -227,10 +233,11 @@ QString TimeTicker::labelFor(double tick, double step) const
         const QDateTime at = utc(std::round(t));
         if (step < 0)
             return at.toString(-step >= 12 ? QStringLiteral("yyyy") : QStringLiteral("yyyy-MM"));
+        const bool sameYear = at.date().year() == startYear();
         if (stepS >= kDayS)
-            return at.toString(QStringLiteral("yyyy-MM-dd"));
+            return at.toString(sameYear ? QStringLiteral("MM-dd") : QStringLiteral("yyyy-MM-dd"));
         if (stepS >= 60)
-            return at.toString(QStringLiteral("MM-dd HH:mm"));
+            return at.toString(sameYear ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("yyyy-MM-dd HH:mm"));
         if (stepS >= 1)
             return at.toString(QStringLiteral("HH:mm:ss"));
         return at.toString(QStringLiteral("HH:mm:ss")) + trimmedNumber(t - std::floor(t), 1).mid(1);

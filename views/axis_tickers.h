@@ -48,7 +48,8 @@ public:
     /// (unix seconds of trace time 0) they are UTC dates instead.
     void setOrigin(double originS, double zeroS, std::optional<double> epochUnixS);
     bool dated() const { return m_epoch.has_value(); }
-    /// "time since first submit" or "date (UTC)": the axis title that goes with the labels.
+    /// "time since first submit" or "date (UTC, 2002)": the axis title that goes with the labels
+    /// (day and hour labels of that year leave the year out).
     QString axisTitle() const;
     /// One x (plot hours) as the labels would say it at the finest step: "51 d 13:30", "2002-07-28 14:05".
     QString describe(double x) const;
@@ -61,6 +62,7 @@ protected:
     double minSpan(double step) const override;
 
 private:
+    int startYear() const; ///< UTC year of the first submit (dated axes)
     double labelSeconds(double x) const; ///< plot hours -> seconds since zeroS, or unix seconds when dated
     double plotX(double labelS) const;
     double m_originS = 0, m_zeroS = 0;

@@ -41,7 +41,7 @@ HeatmapWidget::HeatmapWidget(QWidget* parent)
     m_sortBox = new QCheckBox(tr("Sort nodes by load"), this);
     m_sortBox->setObjectName("heatmapSort");
     m_sortBox->setToolTip(tr("Order the rows by each node's mean utilization in the visible window, busiest on top"));
-    m_sortBox->setChecked(QSettings().value("heatmap/sortByLoad", false).toBool());
+    m_sortBox->setChecked(QSettings().value("heatmap/sortByLoad", true).toBool());
     controls->addWidget(m_sortBox);
     controls->addStretch(1);
     layout->addLayout(controls);

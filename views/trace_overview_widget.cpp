@@ -1,7 +1,6 @@
 #include "trace_overview_widget.h"
 
 #include "axis_tickers.h"
-#include "workflow/run_args.h"
 
 #include <qcustomplot.h>
 
@@ -21,7 +20,22 @@ namespace {
 constexpr double kMinWindowH = 1.0; ///< the narrowest window the strip lets the user drag
 constexpr int kEdgeGrabPx = 6;      ///< how near an edge a press resizes instead of moving
 
-QString durationText(double seconds) { return QString::fromStdString(workflow::formatDuration(seconds)); }
+/// A duration to read, to the nearest minute: "45 s", "20 min", "5 h 30 min", "6 d 4 h".
+QString durationText(double seconds)
+{
+    const long long s = std::llround(std::max(0.0, seconds));
+    if (s < 60)
+        return QObject::tr("%1 s").arg(s);
+    const long long min = (s + 30) / 60;
+    if (min < 60)
+        return QObject::tr("%1 min").arg(min);
+    const long long h = (min + 30) / 60;
+    if (min < 10 * 60) // under ten hours: to the minute
+        return min % 60 == 0 ? QObject::tr("%1 h").arg(min / 60) : QObject::tr("%1 h %2 min").arg(min / 60).arg(min % 60);
+    if (min < 48 * 60)
+        return QObject::tr("%1 h").arg(h);
+    return h % 24 == 0 ? QObject::tr("%1 d").arg(h / 24) : QObject::tr("%1 d %2 h").arg(h / 24).arg(h % 24);
+}
 
 } // namespace
 
@@ -30,8 +44,8 @@ TraceOverviewWidget::TraceOverviewWidget(QWidget* parent) : QWidget(parent)
     setObjectName("traceOverview");
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName("traceOverviewPlot");
-    m_plot->setMinimumHeight(90);
-    m_plot->setMaximumHeight(120);
+    m_plot->setMinimumHeight(80);
+    m_plot->setMaximumHeight(96);
     m_plot->setInteractions({}); // the window is dragged, not the axes
     m_plot->yAxis->setLabel("requested %");
     m_plot->yAxis->setRange(0, 100);

@@ -5,6 +5,7 @@
 
 #include "comparison_widget.h"
 #include "dashboard_widget.h"
+#include "trace_overview_widget.h"
 #include "heatmap_widget.h"
 #include "job_table_model.h"
 #include "reward_editor.h"
@@ -71,7 +72,18 @@ MainWindow::MainWindow(QWidget* parent)
     auto* tabs = m_tabs = new QTabWidget(central);
     m_dashboard = new views::DashboardWidget(tabs);
     m_comparison = new views::ComparisonWidget([this](const std::string& p) { return m_dashboard->colourOf(p); }, tabs);
-    tabs->addTab(m_dashboard, tr("Dashboard"));
+    // The Dashboard tab: the trace-overview strip (the window to replay) above the plots.
+    auto* dashPage = new QWidget(tabs);
+    auto* dashLayout = new QVBoxLayout(dashPage);
+    dashLayout->setContentsMargins(0, 0, 0, 0);
+    dashLayout->setSpacing(2);
+    m_overview = new views::TraceOverviewWidget(dashPage);
+    m_overview->setVisible(false);
+    dashLayout->addWidget(m_overview);
+    dashLayout->addWidget(m_dashboard, 1);
+    connect(m_overview, &views::TraceOverviewWidget::windowChanged, this,
+        [this] { m_status->setText(m_overview->windowText() + tr(" — Run to replay it")); });
+    tabs->addTab(dashPage, tr("Dashboard"));
     tabs->addTab(m_comparison, tr("Comparison"));
     connect(m_dashboard, &views::DashboardWidget::utilizationChanged, m_comparison,
         [this](views::DashboardWidget::Utilization u) { m_comparison->setUtilization(workflow::UtilizationKind(int(u))); });
@@ -220,6 +232,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
+    buildModeStatus();
     resize(1280, 800);
     QSettings settings;
     if (!restoreState(settings.value("window/state").toByteArray())) {

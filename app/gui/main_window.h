@@ -9,6 +9,7 @@
 #include "run_controller.h"
 #include "training_controller.h"
 #include "run_result.h"
+#include "trace/load_profile.h"
 
 #include <QMainWindow>
 
@@ -40,6 +41,7 @@ class ComparisonWidget;
 class DashboardWidget;
 class JobTableModel;
 class RewardEditor;
+class TraceOverviewWidget;
 class TraceSummaryView;
 class TrainingPanel;
 } // namespace schedlab::views
@@ -62,6 +64,7 @@ public:
     QString bannerText() const;
     /// 0 dashboard, 1 comparison, 2 training, 3 incidents.
     void showTab(int index);
+    views::TraceOverviewWidget* traceOverview() const { return m_overview; }
 
     // Projects (.schedlab). Each returns success; errors go to the banner.
     /// Creates a new project file (replacing the session's runs) and makes it current.
@@ -111,6 +114,15 @@ private:
     /// Fill experiment selected, or "auto" on a trace without times.
     bool fillModeChosen() const;
     void updateModeControls();
+    // main_window_mode.cpp: auto's choice and its reason, the mode remembered per trace, the window.
+    void buildModeStatus();
+    QString traceModeKey() const;
+    void rememberMode();
+    /// The open trace's load profile: auto's choice, the overview strip, the time axes' origin.
+    void applyTraceProfile();
+    void updateModeStatus();
+    /// The overview strip's window for timed replays (none: the whole trace).
+    std::optional<trace::TimeSpan> replayWindow() const;
     void applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths);
     void showError(const QString& text);
     void onRunFinished(const views::RunResult& r);
@@ -126,6 +138,11 @@ private:
     bool confirmDiscard();
 
     views::DashboardWidget* m_dashboard = nullptr;
+    views::TraceOverviewWidget* m_overview = nullptr;
+    QLabel* m_modeNote = nullptr;      ///< status bar: what runs and why
+    QPushButton* m_modeSwitch = nullptr; ///< status bar: the other mode in one click
+    bool m_autoFill = false;           ///< what "auto" runs on the open trace
+    QString m_autoReason;
     views::ComparisonWidget* m_comparison = nullptr;
     QTabWidget* m_tabs = nullptr;
     views::JobTableModel* m_jobs = nullptr;

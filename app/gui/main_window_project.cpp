@@ -81,7 +81,8 @@ void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
         runPolicies(policies);
         return;
     }
-    m_mode->setCurrentIndex(round->mode == "fill" ? 2 : 1);
+    const int modeIndex = round->mode == "fill" ? 2 : 1;
+    m_mode->setCurrentIndex(modeIndex);
     const std::vector<std::string> files = m_session.traceFilesOf(round->traceId);
     const bool present = !files.empty()
         && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
@@ -93,9 +94,11 @@ void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
         runPolicies(policies);
         return;
     }
-    const QMetaObject::Connection then = connect(this, &MainWindow::traceOpened, this, [this, policies](bool ok) {
-        if (ok)
+    const QMetaObject::Connection then = connect(this, &MainWindow::traceOpened, this, [this, policies, modeIndex](bool ok) {
+        if (ok) {
+            m_mode->setCurrentIndex(modeIndex); // opening a trace restores its own mode
             runPolicies(policies);
+        }
     }, Qt::SingleShotConnection);
     if (!openTrace(files))
         disconnect(then);

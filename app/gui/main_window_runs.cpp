@@ -61,7 +61,7 @@ bool MainWindow::openTrace(const std::vector<std::string>& paths, const trace::I
 
 bool MainWindow::fillModeChosen() const
 {
-    return m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && m_trace && workflow::suggestedMode(*m_trace) == sim::RunMode::Fill);
+    return m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && m_trace && m_autoFill);
 }
 
 void MainWindow::updateModeControls()
@@ -73,27 +73,28 @@ void MainWindow::updateModeControls()
     m_head->setEnabled(!fill);
     m_ratio->setEnabled(fill);
     m_trim->setEnabled(fill);
+    if (m_modeNote)
+        updateModeStatus();
 }
 
 void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths)
 {
     m_progress->setVisible(m_runner->isRunning());
     m_cancel->setVisible(m_runner->isRunning());
-    QString summary = QString::fromStdString(trace::toText(trace::summarize(*loaded)));
     const bool swf = loaded->trace.sourceFormat == "swf";
     m_swfRow->setVisible(swf);
+    m_summary->setSummary(trace::summarize(*loaded), swf ? QString::fromStdString(trace::swfClusterModel(loaded->trace)) : QString());
     if (swf) {
-        summary.prepend(tr("cluster model: %1\n").arg(QString::fromStdString(trace::swfClusterModel(loaded->trace))));
         auto k = loaded->trace.metadata.find("swf.procsPerNode");
         m_procsPerNode->setValue(k != loaded->trace.metadata.end() ? std::atoi(k->second.c_str())
                                                                    : trace::suggestedProcsPerNode(paths.front(), loaded->trace));
     }
-    m_summary->setSummaryText(summary);
     // Shares the loaded trace: no copy of a large trace on the GUI thread.
     m_trace = std::shared_ptr<const trace::Trace>(loaded, &loaded->trace);
     m_jobs->setTrace(m_trace);
     m_traceName = QString::fromStdString(trace::baseName(paths.front()));
     m_tracePaths = paths;
+    applyTraceProfile();
     // Session runs of the previous trace go (confirmed when the import started); stored runs stay listed.
     m_results.erase(std::remove_if(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0; }),
         m_results.end());
@@ -165,6 +166,10 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
         policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
         o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
         sim::parseHeadRule(m_head->currentText().toStdString(), o.head);
+        if (const auto window = replayWindow()) {
+            o.windowFromS = window->fromS;
+            o.windowToS = window->toS;
+        }
         batch.spec = sim::RunSpec::timed({}, o);
     }
     // Colours follow the batch's policy order, not the order in which runs happen to finish.
