@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
+
 #include <algorithm>
 
 namespace schedlab::views {
@@ -44,6 +46,43 @@ VisibleData fitValueAxis(QCustomPlot* plot)
     return VisibleData::Values;
 }
 
+namespace {
+
+const char* const kFullText = "fullText";
+
+/// `text` broken at spaces into lines no wider than `width` pixels in `font` (a single word wider
+/// than that stays on its own line); explicit newlines are kept.
+QString wrapToWidth(const QString& text, const QFont& font, int width)
+{
+    const QFontMetrics fm(font);
+    QStringList out;
+    for (const QString& para : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : para.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(candidate) > width) {
+                out << line;
+                line = word;
+            } else {
+                line = candidate;
+            }
+        }
+        out << line;
+    }
+    return out.join(QLatin1Char('\n'));
+}
+
+/// Re-wraps the note to the current axis rect (called after every layout, so resizing rewraps).
+void rewrap(QCustomPlot* plot, QCPItemText* note)
+{
+    const QString full = note->property(kFullText).toString();
+    const int rectWidth = plot->axisRect() ? plot->axisRect()->width() : plot->width() - 80;
+    const int width = std::max(80, rectWidth - 24); // the note's padding and a margin
+    note->setText(wrapToWidth(full, note->font(), width));
+}
+
+} // namespace
+
 void setPlotNote(QCustomPlot* plot, const QString& text)
 {
     QCPItemText* note = noteOf(plot);
@@ -63,15 +102,18 @@ void setPlotNote(QCustomPlot* plot, const QString& text)
         note->setColor(QColor(90, 90, 90));
         note->setPadding(QMargins(6, 4, 6, 4));
         note->setBrush(QBrush(QColor(255, 255, 255, 220)));
+        QObject::connect(plot, &QCustomPlot::afterLayout, note, [plot, note] { rewrap(plot, note); });
     }
-    note->setText(text);
+    note->setProperty(kFullText, text);
+    rewrap(plot, note);
     note->setVisible(true);
 }
 
+/// The note as given (unwrapped), empty when none.
 QString plotNote(const QCustomPlot* plot)
 {
     const QCPItemText* note = noteOf(plot);
-    return note && note->visible() ? note->text() : QString();
+    return note && note->visible() ? note->property(kFullText).toString() : QString();
 }
 
 } // namespace schedlab::views

@@ -86,6 +86,34 @@ private slots:
         QCOMPARE(r.makespanS, 35.0); // D ends at 35
     }
 
+    void replayWindowLeavesOutJobsSubmittedOutsideIt()
+    {
+        // Window [1, 3): only B (t1) and C (t2) are replayed, on an empty cluster: B 1-6, C waits
+        // behind B (FCFS, no backfill) and runs 6-9. A (t0) and D (t3) are outside.
+        TraceBuilder b = backfillScenario();
+        sim::TimedOptions o;
+        o.windowFromS = 1;
+        o.windowToS = 3;
+        sim::TimedResult r = mustRun(b.t, o);
+        QCOMPARE(r.outsideWindow, int64_t(2));
+        QCOMPARE(r.units, int64_t(2));
+        QCOMPARE(r.completed, int64_t(2));
+        QCOMPARE(startOf(r, 0), -2.0);
+        QCOMPARE(startOf(r, 1), 1.0);
+        QCOMPARE(startOf(r, 2), 6.0);
+        QCOMPARE(startOf(r, 3), -2.0);
+        QCOMPARE(r.windowFromS, 1.0);
+        QCOMPARE(r.windowToS, 3.0);
+        QCOMPARE(r.makespanS, 8.0); // C ends at 9, B was submitted at 1
+        // Open at the end: from t2 on, C and D: C 2-5, D 3-23 (2 + 2 cores fit on 4).
+        o.windowFromS = 2;
+        o.windowToS = -1;
+        r = mustRun(b.t, o);
+        QCOMPARE(r.outsideWindow, int64_t(2));
+        QCOMPARE(startOf(r, 2), 2.0);
+        QCOMPARE(startOf(r, 3), 3.0);
+    }
+
     void easyBackfillLetsOnlyHarmlessJobsJump()
     {
         // Head B is reserved for t=10 (A's requested end). C (t2, 3 s) ends at 5 <= 10: it jumps.

@@ -9,6 +9,7 @@
 #include "sim/timed_replay.h"
 #include "store/project.h"
 #include "store/run_spec_codec.h"
+#include "trace/load_profile.h"
 #include "trace/native_format.h"
 #include "trace/trace_generator.h"
 #include "workflow/execute.h"
@@ -148,6 +149,123 @@ private slots:
         auto bad = store::specFromRow(row);
         QVERIFY(!bad.ok());
         QVERIFY(bad.error().message.find("autoscale") != std::string::npos);
+    }
+
+    void timedWindowIsStoredAndChecked()
+    {
+        sim::RunSpec t = timedSpec("bestfit", 7);
+        sim::TimedOptions o = *t.timedOptions();
+        o.windowFromS = 3600;
+        o.windowToS = 7200;
+        t = sim::RunSpec::timed("bestfit", o);
+        const store::RunInfo info = store::runInfoOf(t, 1);
+        store::RunRow row;
+        row.id = 4;
+        row.mode = info.mode;
+        row.policy = info.policy;
+        row.queue = info.queue;
+        row.backfill = info.backfill;
+        row.seed = info.seed;
+        row.optionsJson = info.optionsJson;
+        auto back = store::specFromRow(row);
+        QVERIFY(back.ok());
+        QCOMPARE(back->timedOptions()->windowFromS, 3600.0);
+        QCOMPARE(back->timedOptions()->windowToS, 7200.0);
+        // A window that ends before it starts is refused, naming the run.
+        QString json = QString::fromStdString(info.optionsJson);
+        json.replace("\"windowToS\":7200", "\"windowToS\":60");
+        QVERIFY(json != QString::fromStdString(info.optionsJson));
+        row.optionsJson = json.toStdString();
+        auto bad = store::specFromRow(row);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().message.find("4") != std::string::npos, bad.error().message.c_str());
+    }
+
+    void autoModeFollowsTheLoadProfile()
+    {
+        auto profile = [](std::string resource, double capacity, std::vector<double> requested, std::size_t jobs,
+                           std::size_t timed) {
+            trace::LoadProfile p;
+            p.resource = std::move(resource);
+            p.capacity = capacity;
+            p.startS = 0;
+            p.endS = double(requested.size()) * 100;
+            p.binS = 100;
+            p.requested = std::move(requested);
+            p.jobs = jobs;
+            p.jobsWithTimes = timed;
+            return p;
+        };
+        // No GPUs asked for: timed, whatever the load.
+        workflow::ModeChoice c = workflow::chooseMode(profile("CPU", 100, { 1, 2 }, 10, 10));
+        QCOMPARE(c.mode, sim::RunMode::Timed);
+        QVERIFY(c.reason.find("no GPUs") != std::string::npos);
+        // A pod list (fewer than half the jobs timed): fill.
+        c = workflow::chooseMode(profile("GPU", 100, { 50, 50 }, 10, 4));
+        QCOMPARE(c.mode, sim::RunMode::Fill);
+        QVERIFY2(c.reason.find("6 of 10 jobs") != std::string::npos, c.reason.c_str());
+        // Half timed and a peak of 19 % of the GPUs: fill; 20 %: timed.
+        c = workflow::chooseMode(profile("GPU", 100, { 5, 19 }, 10, 5));
+        QCOMPARE(c.mode, sim::RunMode::Fill);
+        QVERIFY2(c.reason.find("19 %") != std::string::npos, c.reason.c_str());
+        c = workflow::chooseMode(profile("GPU", 100, { 5, 20 }, 10, 5));
+        QCOMPARE(c.mode, sim::RunMode::Timed);
+        QVERIFY2(c.reason.find("20 %") != std::string::npos, c.reason.c_str());
+        // From a trace: one 8-GPU node, one job of 1 GPU for an hour: 12.5 %: fill.
+        trace::Trace t;
+        trace::Node n;
+        n.name = "g0";
+        n.cpuMilli = 64000;
+        n.memMiB = 1 << 18;
+        n.numGpu = 8;
+        n.gpuModel = 0;
+        t.gpuModels = { "V100" };
+        t.nodes.push_back(n);
+        trace::Job j;
+        j.submitTimeS = 0;
+        j.runTimeS = 3600;
+        j.firstTask = 0;
+        j.taskCount = 1;
+        trace::Task task;
+        task.request = trace::TaskRequest { 1000, 1024, 1, 1000, 0 };
+        t.tasks.push_back(task);
+        t.jobs.push_back(j);
+        QCOMPARE(workflow::suggestedMode(t), sim::RunMode::Fill);
+        t.tasks[0].request.numGpu = 2; // 25 %
+        QCOMPARE(workflow::suggestedMode(t), sim::RunMode::Timed);
+    }
+
+    void defaultReplayWindowIsTheBusiestWholeHours()
+    {
+        trace::LoadProfile p;
+        p.resource = "CPU";
+        p.capacity = 10;
+        const double day = 86400;
+        p.startS = 500;
+        p.endS = 500 + 30 * day; // a month: window of 3 days
+        p.requested.assign(30, 1.0);
+        p.binS = day;
+        p.requested[20] = 5; // the busiest 3 days: bins 18-20 (earliest of the three holding bin 20)
+        auto w = workflow::defaultReplayWindow(p);
+        QVERIFY(w.has_value());
+        QCOMPARE(w->fromS, 500 + 18 * day);
+        QCOMPARE(w->toS, 500 + 21 * day);
+        // Bins of 1.5 h: ends rounded outwards to whole hours from the first submit.
+        p.binS = 5400;
+        p.endS = 500 + 30 * 5400.0; // 45 h span: up to two days, the whole trace
+        QVERIFY(!workflow::defaultReplayWindow(p).has_value());
+        p.requested.assign(80, 1.0);
+        p.endS = 500 + 80 * 5400.0; // 120 h = 5 days: window 1 day = 16 bins
+        p.requested[3] = 9; // busiest 16 bins: 0-15 (earliest holding bin 3): [0, 24 h)
+        w = workflow::defaultReplayWindow(p);
+        QCOMPARE(w->fromS, 500.0);
+        QCOMPARE(w->toS, 500 + 24 * 3600.0);
+        p.requested[3] = 1;
+        p.requested[40] = 9; // bins 25-40: [37.5 h, 61.5 h) -> [37 h, 62 h)
+        w = workflow::defaultReplayWindow(p);
+        QCOMPARE(w->fromS, 500 + 37 * 3600.0);
+        QCOMPARE(w->toS, 500 + 62 * 3600.0);
+        QVERIFY(!workflow::defaultReplayWindow(trace::LoadProfile {}).has_value());
     }
 
     void executeIsTheReplayItWraps()
