@@ -1,0 +1,100 @@
+// `schedlab-cli replay` without --mode: the mode "auto" picks (and says why), the default replay
+// window of a long timed trace (the busiest stretch, said on stderr) and --from/--to.
+
+#include "test_util.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using schedlab::test::dataPath;
+
+namespace {
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(SCHEDLAB_CLI), args);
+    p.waitForFinished(120000);
+    return Run { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+QString data(const char* rel) { return QString::fromStdString(dataPath(rel)); }
+
+// One 8-processor machine over 10 days: a 1-proc hour at 0, a 4-proc hour at day 5 and a 1-proc
+// day from day 9. The busiest day (the default window of a 10-day span) is the last one.
+QString tenDaySwf(const QTemporaryDir& dir)
+{
+    const QString path = dir.filePath("ten-days.swf");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write("; MaxProcs: 8\n"
+            "    1      0  0  3600  1 -1 -1 1  3600 -1 1 1 1 -1 -1 -1 -1 -1\n"
+            "    2 432000  0  3600  4 -1 -1 4  3600 -1 1 1 1 -1 -1 -1 -1 -1\n"
+            "    3 777600  0 86400  1 -1 -1 1 86400 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    return path;
+}
+} // namespace
+
+class TestCliModes : public QObject {
+    Q_OBJECT
+private slots:
+    void autoPicksFillForALightGpuPodList()
+    {
+        // tiny openb: 10 GPUs, the pods' arrivals ask for at most half a GPU at once.
+        Run r = cli({ "replay", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--policy", "bestfit" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("auto mode: fill experiment: arrivals ask for at most 5.0 % of the cluster's GPUs"), r.err);
+        QVERIFY2(r.out.startsWith("fill experiment:"), r.out);
+        // An explicit mode is obeyed and nothing is said about auto.
+        r = cli({ "replay", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--policy", "bestfit", "--mode", "timed" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(!r.err.contains("auto mode"), r.err);
+        QVERIFY2(r.out.startsWith("timed replay:"), r.out);
+    }
+
+    void autoTimedReplaysTheBusiestStretch()
+    {
+        QTemporaryDir dir;
+        const QString swf = tenDaySwf(dir);
+        Run r = cli({ "replay", swf, "--policy", "firstfit" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("auto mode: timed replay: the workload asks for no GPUs"), r.err);
+        // 512 bins of 1687.5 s; a day is 51 bins; the first window fully inside the last day starts
+        // at bin 461 (216.09 h), rounded down to 216 h; it runs to the end (240 h).
+        QVERIFY2(r.err.contains("replaying the busiest 1d of the trace: --from 9d --to 10d"), r.err);
+        QVERIFY2(r.out.contains("1 of 3 jobs (submitted in the window)"), r.out);
+
+        r = cli({ "replay", swf, "--policy", "firstfit", "--from", "0" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(!r.err.contains("busiest"), r.err);
+        QVERIFY2(r.out.contains("3 of 3 jobs"), r.out);
+
+        // --from/--to: job 2 only (submitted at 120 h), and the window in the JSON.
+        r = cli({ "replay", swf, "--policy", "firstfit", "--from", "100h", "--to", "200h", "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject run = QJsonDocument::fromJson(r.out).object().value("runs").toArray().at(0).toObject();
+        QCOMPARE(run.value("completed").toInt(), 1);
+        QCOMPARE(run.value("outsideWindow").toInt(), 2);
+        QCOMPARE(run.value("window").toObject().value("fromS").toDouble(), 360000.0);
+        QCOMPARE(run.value("window").toObject().value("toS").toDouble(), 720000.0);
+
+        // A window that ends before it starts, or a fill run with one, is refused before any work.
+        r = cli({ "replay", swf, "--policy", "firstfit", "--from", "5d", "--to", "2d" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--to must be after --from"), r.err);
+        r = cli({ "replay", data("tiny/nodes.csv"), data("tiny/pods.csv"), "--policy", "bestfit", "--mode", "fill", "--from", "2h" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("the fill experiment replays the whole pod list"), r.err);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliModes)
+#include "test_cli_modes.moc"
