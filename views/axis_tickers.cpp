@@ -105,6 +105,7 @@ void SpacedTicker::generate(const QCPRange& range, const QLocale&, QChar, int, Q
     const std::vector<double> steps = candidateSteps(range);
     double chosen = steps.empty() ? span : steps.back();
     QVector<double> chosenTicks;
+    QVector<QString> chosenLabels;
     for (double step : steps) {
         const double spacing = minSpan(step) / span * px; // pixels between two ticks, at least
         if (spacing < gap)
@@ -112,12 +113,15 @@ void SpacedTicker::generate(const QCPRange& range, const QLocale&, QChar, int, Q
         QVector<double> t = ticksFor(step, range);
         if (t.size() > kMaxTicks)
             continue;
-        double widest = 0;
-        for (double tick : t)
-            widest = std::max(widest, textWidth(labelFor(tick, step)));
-        if (spacing >= widest + gap) {
+        QVector<QString> labels = labelsFor(t, step);
+        // Every two neighbours: half of each label's width and a gap between their ticks.
+        bool fits = t.size() != 1 || textWidth(labels.front()) <= px;
+        for (int i = 0; fits && i + 1 < t.size(); ++i)
+            fits = (t[i + 1] - t[i]) / span * px >= (textWidth(labels[i]) + textWidth(labels[i + 1])) / 2 + gap;
+        if (fits) {
             chosen = step;
             chosenTicks = std::move(t);
+            chosenLabels = std::move(labels);
             break;
         }
     }
@@ -140,8 +144,16 @@ void SpacedTicker::generate(const QCPRange& range, const QLocale&, QChar, int, Q
             }
     }
     if (tickLabels)
-        for (double tick : ticks)
-            tickLabels->push_back(labelFor(tick, chosen));
+        *tickLabels = chosenLabels.size() == ticks.size() ? chosenLabels : labelsFor(ticks, chosen);
+}
+
+QVector<QString> SpacedTicker::labelsFor(const QVector<double>& ticks, double step) const
+{
+    QVector<QString> out;
+    out.reserve(ticks.size());
+    for (double tick : ticks)
+        out.push_back(labelFor(tick, step));
+    return out;
 }
 
 // ---- time ----------------------------------------------------------------------------------
@@ -234,13 +246,10 @@ QString TimeTicker::labelFor(double tick, double step) const
         if (step < 0)
             return at.toString(-step >= 12 ? QStringLiteral("yyyy") : QStringLiteral("yyyy-MM"));
         const bool sameYear = at.date().year() == startYear();
+        const QString day = at.toString(sameYear ? QStringLiteral("MM-dd") : QStringLiteral("yyyy-MM-dd"));
         if (stepS >= kDayS)
-            return at.toString(sameYear ? QStringLiteral("MM-dd") : QStringLiteral("yyyy-MM-dd"));
-        if (stepS >= 60)
-            return at.toString(sameYear ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("yyyy-MM-dd HH:mm"));
-        if (stepS >= 1)
-            return at.toString(QStringLiteral("HH:mm:ss"));
-        return at.toString(QStringLiteral("HH:mm:ss")) + trimmedNumber(t - std::floor(t), 1).mid(1);
+            return day;
+        return day + QLatin1Char(' ') + timeOfDay(t, stepS);
     }
     const QString sign = t < -1e-9 ? QStringLiteral("-") : QString();
     const double u = std::abs(t);
@@ -268,6 +277,33 @@ QString TimeTicker::labelFor(double tick, double step) const
         return sign + QObject::tr("%1 d %2").arg(s / 86400).arg(clock(s % 86400, true));
     }
     return sign + QObject::tr("%1 s").arg(trimmedNumber(u, 1));
+}
+
+QString TimeTicker::timeOfDay(double unixS, double stepS)
+{
+    const QDateTime at = utc(std::round(unixS));
+    if (stepS >= 60)
+        return at.toString(QStringLiteral("HH:mm"));
+    if (stepS >= 1)
+        return at.toString(QStringLiteral("HH:mm:ss"));
+    return utc(unixS).toString(QStringLiteral("HH:mm:ss")) + trimmedNumber(unixS - std::floor(unixS), 1).mid(1);
+}
+
+QVector<QString> TimeTicker::labelsFor(const QVector<double>& ticks, double step) const
+{
+    if (!dated() || step < 0 || step * 3600 >= kDayS)
+        return SpacedTicker::labelsFor(ticks, step);
+    // Times of day; the first tick and the first of each new day say the day too.
+    QVector<QString> out;
+    out.reserve(ticks.size());
+    QDate previous;
+    for (double tick : ticks) {
+        const double t = labelSeconds(tick);
+        const QDate day = utc(std::round(t)).date();
+        out.push_back(day == previous ? timeOfDay(t, step * 3600) : labelFor(tick, step));
+        previous = day;
+    }
+    return out;
 }
 
 int TimeTicker::subTicksFor(double step) const

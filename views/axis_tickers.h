@@ -1,7 +1,7 @@
 #pragma once
 // Axis tickers whose labels never run into each other: the step is the smallest "nice" one whose
-// labels, measured in the axis' tick-label font, fit side by side in the axis' pixel width (at
-// any window width). SpacedTicker ticks plain numbers (arrived workload %); TimeTicker ticks the
+// labels, measured in the axis' tick-label font, leave a gap between every two neighbours in the
+// axis' pixel width (at any window width). SpacedTicker ticks plain numbers (arrived workload %); TimeTicker ticks the
 // dashboard's time axis (hours) in s, min, h or days since the trace's first submit, or in UTC
 // dates when the trace has an epoch (SWF UnixStartTime, Kubernetes timestamps).
 
@@ -26,6 +26,9 @@ protected:
     /// Ticks of `step` inside `range`.
     virtual QVector<double> ticksFor(double step, const QCPRange& range) const;
     virtual QString labelFor(double tick, double step) const;
+    /// The labels of `ticks` (a step of `step`), in order: labelFor each unless a label depends on
+    /// its neighbour (dated axes name the day only where it changes).
+    virtual QVector<QString> labelsFor(const QVector<double>& ticks, double step) const;
     /// Sub-ticks between two ticks of `step` (0 = none).
     virtual int subTicksFor(double step) const;
     /// The smallest space a step of `step` axis units is sure to take on screen (a month step
@@ -58,10 +61,13 @@ protected:
     std::vector<double> candidateSteps(const QCPRange& range) const override;
     QVector<double> ticksFor(double step, const QCPRange& range) const override;
     QString labelFor(double tick, double step) const override;
+    QVector<QString> labelsFor(const QVector<double>& ticks, double step) const override;
     int subTicksFor(double step) const override;
     double minSpan(double step) const override;
 
 private:
+    /// "14:05" (steps of a minute or more), "14:05:30", "14:05:30.5": a dated tick's time of day.
+    static QString timeOfDay(double unixS, double stepS);
     int startYear() const; ///< UTC year of the first submit (dated axes)
     double labelSeconds(double x) const; ///< plot hours -> seconds since zeroS, or unix seconds when dated
     double plotX(double labelS) const;
