@@ -60,6 +60,16 @@ private slots:
             qPrintable(p.widget.xAxis->tickVectorLabels().join(" | ")));
     }
 
+    void overlapCheckSeesCrowdedLabels()
+    {
+        // QCustomPlot's own ticker asked for 40 ticks on 200 px: the labels must collide.
+        Plot p(200);
+        p.widget.xAxis->ticker()->setTickCount(40);
+        p.widget.xAxis->setRange(0, 3500);
+        p.draw();
+        QVERIFY(!test::tickLabelOverlap(p.widget.xAxis).isEmpty());
+    }
+
     void timeUnitsFollowTheSpan()
     {
         Plot p(640);
