@@ -101,7 +101,7 @@ void SpacedTicker::generate(const QCPRange& range, const QLocale&, QChar, int, Q
     const double span = range.size();
     if (!(span > 0) || !std::isfinite(span))
         return;
-    const double px = axisPixels(), gap = textWidth(QStringLiteral("MM"));
+    const double px = axisPixels(), gap = textWidth(QStringLiteral("M")) + 2;
     const std::vector<double> steps = candidateSteps(range);
     double chosen = steps.empty() ? span : steps.back();
     QVector<double> chosenTicks;
@@ -194,7 +194,7 @@ double TimeTicker::plotX(double labelS) const
 std::vector<double> TimeTicker::candidateSteps(const QCPRange&) const
 {
     std::vector<double> seconds = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600,
-        43200, kDayS, 2 * kDayS, 7 * kDayS, 14 * kDayS };
+        43200, kDayS, 2 * kDayS, 3 * kDayS, 5 * kDayS, 7 * kDayS, 14 * kDayS };
     if (!dated())
         for (double d : { 30, 60, 100, 200, 500, 1000, 2000, 5000, 10000 })
             seconds.push_back(d * kDayS);
@@ -316,6 +316,10 @@ int TimeTicker::subTicksFor(double step) const
         return 6;
     if (s == 14 * kDayS)
         return 1;
+    if (s == 3 * kDayS)
+        return 2; // days
+    if (s == 5 * kDayS)
+        return 4;
     if (s == kDayS || s == 3600 || s == 60 || s == 15 || s == 900)
         return 3;
     if (s == 21600 || s == 30 || s == 1800)

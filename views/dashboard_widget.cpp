@@ -1,4 +1,5 @@
 #include "dashboard_widget.h"
+#include "legend_fit.h"
 
 #include "axis_tickers.h"
 #include "heatmap_widget.h"
@@ -110,8 +111,8 @@ DashboardWidget::DashboardWidget(QWidget* parent)
         p->axisRect()->insetLayout()->take(p->legend);
         p->plotLayout()->addElement(1, 0, p->legend);
         p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        p->legend->setWrap(2);
         p->legend->setBorderPen(Qt::NoPen);
+        keepLegendFitted(p); // as many columns as fit: no entry cut off on a narrow plot
         p->plotLayout()->setRowStretchFactor(1, 0.001);
         auto* cursor = new QCPItemStraightLine(p);
         cursor->setPen(QPen(QColor(80, 80, 80), 1, Qt::DashLine));
@@ -301,6 +302,7 @@ void DashboardWidget::rebuild()
         }
         p->xAxis->setRange(keep);
         refitValues(i);
+        fitLegendColumns(p);
     }
     m_heatmap->setTimeOrigin(m_zeroS, m_epoch);
     setCursorX(m_cursorX);

@@ -128,7 +128,8 @@ void HeatmapWidget::rebuild()
     m_map->data()->setSize(cols, h.nodes);
     // Cell centres: the columns are evenly spaced in sample count (NodeHeatRecorder).
     m_map->data()->setRange(QCPRange(m_columnX.front(), cols > 1 ? m_columnX.back() : m_columnX.front() + 1),
-        QCPRange(0, std::max(1, h.nodes - 1)));
+        // One row is drawn over the whole value range (no half-cell margins): give it -0.5..0.5.
+        h.nodes > 1 ? QCPRange(0, h.nodes - 1) : QCPRange(-0.5, 0.5));
     m_map->setVisible(true);
     const workflow::RunAxis axis(r);
     const bool time = axis.kind() == sim::XAxisKind::Seconds;
