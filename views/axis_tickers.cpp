@@ -291,6 +291,21 @@ QString TimeTicker::timeOfDay(double unixS, double stepS)
 
 QVector<QString> TimeTicker::labelsFor(const QVector<double>& ticks, double step) const
 {
+    if (!dated() && step * 3600 >= kDayS) {
+        // Days within the first 100 hours read as hours, as finer steps there do: plots side by
+        // side that chose 12 h and 1 d steps then say "24 h" alike.
+        double last = 0;
+        for (double tick : ticks)
+            last = std::max(last, std::abs(labelSeconds(tick)));
+        if (last >= 100 * 3600 || std::fmod(step, 1.0) != 0)
+            return SpacedTicker::labelsFor(ticks, step);
+        QVector<QString> out;
+        for (double tick : ticks) {
+            const double t = labelSeconds(tick);
+            out.push_back((t < -1e-9 ? QStringLiteral("-") : QString()) + QObject::tr("%1 h").arg(std::llround(std::abs(t)) / 3600));
+        }
+        return out;
+    }
     if (!dated() || step < 0 || step * 3600 >= kDayS)
         return SpacedTicker::labelsFor(ticks, step);
     // Times of day; the first tick and the first of each new day say the day too.

@@ -87,6 +87,14 @@ private slots:
         const QStringList day = labels(24);
         QCOMPARE(day.first(), QStringLiteral("0 h"));
         QVERIFY2(day.contains(QStringLiteral("12 h")), qPrintable(day.join(" | ")));
+        // Day steps within 100 hours still read in hours (a narrow plot beside 12 h steps).
+        Plot narrow(130);
+        views::installXTicker(narrow.widget.xAxis, true, 0, 0, std::nullopt);
+        narrow.widget.xAxis->setRange(0, 40);
+        narrow.draw();
+        QCOMPARE(static_cast<views::TimeTicker*>(narrow.widget.xAxis->ticker().data())->lastStep(), 24.0); // a day
+        for (const QString& l : narrow.widget.xAxis->tickVectorLabels())
+            QVERIFY2(l.endsWith(" h"), qPrintable(narrow.widget.xAxis->tickVectorLabels().join(" | ")));
         // 149 days: whole days, no hour counts in the thousands.
         const QStringList openb = labels(3576);
         QCOMPARE(openb.first(), QStringLiteral("0 d"));
