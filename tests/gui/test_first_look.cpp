@@ -24,7 +24,7 @@ using namespace schedlab;
 using schedlab::test::openAndWait;
 
 namespace {
-std::string shared(const char* rel) { return std::string(SCHEDLAB_SHARED_TRACES) + "/" + rel; }
+std::string shared(const char* rel) { return test::realTrace(rel); }
 
 // Every plot of the Dashboard tab: the overview strip, the three plots and the heatmap.
 std::vector<std::pair<QString, QCustomPlot*>> dashboardPlots(app::MainWindow& w)
@@ -83,6 +83,7 @@ private slots:
 
     void openbPairOpensInFill()
     {
+        SCHEDLAB_REQUIRE_REAL_TRACES();
         app::MainWindow w;
         QVERIFY(openAndRun(w, { shared("alibaba-gpu-v2023/openb_node_list_gpu_node.csv"),
                                  shared("alibaba-gpu-v2023/openb_pod_list_default.csv") }));
@@ -99,6 +100,7 @@ private slots:
 
     void hpc2nTimedWithDates()
     {
+        SCHEDLAB_REQUIRE_REAL_TRACES();
         app::MainWindow w;
         QVERIFY(openAndRun(w, { shared("pwa-swf/hpc2n.swf") }));
         QVERIFY2(modeNote(w).startsWith("auto: timed replay"), qPrintable(modeNote(w)));
@@ -115,6 +117,7 @@ private slots:
 
     void googlePartZeroTimed()
     {
+        SCHEDLAB_REQUIRE_REAL_TRACES();
         app::MainWindow w;
         QVERIFY(openAndRun(w, { shared("google-2011/machine_events/part-00000-of-00001.csv.gz"),
                                  shared("google-2011/task_events/part-00000-of-00500.csv.gz") }));
@@ -145,6 +148,7 @@ private slots:
         QVERIFY(openAndWait(again, { SCHEDLAB_SAMPLE }));
         QCOMPARE(again.findChild<QComboBox*>("modeBox")->currentText(), QStringLiteral("fill experiment"));
         // Another trace is not affected.
+        SCHEDLAB_REQUIRE_REAL_TRACES();
         app::MainWindow other;
         QVERIFY(openAndWait(other, { shared("pwa-swf/hpc2n.swf") }));
         QCOMPARE(other.findChild<QComboBox*>("modeBox")->currentText(), QStringLiteral("auto"));
