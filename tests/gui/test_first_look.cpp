@@ -8,6 +8,7 @@
 
 #include "dashboard_widget.h"
 #include "heatmap_widget.h"
+#include "trace_summary_view.h"
 #include "main_window.h"
 #include "trace_overview_widget.h"
 
@@ -137,6 +138,44 @@ private slots:
             QVERIFY(!w.results()[0].isFill());
             const QString o = overlaps(w);
             QVERIFY2(o.isEmpty(), qPrintable(o));
+            // The Trace dock's summary is a form, the full text one menu away.
+            auto* summary = w.findChild<views::TraceSummaryView*>();
+            QVERIFY(summary);
+            QCOMPARE(summary->rowValue("format"), QStringLiteral("generated"));
+            QCOMPARE(summary->rowValue("nodes"), QStringLiteral("64 (56 with GPUs)"));
+            QCOMPARE(summary->rowValue("jobs"), QStringLiteral("4000 (4188 tasks)"));
+            QCOMPARE(summary->rowValue("warnings"), QStringLiteral("0"));
+            QVERIFY2(summary->summaryText().contains("4188"), qPrintable(summary->summaryText()));
+            // The heatmap's colour range and node order follow the visible window.
+            views::HeatmapWidget* heat = w.dashboard()->heatmap();
+            QVERIFY(heat->sortByLoad());
+            QCPColorMapData* cells = heat->colorMap()->data();
+            auto checkWindow = [&](double lower, double upper) {
+                heat->setXRange(lower, upper);
+                const int nodes = cells->valueSize();
+                std::vector<double> load(std::size_t(nodes), 0.0);
+                double top = 0;
+                for (int n = 0; n < nodes; ++n)
+                    for (int c = 0; c < cells->keySize(); ++c) {
+                        double x = 0;
+                        cells->cellToCoord(c, 0, &x, nullptr);
+                        if (x < lower || x > upper)
+                            continue;
+                        const double v = heat->valueAt(x, n);
+                        load[std::size_t(n)] += v;
+                        top = std::max(top, v);
+                    }
+                if (heat->colourMax() != top)
+                    return -1.0;
+                for (int row = 1; row < nodes; ++row) // busiest on top (the last row)
+                    if (load[std::size_t(heat->nodeOfRow(row - 1))] > load[std::size_t(heat->nodeOfRow(row))])
+                        return -2.0;
+                return top;
+            };
+            const double whole = checkWindow(0, 40);
+            QVERIFY(whole > 0);
+            const double late = checkWindow(34, 40);
+            QVERIFY(late > 0 && late < whole);
             // One click switches to fill and is remembered for this trace.
             QTest::mouseClick(w.findChild<QPushButton*>("modeSwitch"), Qt::LeftButton);
             QCOMPARE(w.findChild<QComboBox*>("modeBox")->currentText(), QStringLiteral("fill experiment"));
