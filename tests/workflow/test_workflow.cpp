@@ -50,6 +50,20 @@ sim::RunSpec timedSpec(const std::string& policy, uint64_t seed = 42)
     return sim::RunSpec::timed(policy, o);
 }
 
+// The row a project stores for `info`, as run `id`.
+store::RunRow rowOf(const store::RunInfo& info, int64_t id)
+{
+    store::RunRow row;
+    row.id = id;
+    row.mode = info.mode;
+    row.policy = info.policy;
+    row.queue = info.queue;
+    row.backfill = info.backfill;
+    row.seed = info.seed;
+    row.optionsJson = info.optionsJson;
+    return row;
+}
+
 // The trace written to a file in `dir` (projects hash the files a trace came from).
 std::vector<std::string> traceFile(const QTemporaryDir& dir, const trace::Trace& t)
 {
@@ -129,14 +143,7 @@ private slots:
         QCOMPARE(info.queue, std::string("fcfs"));
         QCOMPARE(info.backfill, std::string("easy"));
         QCOMPARE(info.seed, uint64_t(7));
-        store::RunRow row;
-        row.id = 1;
-        row.mode = info.mode;
-        row.policy = info.policy;
-        row.queue = info.queue;
-        row.backfill = info.backfill;
-        row.seed = info.seed;
-        row.optionsJson = info.optionsJson;
+        store::RunRow row = rowOf(info, 1);
         auto back = store::specFromRow(row);
         QVERIFY(back.ok());
         QCOMPARE(back->mode(), sim::RunMode::Timed);
@@ -159,14 +166,7 @@ private slots:
         o.windowToS = 7200;
         t = sim::RunSpec::timed("bestfit", o);
         const store::RunInfo info = store::runInfoOf(t, 1);
-        store::RunRow row;
-        row.id = 4;
-        row.mode = info.mode;
-        row.policy = info.policy;
-        row.queue = info.queue;
-        row.backfill = info.backfill;
-        row.seed = info.seed;
-        row.optionsJson = info.optionsJson;
+        store::RunRow row = rowOf(info, 4);
         auto back = store::specFromRow(row);
         QVERIFY(back.ok());
         QCOMPARE(back->timedOptions()->windowFromS, 3600.0);
