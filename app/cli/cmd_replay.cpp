@@ -169,6 +169,9 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     std::vector<std::pair<std::string, Row>> rows;
     std::vector<std::string> seedless; // policies whose runs drew no random number
     int64_t outside = 0;                // jobs the window left out (the same for every run)
+    int64_t skipped = 0;                // jobs without a run time (the same for every run)
+    std::map<std::string, int64_t> divergences; // of the logged run (first seed)
+    std::string firstDivergence;
     for (const std::string& name : policies) {
         Row row;
         bool seedUsed = false;
@@ -179,6 +182,9 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
                 return fail(out.error().toString());
             const sim::TimedResult* r = out->timed.get();
             outside = r->outsideWindow;
+            skipped = r->skipped;
+            if (seed == seeds.front() && !r->divergences.empty() && divergences.empty())
+                divergences = r->divergences, firstDivergence = r->firstDivergence;
             if (args.flag("json"))
                 runs.append(timedResultToJson(*r));
             row.waitMean.add(r->waitS.mean);
@@ -225,6 +231,21 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
                 name.c_str(), r.waitMean.mean(), r.waitMean.min, r.waitMean.max, r.waitP99.mean(), r.waitP99.min,
                 r.waitP99.max, r.bsld.mean(), r.failed.mean(), r.cpu.mean(), r.gpu.mean(), r.frag.mean(),
                 r.energy.mean(), r.sim.mean());
+        if (skipped > 0)
+            std::printf("%lld jobs have no run time in the trace (never started, or still running) and are not replayed\n",
+                static_cast<long long>(skipped));
+        if (divergences.empty() && std::find(policies.begin(), policies.end(), "logged") != policies.end())
+            std::printf("logged: every logged decision was reproduced (no divergence from the log)\n");
+        if (!divergences.empty()) {
+            int64_t total = 0;
+            std::string kinds;
+            for (const auto& [kind, n] : divergences) {
+                total += n;
+                kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(n);
+            }
+            std::printf("logged: %lld decisions of the log the model cannot reproduce (%s); the first: %s\n",
+                static_cast<long long>(total), kinds.c_str(), firstDivergence.c_str());
+        }
         return 0;
     }
     {

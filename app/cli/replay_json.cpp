@@ -80,6 +80,13 @@ QJsonObject timedResultToJson(const sim::TimedResult& r)
         { "scheduleHash", QString::number(r.scheduleHash, 16) },
         { "series", series },
     };
+    if (!r.divergences.empty()) { // logged replays that could not take every logged decision
+        QJsonObject kinds;
+        for (const auto& [k, n] : r.divergences)
+            kinds.insert(QString::fromStdString(k), double(n));
+        out.insert("divergences", kinds);
+        out.insert("firstDivergence", QString::fromStdString(r.firstDivergence));
+    }
     if (r.windowFromS >= 0 || r.windowToS >= 0) { // a replay window: only then (older output has no key)
         out.insert("window", QJsonObject { { "fromS", r.windowFromS }, { "toS", r.windowToS } });
         out.insert("outsideWindow", double(r.outsideWindow));

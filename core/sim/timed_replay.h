@@ -100,6 +100,12 @@ struct TimedResult {
     int64_t skipped = 0; ///< no submit or run time in the trace
     int64_t outsideWindow = 0; ///< submitted outside TimedOptions' window
     int64_t backfilled = 0; ///< units started by EASY backfilling
+    /// Logged replay: decisions of the log our model cannot reproduce, by kind: "no-logged-start"
+    /// (the log has no start for a job it ran), "no-logged-node", "unknown-node", "overcommitted"
+    /// (the logged node lacks room by our request accounting; the unit does not start),
+    /// "start-before-submit" (started at its submit instead). Empty for other policies.
+    std::map<std::string, int64_t> divergences;
+    std::string firstDivergence; ///< the first, with job, node, resource and amounts
     Distribution waitS, jctS, boundedSlowdown; ///< over completed units
     double meanCpuUtil = 0, meanMemUtil = 0, meanGpuUtil = 0; ///< time-weighted, 0..1
     double meanGpuFragRate = 0; ///< time-weighted

@@ -107,6 +107,11 @@ private:
     void rollback(int32_t ui, std::vector<Placement>& placed, bool referenced = false);
     void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
+    /// Logged replay (logged_divergence.cpp): counts a logged decision our model cannot take, by
+    /// kind, naming the first one in TimedResult::firstDivergence.
+    void noteDivergence(const char* kind, int32_t ui, const std::string& detail);
+    /// Why unit ui could not start on its logged nodes at t (after tryPlace failed at task k).
+    void explainLoggedFailure(int32_t ui, int k);
     void schedule(double t);
     /// The queue policy's key of a waiting unit at time t.
     double keyOf(int32_t ui, double t) const;

@@ -10,6 +10,8 @@ std::unique_ptr<TraceFormat> makeOpenbFormat();
 std::unique_ptr<TraceFormat> makeSwfFormat();
 std::unique_ptr<TraceFormat> makeGoogleFormat();
 std::unique_ptr<TraceFormat> makeNativeFormat();
+std::unique_ptr<TraceFormat> makeSlurmFormat();
+std::unique_ptr<TraceFormat> makeLsfFormat();
 
 const std::vector<std::unique_ptr<TraceFormat>>& traceFormats()
 {
@@ -19,6 +21,8 @@ const std::vector<std::unique_ptr<TraceFormat>>& traceFormats()
         v.push_back(makeSwfFormat());
         v.push_back(makeGoogleFormat());
         v.push_back(makeNativeFormat());
+        v.push_back(makeSlurmFormat());
+        v.push_back(makeLsfFormat());
         return v;
     }();
     return formats;

@@ -22,6 +22,11 @@ struct Trace;
 /// Options shared by all importers.
 struct ImportOptions {
     int procsPerNode = 0; ///< SWF: 0 = one processor pool, K > 0 = nodes of K processors
+    /// Zone of local times without one (sacct): "UTC", "UTC-06:00", "America/New_York".
+    std::string timezone = "UTC";
+    /// sacct output without a header: its field names in order, as given to `sacct --format`
+    /// (comma-separated); empty = a header line or a known layout.
+    std::string sacctFields;
     bool strict = false; ///< turn the first warning into an error
     /// Most tasks a trace may have (memory bound: ~150 bytes each, so 50M ~ 7.5 GB).
     int64_t maxTasks = 50'000'000;

@@ -1,0 +1,53 @@
+// The Slurm format object: `sacct --parsable2` output, recognised by its '|'-separated header
+// line, or a header-less row in a known layout (or any '|' row with a Slurm time, which then
+// needs --sacct-fields).
+
+#include "slurm_importer.h"
+#include "slurm_fields.h"
+#include "slurm_layout.h"
+#include "trace_format.h"
+
+#include "fields.h"
+
+namespace schedlab::trace {
+
+namespace {
+
+class SlurmImport final : public FormatImport {
+public:
+    Status add(const LoadedFile&, LineReader& reader, Trace& trace, ImportContext& ctx) override { return m_importer.add(reader, trace, ctx); }
+    Status finish(Trace& trace, ImportContext& ctx) override { return m_importer.finish(trace, ctx); }
+
+private:
+    SlurmImporter m_importer;
+};
+
+class SlurmFormat final : public TraceFormat {
+public:
+    std::string name() const override { return "slurm"; }
+    std::string description() const override { return "a Slurm sacct --parsable2 line"; }
+    Detection detect(const FileHead& h) const override
+    {
+        std::vector<std::string_view> fields;
+        splitChar(h.firstLine, '|', fields);
+        if (fields.size() < 3)
+            return {};
+        if (looksLikeSacctHeader(fields))
+            return { 90, "slurm-sacct", {} };
+        if (knownHeaderlessSacctLayout(fields))
+            return { 70, "slurm-sacct", {} };
+        std::string error;
+        for (std::string_view f : fields)
+            if (parseSlurmDateTime(f, error))
+                return { 30, "slurm-sacct", {} }; // needs --sacct-fields; the importer says so
+        return {};
+    }
+    Status arrange(std::vector<LoadedFile>&) const override { return {}; } // any number, in the given order
+    std::unique_ptr<FormatImport> startImport() const override { return std::make_unique<SlurmImport>(); }
+};
+
+} // namespace
+
+std::unique_ptr<TraceFormat> makeSlurmFormat() { return std::make_unique<SlurmFormat>(); }
+
+} // namespace schedlab::trace
