@@ -80,11 +80,14 @@ HeatmapWidget::HeatmapWidget(QWidget* parent)
             emit clicked(m_plot->xAxis->pixelToCoord(e->position().x()));
     });
     connect(m_runBox, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { rebuild(); });
+    connect(m_runBox, qOverload<int>(&QComboBox::activated), this, [this] { m_chosenId = currentRun() >= 0 ? m_runs[std::size_t(currentRun())].id : -1; });
 }
 
 void HeatmapWidget::setRuns(const std::vector<RunResult>& runs)
 {
-    const int keepId = currentRun() >= 0 ? m_runs[std::size_t(currentRun())].id : -1;
+    // The run the user picked stays shown; otherwise the first run with heat (the runs come in the
+    // order they were asked for, so the same batch always shows the same run).
+    const int keepId = m_chosenId;
     m_runs = runs;
     const QSignalBlocker block(m_runBox);
     m_runBox->clear();
@@ -106,8 +109,10 @@ int HeatmapWidget::currentRun() const { return m_runBox->currentIndex() < 0 ? -1
 void HeatmapWidget::setCurrentRun(int index)
 {
     const int at = m_runBox->findData(index);
-    if (at >= 0)
+    if (at >= 0) {
         m_runBox->setCurrentIndex(at);
+        m_chosenId = m_runs[std::size_t(index)].id;
+    }
 }
 
 void HeatmapWidget::rebuild()

@@ -58,6 +58,7 @@ private:
     QCPColorMap* m_map = nullptr;
     QCPItemStraightLine* m_cursor = nullptr;
     QComboBox* m_runBox = nullptr;
+    int m_chosenId = -1; ///< id of the run the user (or setCurrentRun) picked; -1 = the first
     QCheckBox* m_sortBox = nullptr;
     std::vector<RunResult> m_runs;
     std::vector<double> m_columnX; ///< plot x of each column of the current run

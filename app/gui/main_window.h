@@ -129,7 +129,8 @@ private:
     void refreshDashboard();
     void exportDashboard(const QString& kind);
     void updateTitle();
-    void addRunItem(const views::RunResult& r, bool checked);
+    /// Adds the run's row to the run list; `before` = the id of the row it goes in front of (-1 = last).
+    void addRunItem(const views::RunResult& r, bool checked, int before = -1);
     void loadStoredRun(QListWidgetItem* item);
     void fillRecentMenu();
     void refreshRounds();
@@ -169,6 +170,7 @@ private:
     std::shared_ptr<const trace::Trace> m_trace;
     QString m_traceName;
     std::vector<views::RunResult> m_results;
+    std::size_t m_batchFrom = 0; ///< index in m_results where the running batch's runs begin
     std::vector<std::string> m_tracePaths;
     ProjectSession m_session;
     QMenu* m_recentMenu = nullptr;

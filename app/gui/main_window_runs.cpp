@@ -182,18 +182,25 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
+    m_batchFrom = m_results.size();
     m_runner->start(batch);
 }
 
 void MainWindow::onRunFinished(const views::RunResult& r)
 {
-    m_results.push_back(r);
-    addRunItem(r, true);
+    // Runs finish in any order; they are listed (and the dashboard picks its default run) in the
+    // order they were asked for: ids are given at launch, in the batch's order.
+    std::size_t at = m_results.size();
+    while (at > std::min(m_batchFrom, m_results.size()) && m_results[at - 1].id > r.id)
+        --at;
+    const int before = at < m_results.size() ? m_results[at].id : -1;
+    m_results.insert(m_results.begin() + std::ptrdiff_t(at), r);
+    addRunItem(r, true, before);
     refreshDashboard();
     updateTitle();
 }
 
-void MainWindow::addRunItem(const views::RunResult& r, bool checked)
+void MainWindow::addRunItem(const views::RunResult& r, bool checked, int before)
 {
     auto* item = new QListWidgetItem(swatch(m_dashboard->colourOf(r.policy)), QString::fromStdString(r.label));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -207,7 +214,13 @@ void MainWindow::addRunItem(const views::RunResult& r, bool checked)
         tip = tr("final GPU allocation %1 %").arg(r.fill->finalGpuAllocPct, 0, 'f', 2);
     item->setToolTip(tip);
     const QSignalBlocker block(m_runList);
-    m_runList->addItem(item);
+    int row = m_runList->count();
+    for (int i = m_runList->count() - 1; i >= 0 && before >= 0; --i) // the batch's rows are the last ones
+        if (m_runList->item(i)->data(Qt::UserRole).toInt() == before) {
+            row = i;
+            break;
+        }
+    m_runList->insertItem(row, item);
 }
 
 void MainWindow::refreshDashboard()

@@ -3,18 +3,22 @@
 
 #include "timed_replay_impl.h"
 
+#include "trace/fields.h"
+
 namespace schedlab::sim::detail {
 
-void Replay::noteDivergence(const char* kind, int32_t ui, const std::string& detail)
+void Replay::noteDivergence(const char* kind, int32_t ui, double t, const std::string& detail)
 {
     ++m_out.divergences[kind];
-    if (!m_out.firstDivergence.empty())
+    if (!m_out.firstDivergence.empty() && t >= m_firstDivergenceT)
         return;
+    m_firstDivergenceT = t;
     const trace::Job& job = m_trace.jobs[std::size_t(m_units[std::size_t(ui)].job)];
-    m_out.firstDivergence = std::string(kind) + ": job " + m_trace.jobName(job) + " (id " + std::to_string(job.id.value) + "): " + detail;
+    m_out.firstDivergence = std::string(kind) + ": job " + m_trace.jobName(job) + " (id " + std::to_string(job.id.value) + ") at "
+        + trace::formatDouble(t) + " s: " + detail;
 }
 
-void Replay::explainLoggedFailure(int32_t ui, int k)
+void Replay::explainLoggedFailure(int32_t ui, int k, double t)
 {
     const Unit& u = m_units[std::size_t(ui)];
     if (k < 0 || k >= u.count)
@@ -23,11 +27,11 @@ void Replay::explainLoggedFailure(int32_t ui, int k)
     const std::string which = u.count > 1 ? "task " + std::to_string(k) + ": " : std::string();
     const int n = task.logged.node.value;
     if (!task.logged.node.valid()) {
-        noteDivergence("no-logged-node", ui, which + "the log gives no node; not started");
+        noteDivergence("no-logged-node", ui, t, which + "the log gives no node; not started");
         return;
     }
     if (n >= m_cluster.nodeCount()) {
-        noteDivergence("unknown-node", ui, which + "logged node #" + std::to_string(n) + " is not in the cluster; not started");
+        noteDivergence("unknown-node", ui, t, which + "logged node #" + std::to_string(n) + " is not in the cluster; not started");
         return;
     }
     const trace::TaskRequest& r = task.request;
@@ -52,7 +56,7 @@ void Replay::explainLoggedFailure(int32_t ui, int k)
     case Misfit::GpuShare: detail = "GPU share: asks " + std::to_string(r.gpuMilli) + " gpu-milli on one GPU, none has it free"; break;
     case Misfit::Fits: detail = "the job's own tasks on this node together do not fit"; break;
     }
-    noteDivergence("overcommitted", ui, which + node + detail + "; not started");
+    noteDivergence("overcommitted", ui, t, which + node + detail + "; not started");
 }
 
 } // namespace schedlab::sim::detail

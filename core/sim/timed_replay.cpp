@@ -170,13 +170,13 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         last = std::max(last, u.submit + u.run);
         if (m_logged) {
             if (u.loggedStart >= 0 && u.loggedStart < u.submit)
-                noteDivergence("start-before-submit", int32_t(i),
+                noteDivergence("start-before-submit", int32_t(i), u.submit,
                     "logged start " + trace::formatDouble(u.loggedStart) + " s is before its submit " + trace::formatDouble(u.submit)
                         + " s; started at its submit");
             if (u.loggedStart >= 0) {
                 push(std::max(u.loggedStart, u.submit), EventType::LoggedStart, int32_t(i));
             } else {
-                noteDivergence("no-logged-start", int32_t(i), "the log gives no start time; not started");
+                noteDivergence("no-logged-start", int32_t(i), u.submit, "the log gives no start time; not started");
                 m_results[i].failed = true, push(u.submit, EventType::Arrival, int32_t(i));
             }
         } else {
@@ -240,7 +240,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
                 if (tryPlace(e.unit, t, placed, ds)) {
                     commit(e.unit, t, placed, ds);
                 } else {
-                    explainLoggedFailure(e.unit, int(ds.size()) - 1);
+                    explainLoggedFailure(e.unit, int(ds.size()) - 1, t);
                     m_results[std::size_t(e.unit)].failed = true;
                     ++m_out.failed;
                     ++m_done;

@@ -109,9 +109,11 @@ private:
     void finish(int32_t ui);
     /// Logged replay (logged_divergence.cpp): counts a logged decision our model cannot take, by
     /// kind, naming the first one in TimedResult::firstDivergence.
-    void noteDivergence(const char* kind, int32_t ui, const std::string& detail);
+    /// The first is the one at the earliest time t (the first noted among equals).
+    void noteDivergence(const char* kind, int32_t ui, double t, const std::string& detail);
     /// Why unit ui could not start on its logged nodes at t (after tryPlace failed at task k).
-    void explainLoggedFailure(int32_t ui, int k);
+    void explainLoggedFailure(int32_t ui, int k, double t);
+    double m_firstDivergenceT = 0;
     void schedule(double t);
     /// The queue policy's key of a waiting unit at time t.
     double keyOf(int32_t ui, double t) const;

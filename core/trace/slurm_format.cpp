@@ -30,10 +30,10 @@ public:
     {
         std::vector<std::string_view> fields;
         splitChar(h.firstLine, '|', fields);
-        if (fields.size() < 3)
-            return {};
         if (looksLikeSacctHeader(fields))
             return { 90, "slurm-sacct", {} };
+        if (fields.size() < 3)
+            return {};
         if (knownHeaderlessSacctLayout(fields))
             return { 70, "slurm-sacct", {} };
         std::string error;

@@ -71,7 +71,8 @@ private:
         if (!done.wait(240000))
             return false;
         QTest::qWait(50); // the layout after the runs' legends arrived
-        return w.results().size() == 2;
+        // Listed in the order asked for, whichever finished first.
+        return w.results().size() == 2 && w.results()[0].spec.policy == "firstfit" && w.results()[1].spec.policy == "bestfit";
     }
 
 private slots:
