@@ -5,13 +5,14 @@
 
 #include "cli_args.h"
 #include "trace/import_context.h"
+#include "trace/slurm_fields.h"
 
 #include <set>
 #include <string>
 
 namespace schedlab::cli {
 
-inline const std::set<std::string> kImportValueOptions = { "procs-per-node", "max-tasks" };
+inline const std::set<std::string> kImportValueOptions = { "procs-per-node", "max-tasks", "timezone", "sacct-fields" };
 inline const std::set<std::string> kImportFlags = { "strict" };
 
 /// Fills ImportOptions from parsed args; returns an error text, empty on success.
@@ -31,6 +32,12 @@ inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out
         return "--max-tasks must be positive";
     out.maxTasks = maxTasks;
     out.strict = args.flag("strict");
+    // Slurm: the zone of sacct's local times, and the field order of a header-less export;
+    // checked here so a typo fails before any work.
+    out.timezone = args.value("timezone").value_or("UTC");
+    if (!trace::LocalTimeZone::make(out.timezone, error))
+        return "--timezone: " + error;
+    out.sacctFields = args.value("sacct-fields").value_or("");
     // As tools that read stdin do: say why nothing happens (a FIFO without a writer); Ctrl+C stops.
     out.waitingForInput = [](const std::string& name) {
         std::fprintf(stderr, "schedlab-cli: waiting for input on %s\n", name.c_str());

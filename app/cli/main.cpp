@@ -19,6 +19,10 @@ const char* kUsage = R"(usage: schedlab-cli COMMAND [ARGS]
 
 FILE arguments may be '-' (standard input) or a pipe or FIFO, e.g. zcat log.swf.gz | schedlab-cli info -
 
+Import options (info, convert, import, replay, train): --procs-per-node K (SWF), --strict,
+  --timezone ZONE (Slurm sacct's local times: UTC (default), UTC-06:00, America/New_York),
+  --sacct-fields F1,F2,... (sacct output without a header: its field names, as for sacct --format)
+
 commands:
   info FILE... [--json] [--procs-per-node K] [--strict]
         detect the format, import, and summarise a trace (nodes, jobs, requests, warnings)

@@ -352,7 +352,7 @@ std::optional<LocalTimeZone> LocalTimeZone::make(const std::string& name, std::s
         error = "time zone " + quoted(name) + " is not an offset like UTC-06:00 or +05:30";
         return std::nullopt;
     }
-    if (!QTimeZone(QByteArray(name.data(), qsizetype(name.size()))).isValid()) {
+    if (!QTimeZone::isTimeZoneIdAvailable(QByteArray(name.data(), qsizetype(name.size())))) { // isValid() takes any POSIX TZ word
         error = "unknown time zone " + quoted(name) + " (an IANA name like America/New_York, or UTC-06:00)";
         return std::nullopt;
     }
