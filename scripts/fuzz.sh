@@ -18,7 +18,16 @@ if [ -x build/release/app/cli/schedlab-cli ]; then
     rm -f build/fuzz/corpus/project/seed.schedlab-wal build/fuzz/corpus/project/seed.schedlab-shm
 fi
 summary=""
-for target in openb_nodes openb_pods swf google_tasks native loader project; do
+# Real accounting logs seed their targets from ../shared/traces (copied into build/, never the repo).
+T=../shared/traces
+if [ -d "$T" ]; then
+    mkdir -p build/fuzz/corpus/sacct build/fuzz/corpus/lsf
+    head -40 "$T/slurm-xdmod-ccr-2016/phillips.log" > build/fuzz/corpus/sacct/real-xdmod.txt
+    zcat "$T/slurm-kabre-2024/sacct.csv.gz" | head -40 > build/fuzz/corpus/sacct/real-kabre.txt
+    head -40 "$T/hpc-aws-testcluster-2022/sacct-output-v1.txt" > build/fuzz/corpus/sacct/real-aws.txt
+    head -20 "$T/hpc-aws-testcluster-2022/lsb.acct.16" > build/fuzz/corpus/lsf/real-lsb.acct
+fi
+for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf project; do
     corpus="build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     cp -n tests/fuzz/seeds/$target/* "$corpus"/ 2>/dev/null || true

@@ -1,6 +1,6 @@
 // libFuzzer target for one importer, chosen at compile time by SCHEDLAB_FUZZ_KIND:
 // 0 openb node list, 1 openb pod list (with a fixed node list), 2 SWF, 3 Google task_events,
-// 4 schedlab format, 5 format detection + whole loader. Any crash, leak, UB or hang is a finding;
+// 4 schedlab format, 5 format detection + whole loader, 6 Slurm sacct, 7 LSF lsb.acct. Any crash, leak, UB or hang is a finding;
 // errors and warnings are expected outcomes.
 
 #include "fuzz_common.h"
@@ -9,8 +9,10 @@
 #include "trace/google_importer.h"
 #include "trace/import_context.h"
 #include "trace/line_reader.h"
+#include "trace/lsf_importer.h"
 #include "trace/native_format.h"
 #include "trace/openb_importer.h"
+#include "trace/slurm_importer.h"
 #include "trace/swf_importer.h"
 #include "trace/trace.h"
 #include "trace/trace_loader.h"
@@ -62,6 +64,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         st = google.finish(trace, ctx);
 #elif SCHEDLAB_FUZZ_KIND == 4
     st = importNative(*reader.value(), trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 6
+    static const char* const zones[] = { "UTC", "America/New_York", "UTC-06:00" };
+    options.timezone = zones[size % 3];
+    options.sacctFields = size % 5 == 0 ? "JobID,Submit,Start,End,State,NCPUS,ReqMem,NodeList" : "";
+    SlurmImporter slurm;
+    st = slurm.add(*reader.value(), trace, ctx);
+    if (st)
+        st = slurm.finish(trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 7
+    LsfImporter lsf;
+    st = lsf.add(*reader.value(), trace, ctx);
+    if (st)
+        st = lsf.finish(trace, ctx);
 #endif
     // Whatever was imported must be internally consistent.
     if (st) {
@@ -77,6 +92,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         for (const Task& t : trace.tasks)
             if (t.logged.node.value >= int32_t(trace.nodes.size()))
                 __builtin_trap();
+#if SCHEDLAB_FUZZ_KIND >= 6
+        // Accounting logs size their nodes from the log: at least every task logged on them.
+        for (const Task& t : trace.tasks)
+            if (t.logged.node.valid()) {
+                const Node& n = trace.nodes[std::size_t(t.logged.node.value)];
+                if (n.cpuMilli < t.request.cpuMilli || n.memMiB < t.request.memMiB || n.numGpu < t.request.numGpu)
+                    __builtin_trap();
+            }
+#endif
     }
     return 0;
 #endif
