@@ -10,6 +10,7 @@
 #include "trace_summary_view.h"
 #include "training_panel.h"
 
+#include "trace/load_profile.h"
 #include "trace/swf_importer.h"
 #include "trace/trace_summary.h"
 #include "workflow/run_args.h"
@@ -101,8 +102,9 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
     for (int i = m_runList->count() - 1; i >= 0; --i)
         if (m_runList->item(i)->data(Qt::UserRole + 1).toLongLong() < 0)
             delete m_runList->takeItem(i);
-    // A trace without GPUs: the fill experiment and GPU metrics mean nothing; switch visibly.
-    if (m_trace->totalGpus() == 0) {
+    // A trace without GPUs (or with GPU tasks under 1 %): the fill experiment and GPU metrics
+    // mean nothing (or little); switch visibly.
+    if (!trace::gpuIsPrimary(*m_trace)) {
         QStringList changed;
         if (m_mode->currentIndex() == 2) {
             m_mode->setCurrentIndex(0);
@@ -118,7 +120,8 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
             changed << tr("timed training");
         }
         if (!changed.isEmpty())
-            m_noGpuNote = tr(" — no GPUs in this trace: %1").arg(changed.join(", "));
+            m_noGpuNote = (m_trace->totalGpus() == 0 ? tr(" — no GPUs in this trace: %1") : tr(" — GPU tasks are under 1 % of this trace: %1"))
+                              .arg(changed.join(", "));
     }
     refreshDashboard();
     updateTitle();

@@ -23,15 +23,25 @@ double LoadProfile::peakShare() const
     return *std::max_element(requested.begin(), requested.end()) / capacity;
 }
 
+bool gpuIsPrimary(const Trace& trace)
+{
+    if (trace.totalGpus() == 0)
+        return false;
+    std::size_t gpuTasks = 0;
+    for (const Task& t : trace.tasks)
+        gpuTasks += t.request.needsGpu() ? 1 : 0;
+    return gpuTasks > 0 && double(gpuTasks) >= kGpuPrimaryTaskShare * double(trace.tasks.size());
+}
+
 LoadProfile loadProfile(const Trace& trace, std::size_t bins)
 {
     LoadProfile p;
     bins = std::max<std::size_t>(bins, 1);
     p.jobs = trace.jobs.size();
-    bool asksGpu = false;
+    p.tasks = trace.tasks.size();
     for (const Task& t : trace.tasks)
-        asksGpu = asksGpu || t.request.needsGpu();
-    const bool gpu = asksGpu && trace.totalGpus() > 0;
+        p.gpuTasks += t.request.needsGpu() ? 1 : 0;
+    const bool gpu = gpuIsPrimary(trace);
     p.resource = gpu ? "GPU" : "CPU";
     for (const Node& n : trace.nodes)
         p.capacity += gpu ? double(n.numGpu) : double(n.cpuMilli) / 1000.0;

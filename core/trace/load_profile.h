@@ -14,8 +14,9 @@
 namespace schedlab::trace {
 
 struct LoadProfile {
-    /// "GPU" when the cluster has GPUs and some task asks for one, else "CPU".
+    /// "GPU" when gpuIsPrimary(), else "CPU".
     std::string resource;
+    std::size_t tasks = 0, gpuTasks = 0; ///< all tasks, and those asking for a GPU
     double capacity = 0; ///< GPUs or cores (Google: fractions of the largest machine) of all nodes
     double startS = 0, endS = 0; ///< trace seconds: first submit, last end (submit + run)
     double binS = 0; ///< (endS - startS) / bins; 0 when no job has times
@@ -27,6 +28,13 @@ struct LoadProfile {
     /// The largest bin's requested share of the capacity (0 with no capacity or no bins).
     double peakShare() const;
 };
+
+/// Share of a trace's tasks that must ask for GPUs for GPUs to be what the trace is about.
+inline constexpr double kGpuPrimaryTaskShare = 0.01;
+/// True when the cluster has GPUs and at least 1 % of the tasks ask for one: a CPU cluster with a
+/// GPU node or two and a handful of GPU jobs (a Slurm log) is about cores. The one rule for the
+/// load profile, the auto mode and the GUI's default metrics.
+bool gpuIsPrimary(const Trace& trace);
 
 /// The profile in `bins` bins (>= 1). Non-gang tasks count from their own submit for their own run.
 LoadProfile loadProfile(const Trace& trace, std::size_t bins = 512);

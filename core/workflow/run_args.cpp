@@ -112,6 +112,9 @@ ModeChoice chooseMode(const trace::LoadProfile& profile)
         std::snprintf(text, sizeof text, share < 0.1 ? "%.1f %%" : "%.0f %%", 100 * share);
         return std::string(text);
     };
+    if (profile.resource != "GPU" && profile.gpuTasks > 0)
+        return { sim::RunMode::Timed, "timed replay: only " + std::to_string(profile.gpuTasks) + " of " + std::to_string(profile.tasks)
+                + " tasks ask for GPUs (under " + pct(trace::kGpuPrimaryTaskShare) + "): a CPU workload" };
     if (profile.resource != "GPU")
         return { sim::RunMode::Timed, "timed replay: the workload asks for no GPUs (the fill experiment measures GPU allocation)" };
     if (profile.jobsWithTimes * 2 < profile.jobs)
