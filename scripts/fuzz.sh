@@ -23,7 +23,8 @@ T=../shared/traces
 if [ -d "$T" ]; then
     mkdir -p build/fuzz/corpus/sacct build/fuzz/corpus/lsf
     head -40 "$T/slurm-xdmod-ccr-2016/phillips.log" > build/fuzz/corpus/sacct/real-xdmod.txt
-    zcat "$T/slurm-kabre-2024/sacct.csv.gz" | head -40 > build/fuzz/corpus/sacct/real-kabre.txt
+    # sed reads the whole stream: `zcat | head` would end zcat with SIGPIPE, which pipefail makes fatal.
+    zcat "$T/slurm-kabre-2024/sacct.csv.gz" | sed -n '1,40p' > build/fuzz/corpus/sacct/real-kabre.txt
     head -40 "$T/hpc-aws-testcluster-2022/sacct-output-v1.txt" > build/fuzz/corpus/sacct/real-aws.txt
     head -20 "$T/hpc-aws-testcluster-2022/lsb.acct.16" > build/fuzz/corpus/lsf/real-lsb.acct
 fi
