@@ -29,6 +29,21 @@ std::optional<Error> ImportContext::tooManyTasks(const LineReader& reader, std::
         reader.displayName(), reader.lineNumber(), -1 };
 }
 
+Error nothingImported(const std::string& none, const std::string& what, const std::string& rows,
+    const std::vector<std::string>& files, const Diagnostics& diagnostics)
+{
+    std::string names;
+    for (const std::string& f : files)
+        names += (names.empty() ? "" : ", ") + f;
+    if (diagnostics.kept().empty())
+        return makeError(ErrorCode::Empty, none + " (" + names + ")", files.empty() ? std::string() : files.front());
+    const Warning& w = diagnostics.kept().front();
+    return Error { ErrorCode::Empty,
+        what + ": every " + rows + " of " + names + " was rejected (" + std::to_string(diagnostics.total()) + " warnings); the first: "
+            + (w.field.empty() ? "" : "field " + w.field + ": ") + w.message,
+        w.file, w.line, -1 };
+}
+
 ColumnMap::ColumnMap(const std::vector<std::string_view>& header)
 {
     for (std::string_view h : header)

@@ -53,6 +53,11 @@ struct ImportContext {
     std::optional<Error> tooManyTasks(const LineReader& reader, std::size_t tasks) const;
 };
 
+/// The error of an import that kept nothing: `none` when no row was there at all, else "<what>:
+/// every <rows> of <files> was rejected (N warnings); the first: ..." at the first warning's line.
+Error nothingImported(const std::string& none, const std::string& what, const std::string& rows,
+    const std::vector<std::string>& files, const Diagnostics& diagnostics);
+
 /// Column positions found by header name.
 class ColumnMap {
 public:

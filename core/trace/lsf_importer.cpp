@@ -209,18 +209,8 @@ Status LsfImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
 
 Status LsfImporter::finish(Trace& trace, ImportContext& ctx)
 {
-    if (trace.jobs.empty()) {
-        std::string files;
-        for (const std::string& f : m->files)
-            files += (files.empty() ? "" : ", ") + f;
-        if (ctx.diagnostics.kept().empty())
-            return makeError(ErrorCode::Empty, "lsb.acct has no JOB_FINISH record (" + files + ")", m->files.front());
-        const Warning& w = ctx.diagnostics.kept().front();
-        return Error { ErrorCode::Empty,
-            "lsb.acct has no usable job: every JOB_FINISH record of " + files + " was rejected ("
-                + std::to_string(ctx.diagnostics.total()) + " warnings); the first: " + (w.field.empty() ? "" : "field " + w.field + ": ") + w.message,
-            w.file, w.line, -1 };
-    }
+    if (trace.jobs.empty())
+        return nothingImported("lsb.acct has no JOB_FINISH record", "lsb.acct has no usable job", "JOB_FINISH record", m->files, ctx.diagnostics);
     rebaseToEarliestSubmit(trace);
     if (trace.nodes.empty())
         addInferredPool(trace, "lsf");

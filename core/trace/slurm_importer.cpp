@@ -364,18 +364,8 @@ Status SlurmImporter::finish(Trace& trace, ImportContext& ctx)
             ctx.diagnostics.warn("step-without-job", s.file, s.line, "JobID",
                 "step of job " + quoted(s.parent) + ", which has no allocation row; ignored");
     }
-    if (trace.jobs.empty()) {
-        std::string files;
-        for (const std::string& f : m->files)
-            files += (files.empty() ? "" : ", ") + f;
-        if (ctx.diagnostics.kept().empty())
-            return makeError(ErrorCode::Empty, "sacct output has no job rows (" + files + ")", m->files.front());
-        const Warning& w = ctx.diagnostics.kept().front();
-        return Error { ErrorCode::Empty,
-            "sacct output has no usable job: every row of " + files + " was rejected (" + std::to_string(ctx.diagnostics.total())
-                + " warnings); the first: " + (w.field.empty() ? "" : "field " + w.field + ": ") + w.message,
-            w.file, w.line, -1 };
-    }
+    if (trace.jobs.empty())
+        return nothingImported("sacct output has no job rows", "sacct output has no usable job", "row", m->files, ctx.diagnostics);
     rebaseToEarliestSubmit(trace);
     if (trace.nodes.empty())
         addInferredPool(trace, "slurm");
