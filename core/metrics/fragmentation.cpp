@@ -111,10 +111,11 @@ FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload
     , m_gpu(std::size_t(cluster.nodeCount()), 0)
     , m_cpu(std::size_t(cluster.nodeCount()), 0)
     , m_cache(std::size_t(cluster.nodeCount()))
+    , m_isDirty(std::size_t(cluster.nodeCount()), 0)
     , m_covered(std::max<int64_t>(workload.tasksCovered, 1))
 {
     for (int n = 0; n < cluster.nodeCount(); ++n)
-        nodeChanged(n);
+        update(n);
 }
 
 namespace {
@@ -168,8 +169,27 @@ bool sameState(const NodeView& v, const FragTracker::Cached& c)
 
 void FragTracker::nodeChanged(int node)
 {
+    if (!m_isDirty[std::size_t(node)]) {
+        m_isDirty[std::size_t(node)] = 1;
+        m_dirty.push_back(node);
+    }
+}
+
+void FragTracker::flush() const
+{
+    for (int32_t n : m_dirty) {
+        m_isDirty[std::size_t(n)] = 0;
+        update(n);
+    }
+    m_dirty.clear();
+}
+
+void FragTracker::update(int node) const
+{
     const NodeView v = viewOf(m_cluster, node);
     auto& [cur, prev] = m_cache[std::size_t(node)];
+    if (sameState(v, cur))
+        return; // changed and changed back since the last read
     if (sameState(v, prev)) {
         // Back to the state before the last change (a tentative placement taken back, a task
         // leaving a node another just left): the same values, without evaluating M again.
@@ -190,16 +210,19 @@ void FragTracker::nodeChanged(int node)
 
 double FragTracker::gpuFragAmount() const
 {
+    flush();
     return double(m_gpuSum) / double(m_covered);
 }
 
 double FragTracker::cpuFragAmount() const
 {
+    flush();
     return double(m_cpuSum) / double(m_covered);
 }
 
 double FragTracker::nodeGpuFragValue(int node) const
 {
+    flush();
     return double(m_gpu[std::size_t(node)]) / double(m_covered);
 }
 

@@ -48,8 +48,10 @@ double nodeGpuFrag(const NodeView& n, const TypicalWorkload& w);
 double nodeCpuFrag(const NodeView& n, const TypicalWorkload& w);
 
 /// Keeps F_n(M) per node and the cluster sums up to date; call nodeChanged() after every
-/// allocate/release on that node. O(|M| x GPUs) per update, O(GPUs) when the node returns to
-/// its previous state.
+/// allocate/release on that node. Nodes are re-evaluated when a value is next read (a tentative
+/// placement taken back before then costs nothing): O(|M| x GPUs) per changed node, O(GPUs)
+/// when it is back in its state at the last read or the one before. Not thread-safe, not even
+/// for concurrent reads (a read updates the sums); one per replay.
 class FragTracker {
 public:
     FragTracker(const sim::ClusterState& cluster, const TypicalWorkload& workload);
@@ -72,15 +74,19 @@ public:
     };
 
 private:
+    void flush() const;
+    void update(int node) const;
     const sim::ClusterState& m_cluster;
     TypicalWorkload m_workload;
     // Per node and summed, as integers x covered tasks (the weights' common denominator), so the
     // sums are exact: the same state gives the same value whatever was tried and taken back.
-    std::vector<int64_t> m_gpu, m_cpu;
+    mutable std::vector<int64_t> m_gpu, m_cpu;
     /// Per node: the current state's values and the previous state's (nodes often go back).
-    std::vector<std::pair<Cached, Cached>> m_cache;
+    mutable std::vector<std::pair<Cached, Cached>> m_cache;
     __extension__ using Wide = __int128;
-    Wide m_gpuSum = 0, m_cpuSum = 0;
+    mutable Wide m_gpuSum = 0, m_cpuSum = 0;
+    mutable std::vector<int32_t> m_dirty; ///< nodes changed since the last read
+    mutable std::vector<char> m_isDirty;
     int64_t m_covered = 1;
 };
 

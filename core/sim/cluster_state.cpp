@@ -64,23 +64,6 @@ double ClusterState::dominantShare(int n) const
     return share;
 }
 
-namespace {
-bool modelAllowed(const trace::TaskRequest& r, int16_t model)
-{
-    return r.gpuModelMask == 0 || (model >= 0 && (r.gpuModelMask >> model) & 1u);
-}
-} // namespace
-
-bool ClusterState::fits(int n, const trace::TaskRequest& r) const
-{
-    if (r.cpuMilli > freeCpu(n) || r.memMiB > freeMem(n))
-        return false;
-    if (!r.needsGpu())
-        return true;
-    if (!modelAllowed(r, gpuModel(n)) || r.numGpu > numGpu(n))
-        return false;
-    return r.isGpuShare() ? maxGpuFree(n) >= r.gpuMilli : fullyFreeGpus(n) >= r.numGpu;
-}
 
 const char* misfitName(Misfit m)
 {

@@ -70,8 +70,23 @@ public:
     /// Changes each time node n is allocated or released (for score caches).
     uint64_t version(int n) const { return m_version[std::size_t(n)]; }
 
-    /// Can node n host `r` right now (cpu, memory, model constraint, GPUs)?
-    bool fits(int n, const trace::TaskRequest& r) const;
+    /// Can node n host `r` right now (cpu, memory, model constraint, GPUs)? O(1); inline, as
+    /// the replays call it millions of times.
+    bool fits(int n, const trace::TaskRequest& r) const
+    {
+        if (r.cpuMilli > freeCpu(n) || r.memMiB > freeMem(n))
+            return false;
+        if (!r.needsGpu())
+            return true;
+        if (!modelAllowed(r, gpuModel(n)) || r.numGpu > numGpu(n))
+            return false;
+        return r.isGpuShare() ? maxGpuFree(n) >= r.gpuMilli : fullyFreeGpus(n) >= r.numGpu;
+    }
+    /// The request allows GPU model `model` (-1 = none).
+    static bool modelAllowed(const trace::TaskRequest& r, int16_t model)
+    {
+        return r.gpuModelMask == 0 || (model >= 0 && (r.gpuModelMask >> model) & 1u);
+    }
     /// Why node n cannot host `r` now; Misfit::Fits exactly when fits(n, r).
     Misfit misfit(int n, const trace::TaskRequest& r) const;
     /// Could node n host `r` if it were empty?

@@ -82,6 +82,17 @@ void Replay::buildUnits()
     }
     m_keysFixed = m_opt.queue == policy::QueueOrder::Fcfs || m_opt.queue == policy::QueueOrder::Sjf
         || m_opt.queue == policy::QueueOrder::Priority || m_opt.queue == policy::QueueOrder::F1;
+    if (m_keysFixed && m_opt.backfill == Backfill::Easy) {
+        // Every unit's place in the queue is known now: EASY finds a refused signature's next
+        // candidate (one that ends before the reservation) in O(log n).
+        std::vector<QueueEntry> entries(m_units.size());
+        std::vector<double> requested(m_units.size());
+        for (std::size_t i = 0; i < m_units.size(); ++i) {
+            entries[i] = QueueEntry { keyOf(int32_t(i), 0), m_units[i].submit, int32_t(i) };
+            requested[i] = m_units[i].req;
+        }
+        m_wait->indexByRequestedTime(entries, requested);
+    }
     m_results.resize(m_units.size());
     m_placements.resize(m_units.size());
     m_waitRecorded.assign(m_units.size(), 0);
@@ -202,6 +213,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             m_memo = m_policy->failsOnlyWhenInfeasible();
             noteSeedUse();
             bumpReleaseEpoch(); // what failed under the old policy says nothing of the new one
+            m_wait->wakeAll();
             m_forkEpoch = m_releaseEpoch;
             m_shadowMemo = {};
         }

@@ -3,6 +3,7 @@
 // timed_replay_schedule.cpp: the scheduling pass, EASY backfilling, placing and releasing). Not
 // part of the module's interface: nothing outside core/sim includes it.
 
+#include "easy_reservation.h"
 #include "timed_replay.h"
 
 #include "metrics/fragmentation.h"
@@ -107,6 +108,8 @@ private:
     void rollback(int32_t ui, std::vector<Placement>& placed, bool referenced = false);
     void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
+    /// Wakes the dormant signatures whose first task fits one of the nodes just released.
+    void wakeSignaturesFitting(const std::vector<Placement>& released);
     /// Logged replay (logged_divergence.cpp): counts a logged decision our model cannot take, by
     /// kind, naming the first one in TimedResult::firstDivergence.
     /// The first is the one at the earliest time t (the first noted among equals).
@@ -207,30 +210,102 @@ private:
         std::unique_ptr<ClusterState> state;
     };
     ShadowMemo m_shadowMemo;
+    /// The reservation of a blocked head whose tasks are copies of one request, kept up to date
+    /// by every start and finish (starts of an EASY pass are applied when the pass ends: within
+    /// a pass the reservation is the one the pass began with).
+    EasyReservation m_easy;
+    bool m_inEasyPass = false;
+    std::vector<int32_t> m_easyStarted; ///< units started in the current EASY pass
+    /// True when the head's tasks are copies of its first task's request.
+    bool identicalTasks(const Unit& u) const;
     /// EASY's units to try next, one per signature, smallest queue entry on top (kept between
     /// passes for its storage only).
     class Frontier {
     public:
         using It = WaitQueue::Set::const_iterator;
-        void clear() { m_heap.clear(); }
+        void clear()
+        {
+            m_heap.clear();
+            m_parked.clear();
+        }
         bool empty() const { return m_heap.empty(); }
-        const QueueEntry& top() const { return *m_heap.front(); }
+        const QueueEntry& top() const { return m_heap.front().entry; }
         void push(It it)
         {
-            m_heap.push_back(it);
+            m_heap.push_back(Item { *it, it, nullptr });
             std::push_heap(m_heap.begin(), m_heap.end(), later);
         }
+        /// Pushes `it` (or nothing when it is units.end()), reached by skipping the units of its
+        /// signature (`units`) that were refused with the refusal key of now: if a unit starts
+        /// before `it` comes up, rewind() puts the signature back at its first unit after it.
+        void pushJump(It it, const WaitQueue::Set& units)
+        {
+            if (it == units.end()) {
+                m_parked.push_back(&units);
+                return;
+            }
+            m_heap.push_back(Item { *it, it, &units });
+            std::push_heap(m_heap.begin(), m_heap.end(), later);
+        }
+        /// Adds without ordering: heapify() before top() or pop().
+        void add(It it) { m_heap.push_back(Item { *it, it, nullptr }); }
+        void heapify() { std::make_heap(m_heap.begin(), m_heap.end(), later); }
         It pop()
         {
             std::pop_heap(m_heap.begin(), m_heap.end(), later);
-            const It it = m_heap.back();
+            const It it = m_heap.back().it;
             m_heap.pop_back();
             return it;
         }
+        /// A unit at `started` (popped, so before every entry here) started: the refusals that
+        /// jumps skipped past it no longer hold, so each such signature resumes at its first
+        /// unit after `started`, as a walk one unit at a time would have.
+        void rewind(const QueueEntry& started)
+        {
+            bool changed = false;
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < m_heap.size(); ++i) {
+                Item item = m_heap[i];
+                if (item.jumpedIn) {
+                    const It first = item.jumpedIn->upper_bound(started);
+                    changed = changed || first != item.it;
+                    item = Item { *first, first, nullptr }; // first <= item.it: never the end
+                }
+                m_heap[kept++] = item;
+            }
+            m_heap.resize(kept);
+            for (const WaitQueue::Set* units : m_parked) {
+                const It first = units->upper_bound(started);
+                if (first != units->end()) {
+                    m_heap.push_back(Item { *first, first, nullptr });
+                    changed = true;
+                }
+            }
+            m_parked.clear();
+            if (changed)
+                heapify();
+        }
+
+        /// Removes the entries for which `drop(entry)` is true.
+        template <class Drop>
+        void dropIf(Drop drop)
+        {
+            const auto end = std::remove_if(m_heap.begin(), m_heap.end(), [&](const Item& i) { return drop(i.entry); });
+            if (end != m_heap.end()) {
+                m_heap.erase(end, m_heap.end());
+                heapify();
+            }
+        }
 
     private:
-        static bool later(It a, It b) { return *b < *a; }
-        std::vector<It> m_heap;
+        struct Item {
+            QueueEntry entry; ///< a copy: comparing needs no walk into the set's nodes
+            It it;
+            const WaitQueue::Set* jumpedIn; ///< the signature's units when reached by a jump
+        };
+        static bool later(const Item& a, const Item& b) { return b.entry < a.entry; }
+        std::vector<Item> m_heap;
+        std::vector<const WaitQueue::Set*> m_parked; ///< signatures a jump found no unit in
     };
     Frontier m_frontier;
     /// False only when the request certainly fits no node now (a cheap necessary test).

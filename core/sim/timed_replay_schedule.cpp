@@ -161,6 +161,12 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
     ++m_stateStamp;
     m_running.push_back(ui);
     m_runningEnds.insert({ m_results[std::size_t(ui)].startS + u.req, ui });
+    if (m_easy.active()) {
+        if (m_inEasyPass)
+            m_easyStarted.push_back(ui);
+        else
+            m_easy.started(ui, m_results[std::size_t(ui)].startS + u.req, m_cluster, m_placements);
+    }
     push(r.finishS, EventType::Finish, ui);
 }
 
@@ -188,6 +194,9 @@ void Replay::finish(int32_t ui)
     }
     bumpReleaseEpoch();
     ++m_stateStamp;
+    wakeSignaturesFitting(placed);
+    if (m_easy.active())
+        m_easy.finished(ui, expectedEnd(ui), m_cluster, m_placements);
     placed.clear();
     placed.shrink_to_fit();
     m_running.erase(std::find(m_running.begin(), m_running.end(), ui));
@@ -198,6 +207,32 @@ void Replay::finish(int32_t ui)
     }
     ++m_out.completed;
     ++m_done;
+}
+
+void Replay::wakeSignaturesFitting(const std::vector<Placement>& released)
+{
+    const std::vector<uint32_t>& dormant = m_wait->dormantSignatures();
+    for (std::size_t k = 0; k < released.size(); ++k) {
+        const int n = released[k].node;
+        bool seen = false;
+        for (std::size_t j = 0; j < k && !seen; ++j)
+            seen = released[j].node == n;
+        if (seen)
+            continue;
+        for (std::size_t i = 0; i < dormant.size();) {
+            const uint32_t s = dormant[i];
+            if (!m_cluster.fits(n, m_sigFirstRequest[s])) {
+                ++i;
+                continue;
+            }
+            // Every node released since its failure was checked here and fitted it not (else it
+            // would have woken then); those only lost room since. So its failure holds up to this
+            // release, and attempt() need look at this release's nodes only.
+            if (failureKnown(s))
+                m_sigFailEpoch[s] = m_releaseEpoch - 1;
+            m_wait->wake(s); // the last dormant one takes its place
+        }
+    }
 }
 
 void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos)
@@ -231,6 +266,15 @@ double Replay::userShare(int32_t user) const
     if (m_cluster.totalGpuMilli())
         s = std::max(s, double(a[2]) / double(m_cluster.totalGpuMilli()));
     return s;
+}
+
+bool Replay::identicalTasks(const Unit& u) const
+{
+    const trace::TaskRequest& q = taskOf(u, 0).request;
+    for (int32_t k = 1; k < u.count; ++k)
+        if (!(taskOf(u, k).request == q))
+            return false;
+    return true;
 }
 
 double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const
@@ -425,15 +469,42 @@ void Replay::schedule(double t)
             m_committedHead = e.unit;
         break;
     }
-    if (!blocked || m_opt.backfill == Backfill::None)
+    if (!blocked || m_opt.backfill == Backfill::None) {
+        m_easy.clear(); // no head waits for a reservation
         return;
+    }
 
     // EASY: a later job may start now if it ends (by its requested time) before the head's
     // reservation, or if the head still fits at the reservation with this job running. Only the
     // first unit of each request signature still in play is tried (a failure stands for the rest
     // of its signature), plus units whose first wait is still to be logged, all in queue order.
+    // The kept reservation serves a head of identical tasks while no running unit is overdue
+    // (an end at or before now is clamped to now, which reorders the ends); otherwise the head's
+    // reservation is found by releasing running units on a copy of the cluster (shadowTime).
+    const Unit& headUnit = m_units[std::size_t(head.unit)];
+    const bool identicalHead = identicalTasks(headUnit);
+    if (!identicalHead)
+        m_easy.clear();
+    else if (!m_easy.active() || m_easy.head() != head.unit)
+        m_easy.reset(head.unit, taskOf(headUnit, 0).request, headUnit.count, m_cluster, m_runningEnds, m_placements);
+    const bool kept = identicalHead && (m_runningEnds.empty() || m_runningEnds.begin()->first > t);
+    const EasyReservation::Shadow keptShadow = kept ? m_easy.shadow() : EasyReservation::Shadow {};
+    int64_t keptCopies = -1; // copies the nodes take at the kept reservation (when first needed)
+    std::vector<const std::vector<Placement>*> endedBefore; // started in this pass, ending before it
+    m_inEasyPass = true;
+    struct PassEnd {
+        Replay& r;
+        ~PassEnd()
+        {
+            r.m_inEasyPass = false;
+            if (r.m_easy.active())
+                for (int32_t ui : r.m_easyStarted)
+                    r.m_easy.started(ui, r.expectedEnd(ui), r.m_cluster, r.m_placements);
+            r.m_easyStarted.clear();
+        }
+    } passEnd { *this };
     ShadowMemo& sm = m_shadowMemo;
-    if (!(m_memo && sm.state && sm.head == head.unit && sm.stamp == m_stateStamp && t <= sm.minEndS && sm.computedAtS <= sm.minEndS)) {
+    if (!kept && !(m_memo && sm.state && sm.head == head.unit && sm.stamp == m_stateStamp && t <= sm.minEndS && sm.computedAtS <= sm.minEndS)) {
         if (sm.state)
             *sm.state = m_cluster; // keeps the storage
         else
@@ -445,8 +516,28 @@ void Replay::schedule(double t)
         sm.minEndS = m_runningEnds.empty() ? kInf : m_runningEnds.begin()->first;
     }
     ClusterState* atShadow = sm.state.get(); // a backfill below changes it, and the stamp with it
-    const uint64_t released = sm.released;
-    const double shadow = sm.shadowS;
+    const uint64_t released = kept ? keptShadow.released : sm.released;
+    const double shadow = kept ? keptShadow.timeS : sm.shadowS;
+    // The head still fits at the kept reservation with `placed` (taken now, ending after it):
+    // the copies its nodes take there drop by no more than the others have to spare.
+    auto fitsBesideKept = [&](const std::vector<Placement>& placed) {
+        if (keptCopies < 0)
+            keptCopies = m_easy.copiesAt(keptShadow);
+        int64_t change = 0;
+        for (std::size_t k = 0; k < placed.size(); ++k) {
+            bool seen = false;
+            for (std::size_t j = 0; j < k && !seen; ++j)
+                seen = placed[j].node == placed[k].node;
+            if (seen)
+                continue;
+            const auto [with, without] = m_easy.copiesAtShadow(placed[k].node, keptShadow, m_cluster, m_placements, endedBefore, placed);
+            change += with - without;
+        }
+        if (keptCopies + change < m_easy.count())
+            return false;
+        keptCopies += change;
+        return true;
+    };
     // What a refusal depends on: the cluster (and so the running units), the head, the units
     // released to reach its reservation and the reservation's time. With a policy that draws
     // nothing, the same unit there gets the same placement and the same refusal; a later time
@@ -462,12 +553,15 @@ void Replay::schedule(double t)
     };
     // attempt() would fail at a signature's next unit when its first task fitted no node at a
     // known failure and no node released since fits it (backfills below only take resources):
-    // nothing to try. That unit's first wait must be logged already (else attempt() logs it).
-    auto knownToFail = [&](uint32_t s, int32_t unit) {
-        if (!(m_memo && failureKnown(s) && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(unit)])))
+    // nothing to try. That unit's first wait must be logged already (else attempt() logs it);
+    // `unit` gives it (a walk into the signature's set, done last).
+    auto knownToFail = [&](uint32_t s, auto unit) {
+        if (!(m_memo && failureKnown(s)))
             return false;
         if (m_sigFailEpoch[s] != m_releaseEpoch
             && fitsOnNodesReleasedSince(m_sigFailEpoch[s], m_sigFirstRequest[s]))
+            return false;
+        if (m_opt.recordDecisions && !m_waitRecorded[std::size_t(unit())])
             return false;
         m_sigFailPass[s] = m_pass;
         m_sigFailEpoch[s] = m_releaseEpoch;
@@ -478,17 +572,32 @@ void Replay::schedule(double t)
     // with Commit units that sort before the committed head are candidates too).
     Frontier& frontier = m_frontier;
     frontier.clear();
-    for (uint32_t s : m_wait->activeSignatures()) {
+    // Dormant signatures (their first task fitted no node, and no node released since does)
+    // are left out: finish() wakes those a released node fits.
+    const std::vector<uint32_t>& awake = m_wait->awakeSignatures();
+    for (std::size_t i = 0; i < awake.size(); ++i) {
+        const uint32_t s = awake[i];
         if (m_sigFailPass[s] == m_pass)
             continue;
         const WaitQueue::Set& units = m_wait->ofSignature(s);
-        auto it = units.begin();
-        if (it->unit == head.unit)
-            ++it;
-        if (it == units.end() || knownToFail(s, it->unit))
+        auto first = [&] {
+            auto it = units.begin();
+            return it->unit == head.unit ? std::next(it) : it;
+        };
+        // (A signature holding only the head failed with it, so is skipped above.)
+        if (knownToFail(s, [&] {
+                const auto it = first();
+                return it == units.end() ? head.unit : it->unit;
+            })) {
+            m_wait->setDormant(s); // the last awake one takes its place
+            --i;
             continue;
-        frontier.push(it);
+        }
+        const auto it = first();
+        if (it != units.end())
+            frontier.add(it);
     }
+    frontier.heapify();
     std::vector<char> headNodes; // nodes the head's first-fit placement at the reservation uses
     const WaitQueue::Set& unlogged = m_wait->unlogged();
     auto un = unlogged.begin();
@@ -519,9 +628,17 @@ void Replay::schedule(double t)
         // change it.
         if (refusalsHold && m_sigRefusal[sig].key == refusalKey() && t + u.req > shadow
             && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])) {
-            if (next != units.end())
+            // Refused again: nothing to log, nothing changes; so are the signature's next units
+            // until one ends before the reservation or has its first wait to log. The index
+            // jumps there (a bound a little above shadow - t lets rounding only add candidates,
+            // which meet this test again).
+            if (m_wait->indexed()) {
+                const double bound = (shadow - t) + 1e-9 * std::max(1.0, std::abs(shadow));
+                const int32_t nu = m_wait->nextOfSignature(ui, bound);
+                frontier.pushJump(nu >= 0 ? units.find(m_wait->entryOf(nu)) : units.end(), units);
+            } else if (next != units.end())
                 frontier.push(next);
-            continue; // refused again: nothing to log, nothing changes
+            continue;
         }
         if (!attempt(ui, t, placed, ds)) {
             logWait(ui);
@@ -529,16 +646,32 @@ void Replay::schedule(double t)
         }
         bool allowed = t + u.req <= shadow;
         if (!allowed && shadow < kInf)
-            allowed = fitsBesideHead(*atShadow, placed, m_units[std::size_t(head.unit)], headNodes);
+            allowed = kept ? fitsBesideKept(placed) : fitsBesideHead(*atShadow, placed, headUnit, headNodes);
         if (allowed) {
             const bool endsBefore = t + u.req <= shadow;
             const uint64_t stampBefore = m_stateStamp;
             commit(ui, t, placed, ds);
+            frontier.rewind(e);
+            // What it took leaves most signatures in play without a node (one freed node was
+            // all they had): drop them now, exactly as attempt() would fail them when their
+            // turn comes (an unlogged unit among them is logged by the walk over unlogged ones).
+            if (m_memo)
+                frontier.dropIf([&](const QueueEntry& q) {
+                    const uint32_t s = m_wait->signatureOf(q.unit);
+                    const trace::TaskRequest& r = m_sigFirstRequest[s];
+                    if (failureKnown(s) ? fitsOnNodesReleasedSince(m_sigFailEpoch[s], r) : mayFitSomewhere(r))
+                        return false;
+                    m_sigFailPass[s] = m_pass;
+                    m_sigFailEpoch[s] = m_releaseEpoch;
+                    return true;
+                });
             ++m_out.backfilled;
+            if (kept && endsBefore)
+                endedBefore.push_back(&m_placements[std::size_t(ui)]);
             // The reservation stands: a unit ending before it is released on the way there (if it
             // comes before the reservation's unit in the order of ends), one beside the head is in
             // atShadow already.
-            if (sm.stamp == stampBefore && sm.shadowUnit >= 0
+            if (!kept && sm.stamp == stampBefore && sm.shadowUnit >= 0
                 && (!endsBefore || std::pair(t + u.req, ui) < std::pair(expectedEnd(sm.shadowUnit), sm.shadowUnit))) {
                 sm.stamp = m_stateStamp;
                 sm.minEndS = std::min(sm.minEndS, t + u.req);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -64,8 +65,28 @@ public:
     uint32_t signatureOf(int32_t unit) const { return m_sigOf[std::size_t(unit)]; }
     /// A queued unit's entry (its current key).
     const QueueEntry& entryOf(int32_t unit) const { return m_entryOf[std::size_t(unit)]; }
-    /// Signatures with at least one waiting unit, in no particular order.
-    const std::vector<uint32_t>& activeSignatures() const { return m_active; }
+    /// Signatures with at least one waiting unit that may fit somewhere (not known to fit
+    /// nowhere), in no particular order. A signature that gets its first waiting unit is awake.
+    const std::vector<uint32_t>& awakeSignatures() const { return m_awake; }
+    /// Signatures with waiting units whose first task is known to fit no node (until woken).
+    const std::vector<uint32_t>& dormantSignatures() const { return m_dormant; }
+    /// Moves an awake signature to the dormant ones (swapping the last awake one into its place)
+    /// and back.
+    void setDormant(uint32_t s);
+    void wake(uint32_t s);
+    void wakeAll();
+
+    /// For queue orders whose key never changes (so every unit's place among all units is known
+    /// before it arrives): indexes each signature's units by their entry, so that the first one
+    /// after a given unit with a requested time at most some bound is found in O(log n) instead
+    /// of walking the signature. `entries[u]` is unit u's entry, `requestedS[u]` its requested
+    /// time. Must be called while the queue is empty; `rekey` may not be used afterwards.
+    void indexByRequestedTime(const std::vector<QueueEntry>& entries, const std::vector<double>& requestedS);
+    bool indexed() const { return !m_tree.empty(); }
+    /// indexed(): the first waiting unit of `unit`'s signature after `unit` in queue order whose
+    /// requested time is at most `maxRequestedS` or whose first wait is still to be logged; -1
+    /// when there is none. `unit` itself need not be waiting.
+    int32_t nextOfSignature(int32_t unit, double maxRequestedS) const;
 
 private:
     void clear();
@@ -73,8 +94,22 @@ private:
     std::vector<QueueEntry> m_entryOf; ///< by unit; unit == -1 when not queued
     Set m_all, m_unlogged;
     std::vector<Set> m_bySig;
-    std::vector<uint32_t> m_active;
-    std::vector<int32_t> m_activePos; ///< by signature; -1 = not active
+    std::vector<uint32_t> m_awake, m_dormant;
+    std::vector<int32_t> m_listPos; ///< by signature: place in m_awake or m_dormant; -1 = no unit waits
+    std::vector<char> m_isDormant; ///< by signature
+    static void removeFrom(std::vector<uint32_t>& list, std::vector<int32_t>& pos, uint32_t s);
+    // The index by requested time: per signature a min-tree over its units in queue order (leaf
+    // = requested time of a waiting unit, -inf while its first wait is unlogged, +inf when not
+    // waiting), all trees in one array.
+    static constexpr double kAbsent = std::numeric_limits<double>::infinity();
+    void setLeaf(int32_t unit, double v);
+    std::vector<double> m_tree;
+    std::vector<std::size_t> m_treeBase; ///< by signature: offset of its tree in m_tree
+    std::vector<uint32_t> m_treeLeaves; ///< by signature: leaves (a power of two)
+    std::vector<int32_t> m_localPos; ///< by unit: its leaf in its signature's tree
+    std::vector<int32_t> m_unitAt; ///< by leaf, flat like m_tree's leaves: the unit there, -1 = none
+    std::vector<std::size_t> m_unitBase; ///< by signature: offset of its leaves in m_unitAt
+    std::vector<double> m_requestedS; ///< by unit
 };
 
 } // namespace schedlab::sim
