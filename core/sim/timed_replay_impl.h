@@ -117,7 +117,10 @@ private:
     /// Why unit ui could not start on its logged nodes at t (after tryPlace failed at task k).
     void explainLoggedFailure(int32_t ui, int k, double t);
     double m_firstDivergenceT = 0;
+    /// One scheduling pass at t: units start in queue order until one cannot (the head), then,
+    /// with EASY, backfill() (timed_replay_easy.cpp).
     void schedule(double t);
+    void backfill(double t, const QueueEntry& head, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     /// The queue policy's key of a waiting unit at time t.
     double keyOf(int32_t ui, double t) const;
     /// Tries to place a unit (tryPlace) unless it is known to fail: its request signature failed

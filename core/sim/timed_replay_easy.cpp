@@ -1,0 +1,448 @@
+// EASY backfilling for the timed replay: the blocked head's reservation (kept, or found on a copy
+// of the cluster), which units may start beside it, and the signature bookkeeping that keeps a
+// pass from trying what cannot fit (see timed_replay_impl.h and the module README).
+
+#include "timed_replay_impl.h"
+
+namespace schedlab::sim::detail {
+
+bool Replay::fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed) const
+{
+    std::vector<Placement> placed;
+    bool ok = true;
+    for (int32_t k = 0; k < u.count && ok; ++k) {
+        const trace::TaskRequest& r = taskOf(u, k).request;
+        ok = false;
+        for (int n = 0; n < state.nodeCount(); ++n)
+            if (state.fits(n, r)) {
+                placed.push_back(state.makePlacement(n, r, state.bestFitGpus(n, r)));
+                state.allocate(placed.back());
+                if (nodesUsed)
+                    (*nodesUsed)[std::size_t(n)] = 1;
+                ok = true;
+                break;
+            }
+    }
+    for (const Placement& p : placed)
+        state.release(p);
+    return ok;
+}
+
+int32_t Replay::copiesThatFit(ClusterState& state, int n, const trace::TaskRequest& r, int32_t most)
+{
+    if (most == 1 || !state.fits(n, r))
+        return state.fits(n, r) ? 1 : 0;
+    std::vector<Placement> taken;
+    while (int32_t(taken.size()) < most && state.fits(n, r)) {
+        taken.push_back(state.makePlacement(n, r, state.bestFitGpus(n, r)));
+        state.allocate(taken.back());
+    }
+    for (std::size_t k = taken.size(); k-- > 0;)
+        state.release(taken[k]);
+    return int32_t(taken.size());
+}
+
+bool Replay::fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
+    std::vector<char>& headNodes) const
+{
+    std::size_t taken = 0;
+    bool fitsThere = true;
+    for (const Placement& p : placed) {
+        const trace::TaskRequest probe { p.cpuMilli, p.memMiB, 0, 0, 0 };
+        fitsThere = atShadow.fits(p.node, probe);
+        for (uint64_t m = p.gpuMask; m && fitsThere; m &= m - 1)
+            fitsThere = atShadow.gpuFree(p.node, std::countr_zero(m)) >= p.gpuMilliPerGpu;
+        if (!fitsThere)
+            break;
+        atShadow.allocate(p);
+        ++taken;
+    }
+    bool allowed = fitsThere;
+    if (allowed) {
+        if (headNodes.empty()) {
+            // The head fits at the reservation (that is what made it one); note where.
+            headNodes.assign(std::size_t(atShadow.nodeCount()), 0);
+            std::vector<char> scratch(headNodes.size(), 0);
+            for (std::size_t k = 0; k < taken; ++k) // without this unit's tasks
+                atShadow.release(placed[taken - 1 - k]);
+            fitsFirstFit(atShadow, head, &headNodes);
+            for (std::size_t k = 0; k < taken; ++k)
+                atShadow.allocate(placed[k]);
+        }
+        // First fit scans nodes in order: taking from nodes its placement does not use changes
+        // neither where each of its tasks goes nor whether it fits (nodes it passed over fit
+        // even less). Otherwise try it.
+        bool touches = false;
+        for (const Placement& p : placed)
+            touches = touches || headNodes[std::size_t(p.node)];
+        allowed = !touches || fitsFirstFit(atShadow, head);
+    }
+    if (allowed) {
+        headNodes.clear(); // the reservation's cluster changed
+        return true;
+    }
+    for (std::size_t k = taken; k-- > 0;)
+        atShadow.release(placed[k]);
+    return false;
+}
+
+bool Replay::identicalTasks(const Unit& u) const
+{
+    const trace::TaskRequest& q = taskOf(u, 0).request;
+    for (int32_t k = 1; k < u.count; ++k)
+        if (!(taskOf(u, k).request == q))
+            return false;
+    return true;
+}
+
+double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const
+{
+    released = 0;
+    shadowUnit = -1;
+    // Release running units in order of their expected end (start + requested time) on a copy of
+    // the cluster until the head job fits: that end is its reservation (EASY).
+    // In order of max(t, expected end), ties by unit: the ends at or before t all become t and go
+    // first by unit; the rest is m_runningEnds' own order (kept as units start and finish).
+    std::vector<int32_t> overdue;
+    auto later = m_runningEnds.begin();
+    for (; later != m_runningEnds.end() && later->first <= t; ++later)
+        overdue.push_back(later->second);
+    std::sort(overdue.begin(), overdue.end());
+    // Calls `fits` after releasing each unit in that order; the end of the first for which it is
+    // true, kInf if none.
+    auto firstEndWhere = [&](auto fits) {
+        for (int32_t r : overdue)
+            if (releaseForShadow(atShadow, r, released), fits())
+                return shadowUnit = r, t;
+        for (auto it = later; it != m_runningEnds.end(); ++it)
+            if (releaseForShadow(atShadow, it->second, released), fits())
+                return shadowUnit = it->second, it->first;
+        return kInf;
+    };
+    const Unit& h = m_units[std::size_t(head)];
+    const trace::TaskRequest& q = taskOf(h, 0).request;
+    bool identical = true;
+    for (int32_t k = 1; k < h.count && identical; ++k)
+        identical = taskOf(h, k).request == q;
+    if (identical) {
+        // Copies of one request: first fit fills the nodes in order (a node it passed over fits
+        // no later copy either), so it places all `count` exactly when the copies each node can
+        // take add up to count. Releases only add room, and only on the released units' nodes.
+        std::vector<int32_t> copies(std::size_t(atShadow.nodeCount()), 0);
+        int64_t total = 0;
+        auto recount = [&](int n) {
+            total -= copies[std::size_t(n)];
+            copies[std::size_t(n)] = copiesThatFit(atShadow, n, q, h.count);
+            total += copies[std::size_t(n)];
+        };
+        for (int n = 0; n < atShadow.nodeCount() && total < h.count; ++n)
+            recount(n);
+        m_shadowReleased.clear();
+        return firstEndWhere([&] {
+            for (int n : m_shadowReleased)
+                if (total < h.count)
+                    recount(n);
+            m_shadowReleased.clear();
+            return total >= h.count;
+        });
+    }
+    int64_t needCpu = 0, needMem = 0, needGpu = 0;
+    for (int32_t k = 0; k < h.count; ++k) {
+        const trace::TaskRequest& r = taskOf(h, k).request;
+        needCpu += r.cpuMilli;
+        needMem += r.memMiB;
+        needGpu += r.needsGpu() ? r.totalGpuMilli() : 0;
+    }
+    return firstEndWhere([&] {
+        m_shadowReleased.clear();
+        // Not enough free in the whole cluster: first fit cannot succeed (and changes nothing).
+        if (needCpu > atShadow.totalCpu() - atShadow.allocCpu() || needMem > atShadow.totalMem() - atShadow.allocMem()
+            || needGpu > atShadow.totalGpuMilli() - atShadow.allocGpuMilli())
+            return false;
+        return fitsFirstFit(atShadow, h);
+    });
+}
+
+void Replay::releaseForShadow(ClusterState& atShadow, int32_t r, uint64_t& released) const
+{
+    for (const Placement& p : m_placements[std::size_t(r)]) {
+        atShadow.release(p);
+        m_shadowReleased.push_back(p.node);
+    }
+    released += (uint64_t(r) + 1) * 0x9E3779B97F4A7C15ull;
+}
+
+void Replay::wakeSignaturesFitting(const std::vector<Placement>& released)
+{
+    const std::vector<uint32_t>& dormant = m_wait->dormantSignatures();
+    for (std::size_t k = 0; k < released.size(); ++k) {
+        const int n = released[k].node;
+        bool seen = false;
+        for (std::size_t j = 0; j < k && !seen; ++j)
+            seen = released[j].node == n;
+        if (seen)
+            continue;
+        for (std::size_t i = 0; i < dormant.size();) {
+            const uint32_t s = dormant[i];
+            if (!m_cluster.fits(n, m_sigFirstRequest[s])) {
+                ++i;
+                continue;
+            }
+            // Every node released since its failure was checked here and fitted it not (else it
+            // would have woken then); those only lost room since. So its failure holds up to this
+            // release, and attempt() need look at this release's nodes only.
+            if (failureKnown(s))
+                m_sigFailEpoch[s] = m_releaseEpoch - 1;
+            m_wait->wake(s); // the last dormant one takes its place
+        }
+    }
+}
+
+bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
+{
+    FreeMax& f = m_freeMax;
+    if (f.stamp != m_stateStamp) {
+        f = FreeMax { m_stateStamp, 0, 0, 0, 0 };
+        for (int n = 0; n < m_cluster.nodeCount(); ++n) {
+            f.cpu = std::max(f.cpu, m_cluster.freeCpu(n));
+            f.mem = std::max(f.mem, m_cluster.freeMem(n));
+            f.wholeGpus = std::max(f.wholeGpus, m_cluster.fullyFreeGpus(n));
+            for (int g = 0; g < m_cluster.numGpu(n); ++g)
+                f.gpuShare = std::max(f.gpuShare, m_cluster.gpuFree(n, g));
+        }
+    }
+    if (r.cpuMilli > f.cpu || r.memMiB > f.mem)
+        return false;
+    if (!r.needsGpu())
+        return true;
+    return r.isGpuShare() ? r.gpuMilli <= f.gpuShare : r.numGpu <= f.wholeGpus;
+}
+
+bool Replay::fitsOnNodesReleasedSince(uint64_t epoch, const trace::TaskRequest& r) const
+{
+    for (std::size_t i = m_epochLogPos[std::size_t(epoch)]; i < m_releasedNodes.size(); ++i)
+        if (m_cluster.fits(m_releasedNodes[i], r))
+            return true;
+    return false;
+}
+
+void Replay::backfill(double t, const QueueEntry& head, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+{
+    auto logWait = [&](int32_t ui) {
+        recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
+    };
+    // EASY: a later job may start now if it ends (by its requested time) before the head's
+    // reservation, or if the head still fits at the reservation with this job running. Only the
+    // first unit of each request signature still in play is tried (a failure stands for the rest
+    // of its signature), plus units whose first wait is still to be logged, all in queue order.
+    // The kept reservation serves a head of identical tasks while no running unit is overdue
+    // (an end at or before now is clamped to now, which reorders the ends); otherwise the head's
+    // reservation is found by releasing running units on a copy of the cluster (shadowTime).
+    const Unit& headUnit = m_units[std::size_t(head.unit)];
+    const bool identicalHead = identicalTasks(headUnit);
+    if (!identicalHead)
+        m_easy.clear();
+    else if (!m_easy.active() || m_easy.head() != head.unit)
+        m_easy.reset(head.unit, taskOf(headUnit, 0).request, headUnit.count, m_cluster, m_runningEnds, m_placements);
+    const bool kept = identicalHead && (m_runningEnds.empty() || m_runningEnds.begin()->first > t);
+    const EasyReservation::Shadow keptShadow = kept ? m_easy.shadow() : EasyReservation::Shadow {};
+    int64_t keptCopies = -1; // copies the nodes take at the kept reservation (when first needed)
+    std::vector<const std::vector<Placement>*> endedBefore; // started in this pass, ending before it
+    m_inEasyPass = true;
+    struct PassEnd {
+        Replay& r;
+        ~PassEnd()
+        {
+            r.m_inEasyPass = false;
+            if (r.m_easy.active())
+                for (int32_t ui : r.m_easyStarted)
+                    r.m_easy.started(ui, r.expectedEnd(ui), r.m_cluster, r.m_placements);
+            r.m_easyStarted.clear();
+        }
+    } passEnd { *this };
+    ShadowMemo& sm = m_shadowMemo;
+    if (!kept && !(m_memo && sm.state && sm.head == head.unit && sm.stamp == m_stateStamp && t <= sm.minEndS && sm.computedAtS <= sm.minEndS)) {
+        if (sm.state)
+            *sm.state = m_cluster; // keeps the storage
+        else
+            sm.state = std::make_unique<ClusterState>(m_cluster);
+        sm.shadowS = shadowTime(head.unit, t, *sm.state, sm.released, sm.shadowUnit);
+        sm.head = head.unit;
+        sm.stamp = m_stateStamp;
+        sm.computedAtS = t;
+        sm.minEndS = m_runningEnds.empty() ? kInf : m_runningEnds.begin()->first;
+    }
+    ClusterState* atShadow = sm.state.get(); // a backfill below changes it, and the stamp with it
+    const uint64_t released = kept ? keptShadow.released : sm.released;
+    const double shadow = kept ? keptShadow.timeS : sm.shadowS;
+    // The head still fits at the kept reservation with `placed` (taken now, ending after it):
+    // the copies its nodes take there drop by no more than the others have to spare.
+    auto fitsBesideKept = [&](const std::vector<Placement>& placed) {
+        if (keptCopies < 0)
+            keptCopies = m_easy.copiesAt(keptShadow);
+        int64_t change = 0;
+        for (std::size_t k = 0; k < placed.size(); ++k) {
+            bool seen = false;
+            for (std::size_t j = 0; j < k && !seen; ++j)
+                seen = placed[j].node == placed[k].node;
+            if (seen)
+                continue;
+            const auto [with, without] = m_easy.copiesAtShadow(placed[k].node, keptShadow, m_cluster, m_placements, endedBefore, placed);
+            change += with - without;
+        }
+        if (keptCopies + change < m_easy.count())
+            return false;
+        keptCopies += change;
+        return true;
+    };
+    // What a refusal depends on: the cluster (and so the running units), the head, the units
+    // released to reach its reservation and the reservation's time. With a policy that draws
+    // nothing, the same unit there gets the same placement and the same refusal; a later time
+    // only makes "ends before the reservation" harder. A backfill changes the stamp.
+    const bool refusalsHold = m_memo && !m_policy->drawsRandomly(m_opt.recordDecisions ? m_opt.topK : 0);
+    auto refusalKey = [&] {
+        uint64_t k = m_stateStamp * 0xff51afd7ed558ccdull ^ released;
+        k = (k ^ uint64_t(head.unit)) * 0xc4ceb9fe1a85ec53ull;
+        double sh = shadow;
+        uint64_t bits;
+        std::memcpy(&bits, &sh, sizeof bits);
+        return (k ^ bits) | 1; // never 0, the "none" key
+    };
+    // attempt() would fail at a signature's next unit when its first task fitted no node at a
+    // known failure and no node released since fits it (backfills below only take resources):
+    // nothing to try. That unit's first wait must be logged already (else attempt() logs it);
+    // `unit` gives it (a walk into the signature's set, done last).
+    auto knownToFail = [&](uint32_t s, auto unit) {
+        if (!(m_memo && failureKnown(s)))
+            return false;
+        if (m_sigFailEpoch[s] != m_releaseEpoch
+            && fitsOnNodesReleasedSince(m_sigFailEpoch[s], m_sigFirstRequest[s]))
+            return false;
+        if (m_opt.recordDecisions && !m_waitRecorded[std::size_t(unit())])
+            return false;
+        m_sigFailPass[s] = m_pass;
+        m_sigFailEpoch[s] = m_releaseEpoch;
+        return true;
+    };
+    // The next unit of each live signature, a min-heap in queue order: its first but the head
+    // (with HeadRule::Resort every waiting unit comes after the head, those before it started;
+    // with Commit units that sort before the committed head are candidates too).
+    Frontier& frontier = m_frontier;
+    frontier.clear();
+    // Dormant signatures (their first task fitted no node, and no node released since does)
+    // are left out: finish() wakes those a released node fits.
+    const std::vector<uint32_t>& awake = m_wait->awakeSignatures();
+    for (std::size_t i = 0; i < awake.size(); ++i) {
+        const uint32_t s = awake[i];
+        if (m_sigFailPass[s] == m_pass)
+            continue;
+        const WaitQueue::Set& units = m_wait->ofSignature(s);
+        auto first = [&] {
+            auto it = units.begin();
+            return it->unit == head.unit ? std::next(it) : it;
+        };
+        // (A signature holding only the head failed with it, so is skipped above.)
+        if (knownToFail(s, [&] {
+                const auto it = first();
+                return it == units.end() ? head.unit : it->unit;
+            })) {
+            m_wait->setDormant(s); // the last awake one takes its place
+            --i;
+            continue;
+        }
+        const auto it = first();
+        if (it != units.end())
+            frontier.add(it);
+    }
+    frontier.heapify();
+    std::vector<char> headNodes; // nodes the head's first-fit placement at the reservation uses
+    const WaitQueue::Set& unlogged = m_wait->unlogged();
+    auto un = unlogged.begin();
+    while (!frontier.empty() || un != unlogged.end()) {
+        if (un != unlogged.end() && un->unit == head.unit) {
+            ++un; // logged as the head
+            continue;
+        }
+        if (frontier.empty() || (un != unlogged.end() && *un < frontier.top())) {
+            // Before every live signature's next unit: its signature failed in this pass.
+            const int32_t ui = (un++)->unit;
+            ds.clear();
+            logWait(ui);
+            continue;
+        }
+        const WaitQueue::Set::const_iterator at = frontier.pop();
+        const QueueEntry e = *at;
+        const auto next = std::next(at); // before a commit erases e
+        if (un != unlogged.end() && un->unit == e.unit)
+            ++un;
+        const int32_t ui = e.unit;
+        const Unit& u = m_units[std::size_t(ui)];
+        const uint32_t sig = m_wait->signatureOf(ui);
+        const WaitQueue::Set& units = m_wait->ofSignature(sig);
+        ds.clear();
+        // Refused with this key: the same placement (the policy draws nothing, the cluster is the
+        // same), so the same answer beside the head; only ending before the reservation can
+        // change it.
+        if (refusalsHold && m_sigRefusal[sig].key == refusalKey() && t + u.req > shadow
+            && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])) {
+            // Refused again: nothing to log, nothing changes; so are the signature's next units
+            // until one ends before the reservation or has its first wait to log. The index
+            // jumps there (a bound a little above shadow - t lets rounding only add candidates,
+            // which meet this test again).
+            if (m_wait->indexed()) {
+                const double bound = (shadow - t) + 1e-9 * std::max(1.0, std::abs(shadow));
+                const int32_t nu = m_wait->nextOfSignature(ui, bound);
+                frontier.pushJump(nu >= 0 ? units.find(m_wait->entryOf(nu)) : units.end(), units);
+            } else if (next != units.end())
+                frontier.push(next);
+            continue;
+        }
+        if (!attempt(ui, t, placed, ds)) {
+            logWait(ui);
+            continue; // its signature is out of play for this pass
+        }
+        bool allowed = t + u.req <= shadow;
+        if (!allowed && shadow < kInf)
+            allowed = kept ? fitsBesideKept(placed) : fitsBesideHead(*atShadow, placed, headUnit, headNodes);
+        if (allowed) {
+            const bool endsBefore = t + u.req <= shadow;
+            const uint64_t stampBefore = m_stateStamp;
+            commit(ui, t, placed, ds);
+            frontier.rewind(e);
+            // What it took leaves most signatures in play without a node (one freed node was
+            // all they had): drop them now, exactly as attempt() would fail them when their
+            // turn comes (an unlogged unit among them is logged by the walk over unlogged ones).
+            if (m_memo)
+                frontier.dropIf([&](const QueueEntry& q) {
+                    const uint32_t s = m_wait->signatureOf(q.unit);
+                    const trace::TaskRequest& r = m_sigFirstRequest[s];
+                    if (failureKnown(s) ? fitsOnNodesReleasedSince(m_sigFailEpoch[s], r) : mayFitSomewhere(r))
+                        return false;
+                    m_sigFailPass[s] = m_pass;
+                    m_sigFailEpoch[s] = m_releaseEpoch;
+                    return true;
+                });
+            ++m_out.backfilled;
+            if (kept && endsBefore)
+                endedBefore.push_back(&m_placements[std::size_t(ui)]);
+            // The reservation stands: a unit ending before it is released on the way there (if it
+            // comes before the reservation's unit in the order of ends), one beside the head is in
+            // atShadow already.
+            if (!kept && sm.stamp == stampBefore && sm.shadowUnit >= 0
+                && (!endsBefore || std::pair(t + u.req, ui) < std::pair(expectedEnd(sm.shadowUnit), sm.shadowUnit))) {
+                sm.stamp = m_stateStamp;
+                sm.minEndS = std::min(sm.minEndS, t + u.req);
+            }
+        } else {
+            rollback(ui, placed);
+            ds.clear();
+            logWait(ui);
+            if (refusalsHold)
+                m_sigRefusal[sig].key = refusalKey();
+        }
+        if (next != units.end())
+            frontier.push(next);
+    }
+}
+
+} // namespace schedlab::sim::detail
