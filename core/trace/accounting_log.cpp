@@ -94,6 +94,10 @@ void rebaseToEarliestSubmit(Trace& trace)
         shift(t.logged.startTimeS);
         shift(t.logged.endTimeS);
     }
+    for (LoggedDecision& d : trace.logged.decisions) {
+        shift(d.timeS);
+        shift(d.lastTimeS);
+    }
     trace.metadata["epoch.unixS"] = std::to_string(int64_t(origin));
 }
 

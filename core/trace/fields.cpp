@@ -296,4 +296,49 @@ std::string formatDouble(double value)
     return std::string(buf, ptr);
 }
 
+std::string percentEscape(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        if (c == '%' || c == ',' || c == '\n' || c == '\r') {
+            static const char* hex = "0123456789ABCDEF";
+            out += '%';
+            out += hex[(static_cast<unsigned char>(c) >> 4) & 15];
+            out += hex[static_cast<unsigned char>(c) & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+bool percentUnescape(std::string_view s, std::string& out)
+{
+    out.clear();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '%') {
+            out += s[i];
+            continue;
+        }
+        auto hexval = [](char c) -> int {
+            if (c >= '0' && c <= '9')
+                return c - '0';
+            if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+            if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+            return -1;
+        };
+        if (i + 2 >= s.size())
+            return false;
+        int hi = hexval(s[i + 1]), lo = hexval(s[i + 2]);
+        if (hi < 0 || lo < 0)
+            return false;
+        out += char(hi * 16 + lo);
+        i += 2;
+    }
+    return true;
+}
+
 } // namespace schedlab::trace

@@ -40,5 +40,9 @@ std::string sanitizeUtf8(std::string_view text);
 
 /// Shortest text that parses back to exactly the same double.
 std::string formatDouble(double value);
+/// `%`, `,`, CR and LF as `%25`, `%2C`, `%0D`, `%0A` (the schedlab trace format's text fields).
+std::string percentEscape(std::string_view s);
+/// The reverse; false on a malformed escape.
+bool percentUnescape(std::string_view s, std::string& out);
 
 } // namespace schedlab::trace

@@ -3,6 +3,7 @@
 #include "fields.h"
 #include "import_context.h"
 #include "line_reader.h"
+#include "native_logged.h"
 #include "trace.h"
 
 #include <cerrno>
@@ -13,51 +14,6 @@
 namespace schedlab::trace {
 
 namespace {
-
-std::string escape(std::string_view s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        if (c == '%' || c == ',' || c == '\n' || c == '\r') {
-            static const char* hex = "0123456789ABCDEF";
-            out += '%';
-            out += hex[(static_cast<unsigned char>(c) >> 4) & 15];
-            out += hex[static_cast<unsigned char>(c) & 15];
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-bool unescape(std::string_view s, std::string& out)
-{
-    out.clear();
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '%') {
-            out += s[i];
-            continue;
-        }
-        auto hexval = [](char c) -> int {
-            if (c >= '0' && c <= '9')
-                return c - '0';
-            if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-            if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-            return -1;
-        };
-        if (i + 2 >= s.size())
-            return false;
-        int hi = hexval(s[i + 1]), lo = hexval(s[i + 2]);
-        if (hi < 0 || lo < 0)
-            return false;
-        out += char(hi * 16 + lo);
-        i += 2;
-    }
-    return true;
-}
 
 class Writer {
 public:
@@ -100,24 +56,24 @@ Status writeNativeTrace(const Trace& trace, const std::string& path)
         return makeError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(errno), path);
     Writer w(f);
     w.line(kNativeMagic);
-    w.line("source," + escape(trace.sourceFormat));
+    w.line("source," + percentEscape(trace.sourceFormat));
     w.line(std::string("unit,") + (trace.cpuUnit == ResourceUnit::NormalizedNano ? "normalized-nano" : "absolute"));
     for (const std::string& s : trace.sourceFiles)
-        w.line("file," + escape(s));
+        w.line("file," + percentEscape(s));
     for (const auto& [k, v] : trace.metadata)
-        w.line("meta," + escape(k) + "," + escape(v));
+        w.line("meta," + percentEscape(k) + "," + percentEscape(v));
     for (const std::string& s : trace.gpuModels)
-        w.line("model," + escape(s));
+        w.line("model," + percentEscape(s));
     for (const std::string& s : trace.qosClasses)
-        w.line("qos," + escape(s));
+        w.line("qos," + percentEscape(s));
     for (const std::string& s : trace.users)
-        w.line("user," + escape(s));
+        w.line("user," + percentEscape(s));
     for (const Node& n : trace.nodes)
-        w.line("node," + escape(n.name) + "," + num(n.cpuMilli) + "," + num(n.memMiB) + "," + num(int64_t(n.numGpu))
+        w.line("node," + percentEscape(n.name) + "," + num(n.cpuMilli) + "," + num(n.memMiB) + "," + num(int64_t(n.numGpu))
             + "," + num(int64_t(n.gpuModel)) + "," + num(n.power.idleW) + "," + num(n.power.peakW));
     char mask[16];
     for (const Job& j : trace.jobs) {
-        w.line("job," + num(j.id.value) + "," + escape(trace.jobNameView(j)) + "," + num(j.submitTimeS) + "," + num(j.runTimeS) + ","
+        w.line("job," + num(j.id.value) + "," + percentEscape(trace.jobNameView(j)) + "," + num(j.submitTimeS) + "," + num(j.runTimeS) + ","
             + num(j.requestedTimeS) + "," + num(int64_t(j.priority)) + "," + num(int64_t(j.qos)) + ","
             + num(int64_t(j.user)) + "," + num(int64_t(j.group)) + "," + num(int64_t(j.status)) + ","
             + (j.gang ? "1" : "0") + "," + num(int64_t(j.taskCount)));
@@ -130,7 +86,9 @@ Status writeNativeTrace(const Trace& trace, const std::string& path)
                 + num(t.logged.startTimeS) + "," + num(t.logged.endTimeS));
         }
     }
-    w.line("end," + num(int64_t(trace.jobs.size())) + "," + num(int64_t(trace.tasks.size())));
+    writeLoggedRecords(trace.logged, [&](const std::string& s) { w.line(s); });
+    w.line("end," + num(int64_t(trace.jobs.size())) + "," + num(int64_t(trace.tasks.size()))
+        + (trace.logged.empty() ? std::string() : "," + num(int64_t(trace.logged.decisions.size()))));
     bool ok = w.flush();
     ok = (std::fflush(f) == 0) && ok;
     ok = (::fsync(fileno(f)) == 0) && ok;
@@ -152,6 +110,7 @@ Status importNative(LineReader& reader, Trace& trace, ImportContext& ctx)
     Job* openJob = nullptr;
     uint32_t expectTasks = 0;
     bool sawEnd = false;
+    LoggedRecordReader logged;
 
     auto fail = [&](const std::string& field, const std::string& msg) -> Status {
         std::string where = field.empty() ? std::string() : "column " + field + ": ";
@@ -175,7 +134,7 @@ Status importNative(LineReader& reader, Trace& trace, ImportContext& ctx)
         return true;
     };
     auto str = [&](std::size_t i, std::string& out) -> bool {
-        if (!unescape(f[i], out)) {
+        if (!percentUnescape(f[i], out)) {
             text = "bad escape in " + quoted(f[i]);
             return false;
         }
@@ -311,10 +270,19 @@ Status importNative(LineReader& reader, Trace& trace, ImportContext& ctx)
                 trace.cpuUnit = ResourceUnit::NormalizedNano;
             else
                 return fail("unit", quoted(v) + " is not a known unit");
+        } else if (LoggedRecordReader::handles(kind)) {
+            if (Status st = logged.add(f, trace); !st)
+                return fail("", st.error().message);
         } else if (kind == "end") {
-            int64_t jobs = 0, tasks = 0;
-            if (!needFields(3) || !i64(1, "jobs", jobs) || !i64(2, "tasks", tasks))
+            int64_t jobs = 0, tasks = 0, decisions = 0;
+            if (!(needFields(3) || needFields(4)) || !i64(1, "jobs", jobs) || !i64(2, "tasks", tasks)
+                || (f.size() == 4 && !i64(3, "decisions", decisions)))
                 return fail("", "bad end record");
+            if (Status st = logged.finish(); !st)
+                return fail("", st.error().message);
+            if (decisions != int64_t(logged.decisions()))
+                return fail("", "end record says " + std::to_string(decisions) + " logged decisions, file has "
+                        + std::to_string(logged.decisions()));
             if (jobs != int64_t(trace.jobs.size()) || tasks != int64_t(trace.tasks.size()))
                 return fail("", "end record says " + std::to_string(jobs) + " jobs and " + std::to_string(tasks)
                         + " tasks, file has " + std::to_string(trace.jobs.size()) + " and "

@@ -17,6 +17,15 @@ int intern(std::vector<std::string>& table, const std::string& value, std::size_
 }
 } // namespace
 
+int32_t LoggedDecisions::internName(std::string_view name)
+{
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name)
+            return int32_t(i);
+    names.emplace_back(name);
+    return int32_t(names.size() - 1);
+}
+
 int Trace::internGpuModel(const std::string& model) { return intern(gpuModels, model, kMaxGpuModels); }
 
 int Trace::internQos(const std::string& qos) { return intern(qosClasses, qos, 32000); }

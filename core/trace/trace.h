@@ -90,6 +90,67 @@ struct Job {
     bool operator==(const Job&) const = default;
 };
 
+/// What a scheduler logged it did with a task at one moment.
+enum class LoggedOutcome : int8_t {
+    Placed = 0, ///< bound to LoggedDecision::node
+    Unschedulable = 1, ///< no node would take it (kube-scheduler FailedScheduling, "Unable to schedule")
+    Waited = 2, ///< the scheduler chose to hold it (an RL agent's wait action)
+};
+
+/// A node a logged decision considered, with the score the scheduler gave it.
+struct LoggedCandidate {
+    int32_t node = -1; ///< index into Trace::nodes
+    bool hasScore = false;
+    double score = 0; ///< kube-scheduler's final (weighted) score, a Q-value, ...; when hasScore
+    uint32_t firstTerm = 0, termCount = 0; ///< its terms in LoggedDecisions::terms (per plugin, per reward term)
+    bool operator==(const LoggedCandidate&) const = default;
+};
+
+/// One named part of a candidate's score (a score plugin's score, a reward term).
+struct LoggedTerm {
+    int32_t name = -1; ///< index into LoggedDecisions::names
+    double value = 0;
+    bool operator==(const LoggedTerm&) const = default;
+};
+
+/// Why nodes could not take a task ("Insufficient cpu" on 3 nodes).
+struct LoggedReason {
+    int32_t name = -1; ///< index into LoggedDecisions::names
+    int32_t nodes = -1; ///< how many nodes gave this reason; -1 = not said
+    bool operator==(const LoggedReason&) const = default;
+};
+
+/// A scheduling decision as the source system logged it (Kubernetes events, kube-scheduler logs,
+/// an external scheduler's decision log). Times in seconds from the trace start, like jobs'.
+struct LoggedDecision {
+    uint32_t task = 0; ///< index into Trace::tasks
+    LoggedOutcome outcome = LoggedOutcome::Placed;
+    double timeS = -1; ///< when (the first time, for an aggregated event)
+    double lastTimeS = -1; ///< aggregated events: the last time; -1 = a single decision
+    int32_t node = -1; ///< Placed: index into Trace::nodes (-1 = a node the trace does not have)
+    int32_t count = 1; ///< how many times (aggregated events)
+    int32_t evaluatedNodes = -1, feasibleNodes = -1; ///< -1 = not logged
+    int32_t source = -1; ///< who decided, index into LoggedDecisions::names ("default-scheduler")
+    uint32_t firstReason = 0, reasonCount = 0; ///< in LoggedDecisions::reasons
+    uint32_t firstCandidate = 0, candidateCount = 0; ///< in LoggedDecisions::candidates
+    bool operator==(const LoggedDecision&) const = default;
+};
+
+/// Every logged decision of a trace, stored flat (a decision's candidates, terms and reasons are
+/// ranges of the shared arrays, appended in decision order; an empty range starts at the array's
+/// size when its decision was added), in the order they were logged.
+struct LoggedDecisions {
+    std::vector<LoggedDecision> decisions;
+    std::vector<LoggedCandidate> candidates;
+    std::vector<LoggedTerm> terms;
+    std::vector<LoggedReason> reasons;
+    std::vector<std::string> names; ///< reasons, plugins, reward terms and sources, interned
+    bool empty() const { return decisions.empty(); }
+    /// Index of `name` in names, adding it when new (a linear scan: the table stays small).
+    int32_t internName(std::string_view name);
+    bool operator==(const LoggedDecisions&) const = default;
+};
+
 /// Unit of cpuMilli / memMiB in a trace.
 enum class ResourceUnit : int8_t {
     Absolute, ///< cpuMilli = milli-cores, memMiB = MiB
@@ -112,6 +173,7 @@ struct Trace {
     std::vector<Node> nodes;
     std::vector<Job, HugePageAllocator<Job>> jobs; ///< in source order
     std::vector<Task, HugePageAllocator<Task>> tasks; ///< grouped by job, in job order
+    LoggedDecisions logged; ///< what the source scheduler logged it decided (often empty)
 
     bool operator==(const Trace&) const = default;
 

@@ -103,6 +103,108 @@ private slots:
         roundTrip(t);
     }
 
+    // A trace with logged decisions of every kind: placed with scored candidates and per-plugin
+    // terms (one candidate without a total), unschedulable aggregated with reasons, waited.
+    static Trace withLoggedDecisions()
+    {
+        Trace t;
+        t.sourceFormat = "kubernetes";
+        for (int i = 0; i < 2; ++i) {
+            Node n;
+            n.name = "n" + std::to_string(i);
+            n.cpuMilli = 4000;
+            n.memMiB = 8192;
+            t.nodes.push_back(n);
+        }
+        for (int i = 0; i < 2; ++i) {
+            Job j;
+            j.id = JobId { i };
+            t.setJobName(j, "default/p" + std::to_string(i));
+            j.submitTimeS = i;
+            j.runTimeS = 10;
+            j.firstTask = uint32_t(i);
+            j.taskCount = 1;
+            t.jobs.push_back(j);
+            t.tasks.push_back(Task {});
+        }
+        LoggedDecisions& l = t.logged;
+        const int32_t fit = l.internName("NodeResourcesFit"), spread = l.internName("PodTopologySpread, zone");
+        LoggedDecision placed;
+        placed.task = 0;
+        placed.timeS = 1.5;
+        placed.node = 1;
+        placed.evaluatedNodes = 2;
+        placed.feasibleNodes = 2;
+        placed.source = l.internName("default-scheduler");
+        placed.firstCandidate = 0;
+        placed.candidateCount = 2;
+        l.candidates.push_back(LoggedCandidate { 0, true, 71.5, 0, 2 });
+        l.terms.push_back(LoggedTerm { fit, 43 });
+        l.terms.push_back(LoggedTerm { spread, 28.5 });
+        l.candidates.push_back(LoggedCandidate { 1, false, 0, 2, 1 });
+        l.terms.push_back(LoggedTerm { fit, 90 });
+        l.decisions.push_back(placed);
+        LoggedDecision failed;
+        failed.task = 1;
+        failed.outcome = LoggedOutcome::Unschedulable;
+        failed.timeS = 2;
+        failed.lastTimeS = 9.25;
+        failed.count = 9;
+        failed.firstReason = 0;
+        failed.reasonCount = 2;
+        failed.firstCandidate = uint32_t(l.candidates.size()); // an empty range starts where the array ends
+        l.reasons.push_back(LoggedReason { l.internName("Insufficient cpu"), 1 });
+        l.reasons.push_back(LoggedReason { l.internName("node(s) had taint {a: b}, that the pod didn't tolerate"), -1 });
+        l.decisions.push_back(failed);
+        LoggedDecision waited;
+        waited.task = 1;
+        waited.outcome = LoggedOutcome::Waited;
+        waited.timeS = 9.5;
+        waited.source = l.internName("rl-agent v3 %");
+        waited.firstReason = uint32_t(l.reasons.size());
+        waited.firstCandidate = uint32_t(l.candidates.size());
+        l.decisions.push_back(waited);
+        return t;
+    }
+
+    void loggedDecisionsSurvive() { roundTrip(withLoggedDecisions()); }
+
+    // Corrupted logged-decision records are refused, naming the line and the field.
+    void loggedDecisionErrors_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("outcome") << "ldec,1,unschedulable" << "ldec,1,lost" << "column outcome: 'lost' is not placed";
+        QTest::newRow("task index") << "ldec,1,unschedulable" << "ldec,5,unschedulable" << "column task: 5 is out of range";
+        QTest::newRow("missing candidate") << "lcand,1,,1,0,90" << "" << "the decision before still expects 0 lreason and 1 lcand lines";
+        QTest::newRow("term count") << "lcand,1,,1,0,90" << "lcand,1,,2,0,90" << "lcand with 2 terms has 8 fields, found 6";
+        QTest::newRow("end count") << ",3\n" << ",4\n" << "end record says 4 logged decisions, file has 3";
+        QTest::newRow("stray reason") << "lname,default-scheduler" << "lname,default-scheduler\nlreason,0,1" << "lreason line without a decision";
+    }
+    void loggedDecisionErrors()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, message);
+        const std::string good = m_dir.filePath("logged.sltrace").toStdString();
+        QVERIFY(writeNativeTrace(withLoggedDecisions(), good).ok());
+        QString text = QString::fromStdString(schedlab::test::readFile(good));
+        const QString f = QString(from).replace("\\n", "\n"), t = QString(to).replace("\\n", "\n");
+        QVERIFY2(text.contains(f), qPrintable(f));
+        text.replace(text.indexOf(f), f.size(), t);
+        const std::string bad = m_dir.filePath("bad.sltrace").toStdString();
+        QFile out(QString::fromStdString(bad));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        auto loaded = loadTrace({ bad });
+        QVERIFY(!loaded.ok());
+        const std::string msg = loaded.error().toString();
+        QVERIFY2(msg.find(message.toStdString()) != std::string::npos, msg.c_str());
+        QVERIFY2(msg.find("bad.sltrace:") != std::string::npos, msg.c_str());
+    }
+
     void writerGolden()
     {
         auto loaded = loadTrace({ dataPath("tiny/nodes.csv"), dataPath("tiny/pods.csv") });
