@@ -11,8 +11,8 @@ std::string Warning::toString() const
             out += ':' + std::to_string(line);
         out += ": ";
     }
-    if (!field.empty())
-        out += "column " + field + ": ";
+    if (!field.empty()) // a JSON pointer ("/items/3/spec") names itself; a column is named as one
+        out += (field[0] == '/' ? "" : "column ") + field + ": ";
     out += message;
     return out;
 }

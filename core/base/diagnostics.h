@@ -13,10 +13,10 @@ struct Warning {
     std::string category; ///< stable short key, e.g. "bad-number", "duplicate-id"
     std::string file;
     int64_t line = -1;
-    std::string field; ///< column name, empty = whole row
+    std::string field; ///< column name or JSON pointer ("/items/3/spec/nodeName"), empty = whole row
     std::string message;
 
-    /// "file:line: column X: message"
+    /// "file:line: column X: message", "file: /items/3/spec/nodeName: message"
     std::string toString() const;
 };
 

@@ -12,6 +12,7 @@ std::unique_ptr<TraceFormat> makeGoogleFormat();
 std::unique_ptr<TraceFormat> makeNativeFormat();
 std::unique_ptr<TraceFormat> makeSlurmFormat();
 std::unique_ptr<TraceFormat> makeLsfFormat();
+std::unique_ptr<TraceFormat> makeK8sFormat();
 
 const std::vector<std::unique_ptr<TraceFormat>>& traceFormats()
 {
@@ -23,6 +24,7 @@ const std::vector<std::unique_ptr<TraceFormat>>& traceFormats()
         v.push_back(makeNativeFormat());
         v.push_back(makeSlurmFormat());
         v.push_back(makeLsfFormat());
+        v.push_back(makeK8sFormat());
         return v;
     }();
     return formats;

@@ -157,6 +157,65 @@ bool LineReader::next(std::string_view& line)
     }
 }
 
+bool LineReader::readRest(std::string& out, std::size_t padding)
+{
+    out.clear();
+    if (m_error)
+        return false;
+    if (!m_gzip)
+        out.reserve(std::size_t(std::max<int64_t>(m_fileSize - m_bytesConsumed, 0)) + padding);
+    out.append(m_buffer.data() + m_begin, m_end - m_begin);
+    m_begin = m_end = 0;
+    while (!m_eof) {
+        // Read into the reserved room (a plain file's size is known: no reallocation); past it,
+        // through a small buffer, which finds the end without doubling a large string.
+        constexpr std::size_t kChunk = std::size_t(4) << 20;
+        const std::size_t at = out.size();
+        const std::size_t room = out.capacity() > at + padding ? out.capacity() - at - padding : 0;
+        int got = 0;
+        if (room > 0 || m_gzip) {
+            const std::size_t chunk = room > 0 ? std::min(room, kChunk) : kChunk;
+            out.resize(at + chunk);
+            got = gzread(m_impl->file, out.data() + at, unsigned(chunk));
+            out.resize(at + std::size_t(std::max(got, 0)));
+        } else {
+            char small[1 << 16];
+            got = gzread(m_impl->file, small, unsigned(sizeof small));
+            if (got > 0)
+                out.append(small, std::size_t(got));
+        }
+        if (got < 0) {
+            int errnum = 0;
+            const char* msg = gzerror(m_impl->file, &errnum);
+            m_error = Error { ErrorCode::Io, std::string("read error: ") + (msg ? msg : "unknown"), m_displayName, -1, -1 };
+            return false;
+        }
+        if (got == 0) {
+            int errnum = Z_OK;
+            const char* msg = gzerror(m_impl->file, &errnum);
+            if (errnum != Z_OK && errnum != Z_STREAM_END) {
+                m_error = Error { ErrorCode::Io,
+                    std::string(m_gzip ? "truncated or corrupted gzip stream: " : "read error: ") + (msg ? msg : ""),
+                    m_displayName, -1, -1 };
+                return false;
+            }
+            m_eof = true;
+        }
+        if (m_bytesConsumed + int64_t(out.size()) > m_options.maxUncompressedBytes) {
+            m_error = Error { ErrorCode::Range,
+                "more than " + std::to_string(m_options.maxUncompressedBytes >> 30)
+                    + " GiB of text; refusing (gzip bomb or not a trace)",
+                m_displayName, -1, -1 };
+            return false;
+        }
+    }
+    if (m_bytesConsumed == 0 && out.size() >= 3 && std::memcmp(out.data(), "\xEF\xBB\xBF", 3) == 0)
+        out.erase(0, 3);
+    m_bytesConsumed += int64_t(out.size());
+    out.reserve(out.size() + padding);
+    return true;
+}
+
 Result<std::string> peekFile(const std::string& path, std::size_t maxBytes)
 {
     struct stat st {};

@@ -30,6 +30,12 @@ public:
     /// Returns false at end of file or on error; check error() then.
     bool next(std::string_view& line);
 
+    /// Everything not yet returned, whole, into `out` (whose capacity is then at least its size +
+    /// `padding`, as simdjson needs): for formats that are not line-based (JSON on one line of any
+    /// length). A leading UTF-8 BOM is dropped. False on error (see error()); the gzip-bomb guard
+    /// applies, the line-length limit does not.
+    bool readRest(std::string& out, std::size_t padding = 0);
+
     /// 1-based number of the line last returned.
     int64_t lineNumber() const { return m_lineNumber; }
     /// Bytes of the file on disk consumed so far (compressed bytes for gzip).

@@ -3,6 +3,7 @@
 #include "line_reader.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <chrono>
 #include <sys/stat.h>
 
@@ -17,7 +18,44 @@ Result<LoadedTrace> loadTrace(
 
     LoadedTrace out;
     auto spooled = std::make_shared<SpooledFiles>();
+    // A folder (a kubectl or Sonobuoy dump) stands for the files under it that a format claims;
+    // the others are listed as ignored.
+    std::vector<std::string> inputs;
     for (const std::string& p : paths) {
+        std::error_code ec;
+        if (p != "-" && std::filesystem::is_directory(p, ec)) {
+            std::vector<std::string> found;
+            for (auto it = std::filesystem::recursive_directory_iterator(p, std::filesystem::directory_options::skip_permission_denied, ec);
+                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+                if (it->is_regular_file(ec) && !it->path().filename().string().starts_with("."))
+                    found.push_back(it->path().string());
+            if (ec)
+                return makeError(ErrorCode::Io, "cannot list the folder: " + ec.message(), p);
+            std::sort(found.begin(), found.end());
+            std::size_t claimed = 0;
+            std::string ignored;
+            for (const std::string& f : found) {
+                auto head = peekFile(f, 64 * 1024);
+                if (head && detectFileFromText(head.value(), baseName(f))) {
+                    inputs.push_back(f);
+                    ++claimed;
+                } else {
+                    out.diagnostics.note("ignored-file (no format claims it)");
+                    ignored += (ignored.empty() ? "" : ", ") + baseName(f);
+                }
+            }
+            if (claimed == 0)
+                return makeError(ErrorCode::Empty,
+                    "no trace file in the folder (" + std::to_string(found.size()) + " files, none of a known format"
+                        + (ignored.empty() ? "" : ": " + ignored.substr(0, 200)) + ")",
+                    p);
+            if (!ignored.empty())
+                out.trace.metadata["ignoredFiles"] = ignored;
+            continue;
+        }
+        inputs.push_back(p);
+    }
+    for (const std::string& p : inputs) {
         // A stream is read once, whole, into a temporary copy: detection and the importer both
         // start from its first byte.
         std::string readPath = p, shown = p;

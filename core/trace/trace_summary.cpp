@@ -88,6 +88,44 @@ TraceSummary summarize(const LoadedTrace& loaded)
     s.runTimeS = distributionOf(run);
     s.tasksPerJob = distributionOf(perJob);
 
+    const LoggedDecisions& l = t.logged;
+    s.loggedDecisions = int64_t(l.decisions.size());
+    std::map<int32_t, TraceSummary::LoggedReasonCount> reasons;
+    std::map<int32_t, std::vector<uint32_t>> reasonTasks;
+    std::vector<uint32_t> unschedulableTasks;
+    for (const LoggedDecision& d : l.decisions) {
+        if (d.outcome == LoggedOutcome::Placed)
+            ++s.loggedPlaced;
+        else if (d.outcome == LoggedOutcome::Waited)
+            ++s.loggedWaited;
+        else {
+            ++s.loggedUnschedulable;
+            s.loggedUnschedulableAttempts += d.count;
+            unschedulableTasks.push_back(d.task);
+            for (uint32_t i = 0; i < d.reasonCount; ++i) {
+                const int32_t name = l.reasons[d.firstReason + i].name;
+                reasons[name].attempts += d.count;
+                reasonTasks[name].push_back(d.task);
+            }
+        }
+        if (d.candidateCount > 0)
+            ++s.loggedWithCandidates;
+        if (d.source >= 0)
+            ++s.loggedBySource[l.names[std::size_t(d.source)]];
+    }
+    auto distinct = [](std::vector<uint32_t>& v) {
+        std::sort(v.begin(), v.end());
+        return int64_t(std::unique(v.begin(), v.end()) - v.begin());
+    };
+    s.tasksEverUnschedulable = distinct(unschedulableTasks);
+    for (auto& [name, r] : reasons) {
+        r.reason = name >= 0 ? l.names[std::size_t(name)] : std::string("?");
+        r.tasks = distinct(reasonTasks[name]);
+        s.loggedReasons.push_back(r);
+    }
+    std::stable_sort(s.loggedReasons.begin(), s.loggedReasons.end(),
+        [](const TraceSummary::LoggedReasonCount& a, const TraceSummary::LoggedReasonCount& b) { return a.attempts > b.attempts; });
+
     s.warnings = loaded.diagnostics.total();
     s.warningsByCategory = loaded.diagnostics.byCategory();
     s.notes = loaded.diagnostics.notes();
@@ -166,6 +204,15 @@ QJsonObject toJson(const TraceSummary& s)
         { "warnings",
             QJsonObject { { "total", double(s.warnings) }, { "byCategory", mapJson(s.warningsByCategory) },
                 { "first", warnings } } },
+        { "logged", [&] {
+             QJsonArray reasons;
+             for (const TraceSummary::LoggedReasonCount& r : s.loggedReasons)
+                 reasons.append(QJsonObject { { "reason", q(r.reason) }, { "attempts", double(r.attempts) }, { "tasks", double(r.tasks) } });
+             return QJsonObject { { "decisions", double(s.loggedDecisions) }, { "placed", double(s.loggedPlaced) },
+                 { "unschedulable", double(s.loggedUnschedulable) }, { "unschedulableAttempts", double(s.loggedUnschedulableAttempts) },
+                 { "tasksEverUnschedulable", double(s.tasksEverUnschedulable) }, { "waited", double(s.loggedWaited) },
+                 { "withCandidates", double(s.loggedWithCandidates) }, { "reasons", reasons }, { "bySource", mapJson(s.loggedBySource) } };
+         }() },
         { "notes", mapJson(s.notes) },
         { "metadata", meta },
     };
@@ -238,6 +285,22 @@ std::string toText(const TraceSummary& s)
         add(o, '\n');
     }
     add(o, "  logged: start for ", s.tasksWithLoggedStart, " tasks, node for ", s.tasksWithLoggedNode, '\n');
+    if (s.loggedDecisions > 0) {
+        add(o, "logged decisions: ", s.loggedDecisions, " (", s.loggedPlaced, " placed, ", s.loggedUnschedulable, " unschedulable = ",
+            s.loggedUnschedulableAttempts, " attempts for ", s.tasksEverUnschedulable, " tasks, ", s.loggedWaited, " waited; ",
+            s.loggedWithCandidates, " with candidate scores)\n");
+        for (const auto& [source, n] : s.loggedBySource)
+            add(o, "  by ", source, ": ", n, '\n');
+        if (!s.loggedReasons.empty()) {
+            add(o, "  unschedulable because:");
+            for (std::size_t i = 0; i < s.loggedReasons.size() && i < 8; ++i)
+                add(o, i ? ";" : "", ' ', s.loggedReasons[i].reason, " (", s.loggedReasons[i].attempts, " attempts, ",
+                    s.loggedReasons[i].tasks, s.loggedReasons[i].tasks == 1 ? " task)" : " tasks)");
+            if (s.loggedReasons.size() > 8)
+                add(o, "; ", s.loggedReasons.size() - 8, " more");
+            add(o, '\n');
+        }
+    }
     if (s.firstSubmitS < 0) // -1 = unknown: no job has a submit time (a node list alone, a pod list without times)
         add(o, "time: no submit times (", s.jobs == 0 ? "no jobs" : "jobs without times; fill experiments only", ")\n");
     else

@@ -36,6 +36,18 @@ struct TraceSummary {
     std::map<std::string, int64_t> jobsByQos;
     Distribution cpuMilliPerTask, memMiBPerTask, gpuMilliPerTask, runTimeS, tasksPerJob;
 
+    /// Trace::logged, counted: decisions by outcome (an aggregated event counts once as a
+    /// decision and `count` times as attempts), the reasons nodes were unfit, who decided.
+    struct LoggedReasonCount {
+        std::string reason;
+        int64_t attempts = 0; ///< unschedulable attempts that gave it
+        int64_t tasks = 0; ///< distinct tasks
+    };
+    int64_t loggedDecisions = 0, loggedPlaced = 0, loggedUnschedulable = 0, loggedUnschedulableAttempts = 0,
+            loggedWaited = 0, loggedWithCandidates = 0, tasksEverUnschedulable = 0;
+    std::vector<LoggedReasonCount> loggedReasons; ///< most attempts first
+    std::map<std::string, int64_t> loggedBySource;
+
     int64_t warnings = 0;
     std::map<std::string, int64_t> warningsByCategory;
     std::vector<Warning> firstWarnings; ///< at most 20

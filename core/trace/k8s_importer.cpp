@@ -1,0 +1,225 @@
+#include "k8s_importer.h"
+
+#include "accounting_log.h"
+#include "fields.h"
+#include "import_context.h"
+#include "k8s_events.h"
+#include "line_reader.h"
+#include "trace.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace schedlab::trace {
+
+Status K8sImporter::addJson(LineReader& reader, ImportContext& ctx)
+{
+    m_files.push_back(reader.displayName());
+    if (!reader.readRest(m_text, kJsonPadding))
+        return *reader.error();
+    if (!ctx.tick(reader))
+        return ctx.cancelledError(reader);
+    if (trimmed(m_text).empty())
+        return makeError(ErrorCode::Empty, "file is empty", reader.displayName());
+    return m_json.read(m_text, reader.displayName(), m_objects, ctx.diagnostics);
+}
+
+Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
+{
+    m_text = std::string(); // the last file's text is not needed any more
+    K8sObjects& o = m_objects;
+    Diagnostics& diag = ctx.diagnostics;
+    const std::string files = [&] {
+        std::string s;
+        for (const std::string& f : m_files)
+            s += (s.empty() ? "" : ", ") + f;
+        return s;
+    }();
+    if (o.nodes.empty() && o.pods.empty())
+        return makeError(ErrorCode::Empty,
+            o.events.empty() && o.otherEvents.empty() ? "no Kubernetes node or pod in " + files
+                                                      : "events but no node or pod objects in " + files
+                    + " (add `kubectl get nodes -o json` and `kubectl get pods -A -o json` output)",
+            m_files.empty() ? std::string() : m_files.front());
+
+    // Nodes, first of each name kept.
+    std::unordered_map<std::string, int32_t> nodeIndex;
+    for (const K8sNode& n : o.nodes) {
+        if (!nodeIndex.emplace(n.name, int32_t(trace.nodes.size())).second) {
+            diag.warn("duplicate-node", n.file, -1, n.pointer, "node " + trace::quoted(n.name) + " appears again; the first is kept");
+            continue;
+        }
+        Node node;
+        node.name = n.name;
+        node.cpuMilli = n.cpuMilli;
+        node.memMiB = n.memMiB;
+        node.numGpu = n.gpus;
+        if (n.gpus > 0 && !n.gpuModel.empty()) {
+            const int m = trace.internGpuModel(n.gpuModel);
+            node.gpuModel = int16_t(m);
+            if (m < 0)
+                diag.warn("too-many-models", n.file, -1, n.pointer, "more than 32 GPU models; " + trace::quoted(n.gpuModel) + " left unnamed");
+        }
+        if (n.unschedulable)
+            diag.note("k8s-cordoned-node");
+        for (const auto& [name, value] : n.extended) {
+            auto& total = trace.metadata["k8s.extended." + name];
+            int64_t sum = 0;
+            (void)parseInt64(total, sum);
+            total = std::to_string(sum + value);
+        }
+        trace.nodes.push_back(std::move(node));
+    }
+
+    // The latest moment the dump shows: pods still running run until then.
+    double dumpS = -1;
+    for (const K8sNode& n : o.nodes)
+        dumpS = std::max(dumpS, n.createdS);
+    for (const K8sPod& p : o.pods)
+        for (double t : { p.createdS, p.scheduledS, p.startedS, p.endS })
+            dumpS = std::max(dumpS, t);
+    for (const K8sEvent& e : o.events)
+        dumpS = std::max(dumpS, e.lastS);
+
+    // Pods, first of each uid (or namespace/name) kept.
+    std::unordered_map<std::string, uint32_t> podTask; // uid and ns/name -> task
+    int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0;
+    for (const K8sPod& p : o.pods) {
+        const std::string key = p.ns + "/" + p.name;
+        if ((!p.uid.empty() && podTask.count(p.uid)) || podTask.count(key)) {
+            diag.warn("duplicate-uid", p.file, -1, p.pointer, "pod " + trace::quoted(key) + " appears again; the first is kept");
+            continue;
+        }
+        const uint32_t task = uint32_t(trace.tasks.size());
+        if (!p.uid.empty())
+            podTask[p.uid] = task;
+        podTask[key] = task;
+        Job j;
+        j.id = JobId { int64_t(trace.jobs.size()) };
+        if (!trace.setJobName(j, key))
+            return Error { ErrorCode::Range, "more than 4 GiB of pod names", p.file, -1, -1 };
+        j.submitTimeS = p.createdS;
+        j.priority = p.priority;
+        j.qos = int16_t(trace.internQos(p.qos));
+        j.status = p.phase == "Succeeded" ? 1 : p.phase == "Failed" ? 0 : -1;
+        j.gang = true;
+        j.firstTask = task;
+        j.taskCount = 1;
+        Task t;
+        t.request = p.request;
+        if (!p.gpuModel.empty() && p.request.needsGpu()) {
+            const int m = trace.internGpuModel(p.gpuModel);
+            if (m >= 0)
+                t.request.gpuModelMask = 1u << m;
+        }
+        if (!p.nodeName.empty()) {
+            const auto it = nodeIndex.find(p.nodeName);
+            if (it == nodeIndex.end())
+                diag.warn("unknown-node", p.file, -1, p.pointer + "/spec/nodeName",
+                    "pod " + trace::quoted(key) + " is bound to " + trace::quoted(p.nodeName) + ", which no node object names");
+            else
+                t.logged.node = NodeId { it->second };
+            t.logged.startTimeS = p.scheduledS >= 0 ? p.scheduledS : p.startedS;
+        }
+        t.logged.endTimeS = p.endS;
+        const double start = t.logged.startTimeS;
+        // Static pods run before their mirror object is created: they arrived when they started.
+        if (start >= 0 && (j.submitTimeS < 0 || start < j.submitTimeS)) {
+            j.submitTimeS = start;
+            ++startedBeforeCreated;
+        }
+        if (start >= 0 && p.endS >= start) {
+            j.runTimeS = p.endS - start;
+        } else if (start >= 0 && dumpS >= start) {
+            j.runTimeS = dumpS - start; // still running: until the dump's last moment
+            ++running;
+        } else if (p.nodeName.empty()) {
+            ++pending;
+        }
+        if (p.createdS < 0)
+            ++noTimes;
+        for (const auto& [name, value] : p.extended)
+            diag.note("k8s-extended-request " + name, value > 0 ? 1 : 0);
+        trace.jobs.push_back(j);
+        trace.tasks.push_back(t);
+        if (int64_t(trace.tasks.size()) > ctx.options.maxTasks)
+            return Error { ErrorCode::Range, "more than " + std::to_string(ctx.options.maxTasks) + " pods", p.file, -1, -1 };
+    }
+    if (running)
+        diag.note("k8s-running-at-dump", running);
+    if (startedBeforeCreated)
+        diag.note("k8s-started-before-created (static pods: arrival = start)", startedBeforeCreated);
+    if (pending)
+        diag.note("k8s-pending-at-dump", pending);
+    if (noTimes)
+        diag.warn("missing-field", files, -1, "",
+            std::to_string(noTimes) + " pods without a creation time (not replayed in time)");
+
+    // Scheduling events, folded into the pods' logged decisions in time order.
+    LoggedDecisions& l = trace.logged;
+    std::stable_sort(o.events.begin(), o.events.end(), [](const K8sEvent& a, const K8sEvent& b) { return a.firstS < b.firstS; });
+    for (const K8sEvent& e : o.events) {
+        if (!e.kind.empty() && e.kind != "Pod") {
+            diag.note("k8s-event-not-about-a-pod");
+            continue;
+        }
+        auto it = e.uid.empty() ? podTask.end() : podTask.find(e.uid);
+        if (it == podTask.end())
+            it = podTask.find(e.ns + "/" + e.name);
+        if (it == podTask.end()) {
+            diag.warn("event-unknown-pod", e.file, -1, e.pointer, e.reason + " event for pod " + trace::quoted(e.ns + "/" + e.name) + ", which the dump does not hold");
+            continue;
+        }
+        LoggedDecision d;
+        d.task = it->second;
+        d.timeS = e.firstS;
+        d.lastTimeS = e.count > 1 || e.lastS > e.firstS ? e.lastS : -1;
+        d.count = e.count;
+        d.source = e.source.empty() ? -1 : l.internName(e.source);
+        d.firstReason = uint32_t(l.reasons.size());
+        d.firstCandidate = uint32_t(l.candidates.size());
+        if (e.reason == "Scheduled") {
+            const auto node = scheduledNode(e.message);
+            if (!node) {
+                diag.warn("bad-event", e.file, -1, e.pointer + "/message", "Scheduled event without 'Successfully assigned ... to NODE': " + trace::quoted(e.message));
+                continue;
+            }
+            const auto n = nodeIndex.find(*node);
+            d.node = n == nodeIndex.end() ? -1 : n->second;
+            if (n == nodeIndex.end())
+                diag.warn("unknown-node", e.file, -1, e.pointer + "/message", "assigned to " + trace::quoted(*node) + ", which no node object names");
+        } else {
+            d.outcome = LoggedOutcome::Unschedulable;
+            const FailedScheduling f = parseFailedScheduling(e.message);
+            d.evaluatedNodes = f.totalNodes;
+            if (f.totalNodes >= 0)
+                d.feasibleNodes = 0;
+            for (const FailureReason& r : f.reasons)
+                l.reasons.push_back(LoggedReason { l.internName(r.reason), r.nodes });
+            d.reasonCount = uint32_t(f.reasons.size());
+        }
+        l.decisions.push_back(d);
+    }
+    if (!o.ignoredKinds.empty())
+        for (const auto& [kind, n] : o.ignoredKinds)
+            diag.note("k8s-ignored " + kind, n);
+    if (!o.otherEvents.empty()) {
+        // Events that are not about scheduling (Pulled, Started, NodeReady...): counted, listed.
+        std::string list;
+        int64_t total = 0;
+        for (const auto& [reason, n] : o.otherEvents) {
+            list += (list.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+            total += n;
+        }
+        diag.note("k8s-other-events", total);
+        trace.metadata["k8s.otherEvents"] = list;
+    }
+    rebaseToEarliestSubmit(trace);
+    trace.metadata["k8s.requests"] = "containers summed, max'ed with init containers (sidecars counted), + overhead; "
+                                     "cpu rounded up to milli-cores, memory up to MiB; node allocatable rounded down";
+    if (running)
+        trace.metadata["k8s.runningAtDump"] = std::to_string(running) + " pods still running: run time until the dump's last time";
+    return {};
+}
+
+} // namespace schedlab::trace
