@@ -237,9 +237,18 @@ private slots:
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code, ErrorCode::Io);
         QVERIFY(r.error().toString().find("nope.csv: cannot open") != std::string::npos);
-        auto d = loadTrace({ m_dir.path().toStdString() });
+        // A folder stands for the trace files in it (a kubectl dump): an empty one, or one whose
+        // files no format claims, says so and names them.
+        QVERIFY(QDir(m_dir.path()).mkpath("empty"));
+        auto d = loadTrace({ m_dir.filePath("empty").toStdString() });
         QVERIFY(!d.ok());
-        QVERIFY(d.error().message.find("directory") != std::string::npos);
+        QCOMPARE(d.error().code, ErrorCode::Empty);
+        QVERIFY2(d.error().toString().find("empty: no trace file in the folder (0 files") != std::string::npos, d.error().toString().c_str());
+        QVERIFY(QDir(m_dir.path()).mkpath("junk"));
+        writeFile(m_dir, "junk/notes.txt", "hello\n");
+        d = loadTrace({ m_dir.filePath("junk").toStdString() });
+        QVERIFY(!d.ok());
+        QVERIFY2(d.error().toString().find("1 files, none of a known format: notes.txt") != std::string::npos, d.error().toString().c_str());
     }
 
     void swfMalformedLines()
