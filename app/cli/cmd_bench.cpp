@@ -3,6 +3,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "kubectl_dump.h"
 
 #include "policy/placement_policy.h"
 #include "sim/fill_experiment.h"
@@ -190,7 +191,7 @@ int runBench(const std::vector<std::string>& argv)
     if (!argv.empty() && argv[0] == "seek")
         return runBenchSeek(std::vector<std::string>(argv.begin() + 1, argv.end()));
     Args args;
-    if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat", "max-jobs", "max-easy-jobs" }, {}); !e.empty())
+    if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat", "max-jobs", "max-easy-jobs", "k8s-pods", "k8s-nodes" }, {}); !e.empty())
         return fail("bench: " + e, 2);
     if (args.positional().empty()
         || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"
@@ -205,6 +206,7 @@ int runBench(const std::vector<std::string>& argv)
         return benchScaling(maxJobs, maxEasy);
     }
     const int64_t bigMb = args.integer("big-mb", 1024, error);
+    const int64_t k8sPods = args.integer("k8s-pods", 100000, error), k8sNodes = args.integer("k8s-nodes", 5000, error);
     const int repeat = int(args.integer("repeat", 3, error));
     if (!error.empty() || bigMb < 0 || repeat < 1)
         return fail("bench: " + (error.empty() ? std::string("bad --big-mb or --repeat") : error), 2);
@@ -255,6 +257,24 @@ int runBench(const std::vector<std::string>& argv)
             }
             ok = runCase({ std::string("generated ") + kind + " " + std::to_string(bigMb) + " MB", { path } }, 1) && ok;
             fs::remove(path);
+        }
+        // A kubectl dump (nodes, pods, events JSON) of a generated cluster: ~100k pods on 5k nodes.
+        trace::GeneratorOptions g;
+        g.nodes = int(k8sNodes);
+        g.jobs = k8sPods * 95 / 100; // gangs make ~5 % more pods than jobs
+        g.seed = 5;
+        g.targetGpuLoad = 0.9;
+        const fs::path dump = dir / "kubectl-dump";
+        auto written = writeGeneratedKubectlDump(g, dump.string());
+        if (!written) {
+            std::printf("cannot write a kubectl dump: %s\n", written.error().toString().c_str());
+            ok = false;
+        } else {
+            ok = runCase({ "kubectl dump " + std::to_string(written->pods / 1000) + "k pods, " + std::to_string(written->nodes / 1000)
+                                 + "k nodes",
+                             { dump.string() } },
+                     repeat)
+                && ok;
         }
         fs::remove_all(dir);
     }

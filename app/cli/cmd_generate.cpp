@@ -1,5 +1,6 @@
 #include "cli_args.h"
 #include "commands.h"
+#include "kubectl_dump.h"
 
 #include "trace/native_format.h"
 #include "trace/trace_generator.h"
@@ -11,11 +12,12 @@ namespace schedlab::cli {
 int runGenerate(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "nodes", "jobs", "seed", "out", "load", "span" }, {}); !e.empty())
+    if (std::string e = args.parse(argv, { "nodes", "jobs", "seed", "out", "load", "span", "kubectl-dump" }, {}); !e.empty())
         return fail("generate: " + e, 2);
     auto out = args.value("out");
-    if (!out)
-        return fail("generate: --out FILE is required", 2);
+    const auto dump = args.value("kubectl-dump");
+    if (!out && !dump)
+        return fail("generate: --out FILE.sltrace or --kubectl-dump DIR is required", 2);
     std::string error;
     trace::GeneratorOptions o;
     o.nodes = int(args.integer("nodes", o.nodes, error));
@@ -25,6 +27,15 @@ int runGenerate(const std::vector<std::string>& argv)
     o.spanS = args.real("span", o.spanS, error);
     if (!error.empty())
         return fail("generate: " + error, 2);
+    if (dump) {
+        auto s = writeGeneratedKubectlDump(o, *dump);
+        if (!s)
+            return fail("generate: " + s.error().toString());
+        std::printf("wrote %s/{nodes,pods,events}.json: %zu nodes, %zu pods (%zu bound, %zu of them running; %zu pending), seed %llu\n",
+            dump->c_str(), s->nodes, s->pods, s->bound, s->running, s->pending, static_cast<unsigned long long>(o.seed));
+        if (!out)
+            return 0;
+    }
     auto t = trace::generateTrace(o);
     if (!t)
         return fail("generate: " + t.error().toString(), 2);

@@ -17,7 +17,8 @@
 namespace {
 const char* kUsage = R"(usage: schedlab-cli COMMAND [ARGS]
 
-FILE arguments may be '-' (standard input) or a pipe or FIFO, e.g. zcat log.swf.gz | schedlab-cli info -
+FILE arguments may be '-' (standard input), a pipe or FIFO (zcat log.swf.gz | schedlab-cli info -), or a folder
+(a kubectl or Sonobuoy dump: the files in it that a format recognises)
 
 Import options (info, convert, import, replay, train): --procs-per-node K (SWF), --strict,
   --timezone ZONE (Slurm sacct's local times: UTC (default), UTC-06:00, America/New_York),
@@ -28,8 +29,9 @@ commands:
         detect the format, import, and summarise a trace (nodes, jobs, requests, warnings)
   convert FILE... --out FILE.sltrace [--procs-per-node K] [--strict]
         import any supported trace and write it in schedlab's own format
-  generate --nodes N --jobs M --seed S --out FILE.sltrace [--load L]
-        write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals)
+  generate --nodes N --jobs M --seed S (--out FILE.sltrace | --kubectl-dump DIR) [--load L]
+        write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals); --kubectl-dump writes
+        it as nodes/pods/events JSON, placed by FCFS + FirstFit, a snapshot at 90 % of that schedule
   import FILE... --project P [--json] [--procs-per-node K]
         check a trace and store a compressed copy of it in a project (replays survive moved files)
   replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--no-trim] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
@@ -75,8 +77,9 @@ commands:
         inference latency of the learned policy per decision (all_node) and training steps per second
   bench seek --project P --run R [--seeks N] [--replay]
         incident replay: time to index a run and to rebuild the state of random decisions
-  bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R]
+  bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R] [--k8s-pods 100000] [--k8s-nodes 5000]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
+        (openb and SWF of N MB, a kubectl dump; --big-mb 0 skips them)
   completion bash
         print a bash completion script: source <(schedlab-cli completion bash)
 

@@ -19,14 +19,14 @@ Status K8sImporter::addJson(LineReader& reader, ImportContext& ctx)
         return *reader.error();
     if (!ctx.tick(reader))
         return ctx.cancelledError(reader);
-    if (trimmed(m_text).empty())
+    if (trimmed(std::string_view(m_text.data(), m_text.size())).empty())
         return makeError(ErrorCode::Empty, "file is empty", reader.displayName());
-    return m_json.read(m_text, reader.displayName(), m_objects, ctx.diagnostics);
+    return m_json.read(m_text.data(), m_text.size(), reader.displayName(), m_objects, ctx.diagnostics);
 }
 
 Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
 {
-    m_text = std::string(); // the last file's text is not needed any more
+    m_text.release(); // the last file's text is not needed any more
     K8sObjects& o = m_objects;
     Diagnostics& diag = ctx.diagnostics;
     const std::string files = [&] {

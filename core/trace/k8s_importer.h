@@ -5,6 +5,7 @@
 
 #include "base/result.h"
 #include "k8s_objects.h"
+#include "text_buffer.h"
 
 #include <string>
 
@@ -27,7 +28,7 @@ public:
 private:
     K8sObjects m_objects;
     K8sJsonReader m_json;
-    std::string m_text; ///< reused file buffer
+    TextBuffer m_text; ///< reused file buffer
     std::vector<std::string> m_files;
 };
 

@@ -77,11 +77,11 @@ class K8sJsonReader {
 public:
     K8sJsonReader();
     ~K8sJsonReader();
-    /// `text` holds one JSON document; its capacity must be at least size + kJsonPadding. Adds
+    /// `text` holds one JSON document, readable kJsonPadding bytes past its end. Adds
     /// what it finds to `out`; recoverable problems (a bad quantity in one pod) become warnings
     /// naming `file` and the JSON pointer, and that object is skipped. Errors: not JSON, or JSON
     /// that is no Kubernetes object.
-    Status read(const std::string& text, const std::string& file, K8sObjects& out, Diagnostics& diagnostics);
+    Status read(const char* text, std::size_t size, const std::string& file, K8sObjects& out, Diagnostics& diagnostics);
 
 private:
     struct Impl;

@@ -1,5 +1,7 @@
 #include "line_reader.h"
 
+#include "text_buffer.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -157,32 +159,39 @@ bool LineReader::next(std::string_view& line)
     }
 }
 
-bool LineReader::readRest(std::string& out, std::size_t padding)
+bool LineReader::readRest(TextBuffer& out, std::size_t padding)
 {
     out.clear();
     if (m_error)
         return false;
-    if (!m_gzip)
-        out.reserve(std::size_t(std::max<int64_t>(m_fileSize - m_bytesConsumed, 0)) + padding);
+    // A plain file's size is known: one allocation, read straight into it.
+    if (!m_gzip && !out.reserve(std::size_t(std::max<int64_t>(m_fileSize - m_bytesConsumed, 0)) + (m_end - m_begin) + padding + 1)) {
+        m_error = Error { ErrorCode::Range, "not enough memory to read the file whole", m_displayName, -1, -1 };
+        return false;
+    }
     out.append(m_buffer.data() + m_begin, m_end - m_begin);
     m_begin = m_end = 0;
     while (!m_eof) {
-        // Read into the reserved room (a plain file's size is known: no reallocation); past it,
-        // through a small buffer, which finds the end without doubling a large string.
+        // Into the reserved room (no reallocation for a plain file, whose size is known); with
+        // none left (the end, or gzip), through a small buffer, so finding the end does not
+        // double a large buffer.
         constexpr std::size_t kChunk = std::size_t(4) << 20;
-        const std::size_t at = out.size();
-        const std::size_t room = out.capacity() > at + padding ? out.capacity() - at - padding : 0;
+        const std::size_t room = out.capacity() > out.size() + padding ? out.capacity() - out.size() - padding : 0;
         int got = 0;
-        if (room > 0 || m_gzip) {
-            const std::size_t chunk = room > 0 ? std::min(room, kChunk) : kChunk;
-            out.resize(at + chunk);
-            got = gzread(m_impl->file, out.data() + at, unsigned(chunk));
-            out.resize(at + std::size_t(std::max(got, 0)));
+        if (room > 0) {
+            got = gzread(m_impl->file, out.data() + out.size(), unsigned(std::min(room, kChunk)));
+            if (got > 0)
+                out.grow(std::size_t(got));
         } else {
             char small[1 << 16];
             got = gzread(m_impl->file, small, unsigned(sizeof small));
-            if (got > 0)
+            if (got > 0) {
+                if (!out.spare(std::size_t(got) + padding)) {
+                    m_error = Error { ErrorCode::Range, "not enough memory to read the file whole", m_displayName, -1, -1 };
+                    return false;
+                }
                 out.append(small, std::size_t(got));
+            }
         }
         if (got < 0) {
             int errnum = 0;
@@ -210,9 +219,12 @@ bool LineReader::readRest(std::string& out, std::size_t padding)
         }
     }
     if (m_bytesConsumed == 0 && out.size() >= 3 && std::memcmp(out.data(), "\xEF\xBB\xBF", 3) == 0)
-        out.erase(0, 3);
+        out.eraseFront(3);
     m_bytesConsumed += int64_t(out.size());
-    out.reserve(out.size() + padding);
+    if (!out.spare(padding)) {
+        m_error = Error { ErrorCode::Range, "not enough memory to read the file whole", m_displayName, -1, -1 };
+        return false;
+    }
     return true;
 }
 

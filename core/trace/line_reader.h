@@ -13,6 +13,8 @@
 
 namespace schedlab::trace {
 
+class TextBuffer;
+
 class LineReader {
 public:
     struct Options {
@@ -34,7 +36,7 @@ public:
     /// `padding`, as simdjson needs): for formats that are not line-based (JSON on one line of any
     /// length). A leading UTF-8 BOM is dropped. False on error (see error()); the gzip-bomb guard
     /// applies, the line-length limit does not.
-    bool readRest(std::string& out, std::size_t padding = 0);
+    bool readRest(TextBuffer& out, std::size_t padding = 0);
 
     /// 1-based number of the line last returned.
     int64_t lineNumber() const { return m_lineNumber; }

@@ -2,6 +2,9 @@
 
 #include "slurm_fields.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace schedlab::trace {
 
 std::optional<double> parseRfc3339(std::string_view s)
@@ -49,6 +52,34 @@ std::optional<double> parseRfc3339(std::string_view s)
     if (i != s.size())
         return std::nullopt;
     return double(civilSeconds(y, mo, d, h, mi, sec) - offsetS) + fraction;
+}
+
+std::string formatRfc3339(double unixS, bool micro)
+{
+    const double whole = std::floor(unixS);
+    int64_t secs = int64_t(whole);
+    int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+    int64_t rest = secs - days * 86400;
+    // Civil from days (Howard Hinnant's algorithm).
+    days += 719468;
+    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const int64_t doe = days - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t y = yoe + era * 400;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    const int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    const int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    y += m <= 2;
+    char buf[160]; // room for any int64 in every field (GCC's format-truncation check)
+    if (micro)
+        std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%06lldZ", (long long)y, (long long)m, (long long)d,
+            (long long)(rest / 3600), (long long)(rest / 60 % 60), (long long)(rest % 60),
+            (long long)std::llround((unixS - whole) * 1e6) % 1000000);
+    else
+        std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)y, (long long)m, (long long)d,
+            (long long)(rest / 3600), (long long)(rest / 60 % 60), (long long)(rest % 60));
+    return buf;
 }
 
 } // namespace schedlab::trace
