@@ -4,10 +4,12 @@
 
 #include "test_util.h"
 
+#include "trace/k8s_dump_writer.h"
 #include "trace/k8s_events.h"
 #include "trace/k8s_quantity.h"
 #include "trace/native_format.h"
 #include "trace/rfc3339.h"
+#include "trace/trace_generator.h"
 #include "trace/trace_loader.h"
 #include "trace/trace_summary.h"
 
@@ -374,6 +376,75 @@ private slots:
         QVERIFY2(e.toString().find("events but no node or pod objects in events.json") != std::string::npos, e.toString().c_str());
         e = loadError({ { "n.json", node }, { "other.json", R"({"metadata":{"name":"x"},"spec":{"containers":[]}})" }, { "x.json", R"({"hello":"world","metadata":{}})" } });
         QVERIFY2(e.toString().find("x.json") != std::string::npos, e.toString().c_str());
+    }
+
+    // A trace written as a kubectl dump imports back: nodes, requests (GPU shares become whole
+    // GPUs), logged nodes and times, unschedulable decisions with their reasons.
+    void kubectlDumpRoundTrip()
+    {
+        GeneratorOptions g;
+        g.nodes = 6;
+        g.jobs = 60;
+        g.seed = 9;
+        auto gen = generateTrace(g);
+        QVERIFY(gen.ok());
+        Trace t = gen.value();
+        double first = 1e300;
+        for (const Job& j : t.jobs)
+            first = std::min(first, j.submitTimeS);
+        for (const Job& j : t.jobs)
+            for (uint32_t k = 0; k < j.taskCount; ++k) {
+                Task& task = t.tasks[j.firstTask + k];
+                if ((j.firstTask + k) % 3 == 2)
+                    continue; // pending
+                task.logged.node = NodeId { int32_t((j.firstTask + k) % 6) };
+                task.logged.startTimeS = j.submitTimeS + 5;
+                task.logged.endTimeS = (j.firstTask + k) % 2 ? task.logged.startTimeS + j.runTimeS : -1;
+            }
+        LoggedDecision d;
+        d.task = 2;
+        d.outcome = LoggedOutcome::Unschedulable;
+        d.timeS = t.jobs[0].submitTimeS + 1;
+        d.lastTimeS = d.timeS + 30;
+        d.count = 3;
+        d.evaluatedNodes = 6;
+        d.reasonCount = 1;
+        t.logged.reasons.push_back(LoggedReason { t.logged.internName("Insufficient nvidia.com/gpu"), 6 });
+        t.logged.decisions.push_back(d);
+        const std::string dir = m_dir.filePath("dump").toStdString();
+        QVERIFY(writeKubectlDump(t, dir).ok());
+        auto back = loadTrace({ dir });
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().toString().c_str());
+        const Trace& b = back->trace;
+        QCOMPARE(back->diagnostics.total(), int64_t(0));
+        QCOMPARE(b.nodes.size(), t.nodes.size());
+        for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+            QCOMPARE(b.nodes[i].name, t.nodes[i].name);
+            QCOMPARE(b.nodes[i].cpuMilli, t.nodes[i].cpuMilli);
+            QCOMPARE(b.nodes[i].memMiB, t.nodes[i].memMiB);
+            QCOMPARE(b.nodes[i].numGpu, t.nodes[i].numGpu);
+            if (t.nodes[i].numGpu > 0)
+                QCOMPARE(b.gpuModels[std::size_t(b.nodes[i].gpuModel)], t.gpuModels[std::size_t(t.nodes[i].gpuModel)]);
+        }
+        QCOMPARE(b.tasks.size(), t.tasks.size());
+        // Pods in task order; times relative to the earliest creation (every generated submit).
+        for (std::size_t i = 0; i < t.tasks.size(); ++i) {
+            const TaskRequest &r = t.tasks[i].request, &rb = b.tasks[i].request;
+            QCOMPARE(rb.cpuMilli, r.cpuMilli);
+            QCOMPARE(rb.memMiB, r.memMiB);
+            QCOMPARE(rb.numGpu, r.numGpu);
+            QCOMPARE(rb.gpuMilli, r.needsGpu() ? 1000 : 0);
+            QCOMPARE(b.tasks[i].logged.node, t.tasks[i].logged.node);
+            if (t.tasks[i].logged.startTimeS >= 0) {
+                QCOMPARE(b.tasks[i].logged.startTimeS, std::floor(t.tasks[i].logged.startTimeS) - std::floor(first));
+                QCOMPARE(b.tasks[i].logged.endTimeS >= 0, t.tasks[i].logged.endTimeS >= 0);
+            }
+        }
+        const TraceSummary s = summarize(back.value());
+        QCOMPARE(s.loggedUnschedulable, int64_t(1));
+        QCOMPARE(s.loggedUnschedulableAttempts, int64_t(3));
+        QCOMPARE(s.loggedReasons[0].reason, std::string("Insufficient nvidia.com/gpu"));
+        QCOMPARE(s.loggedPlaced, int64_t(t.tasks.size() - t.tasks.size() / 3));
     }
 
     // One line of 200 MB: no line-length limit for JSON, and it imports whole.
