@@ -27,8 +27,13 @@ if [ -d "$T" ]; then
     zcat "$T/slurm-kabre-2024/sacct.csv.gz" | sed -n '1,40p' > build/fuzz/corpus/sacct/real-kabre.txt
     head -40 "$T/hpc-aws-testcluster-2022/sacct-output-v1.txt" > build/fuzz/corpus/sacct/real-aws.txt
     head -20 "$T/hpc-aws-testcluster-2022/lsb.acct.16" > build/fuzz/corpus/lsf/real-lsb.acct
+    mkdir -p build/fuzz/corpus/k8s
+    S="$T/k8s-sonobuoy-aws-2017/resources"
+    install -m 644 "$S/cluster/Nodes.json" build/fuzz/corpus/k8s/real-nodes.json
+    install -m 644 "$S/ns/heptio-sonobuoy/Pods.json" build/fuzz/corpus/k8s/real-pods.json
+    install -m 644 "$S/ns/default/Events.json" build/fuzz/corpus/k8s/real-events.json
 fi
-for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf project; do
+for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s project; do
     corpus="build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     cp -n tests/fuzz/seeds/$target/* "$corpus"/ 2>/dev/null || true

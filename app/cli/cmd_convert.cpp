@@ -11,7 +11,7 @@ namespace schedlab::cli {
 int runConvert(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "out", "procs-per-node", "timezone", "sacct-fields", "max-tasks" }, kImportFlags); !e.empty())
+    if (std::string e = args.parse(argv, { "out", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks" }, kImportFlags); !e.empty())
         return fail("convert: " + e, 2);
     auto out = args.value("out");
     if (!out || args.positional().empty())

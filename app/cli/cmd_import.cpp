@@ -18,7 +18,7 @@ namespace schedlab::cli {
 int runImport(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "procs-per-node", "timezone", "sacct-fields", "max-tasks" }, { "json", "strict" }); !e.empty())
+    if (std::string e = a.parse(argv, { "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks" }, { "json", "strict" }); !e.empty())
         return fail("import: " + e, 2);
     if (a.positional().empty() || !a.value("project"))
         return fail("import: usage: import FILE... --project P", 2);

@@ -306,7 +306,7 @@ int runRuns(const std::vector<std::string>& argv)
 int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "timezone", "sacct-fields", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
+    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
                "window", "tick", "project", "jobs", "from", "to" },
             { "json", "strict", "power-off-idle", "no-trim" });
         !e.empty())

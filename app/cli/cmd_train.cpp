@@ -140,7 +140,7 @@ Result<std::unique_ptr<store::Project>> openProject(const Args& a)
 }
 
 const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset",
-    "queue", "backfill", "window", "from", "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "timezone", "sacct-fields", "preselect-above",
+    "queue", "backfill", "window", "from", "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "preselect-above",
     "preselect-top", "max-waits" };
 
 } // namespace

@@ -12,7 +12,7 @@
 
 namespace schedlab::cli {
 
-inline const std::set<std::string> kImportValueOptions = { "procs-per-node", "max-tasks", "timezone", "sacct-fields" };
+inline const std::set<std::string> kImportValueOptions = { "procs-per-node", "max-tasks", "timezone", "sacct-fields", "log-year" };
 inline const std::set<std::string> kImportFlags = { "strict" };
 
 /// Fills ImportOptions from parsed args; returns an error text, empty on success.
@@ -38,6 +38,13 @@ inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out
     if (!trace::LocalTimeZone::make(out.timezone, error))
         return "--timezone: " + error;
     out.sacctFields = args.value("sacct-fields").value_or("");
+    // kube-scheduler's klog lines carry no year.
+    const long long year = args.integer("log-year", 0, error);
+    if (!error.empty())
+        return error;
+    if (year != 0 && (year < 1970 || year > 9999))
+        return "--log-year must be a year such as 2025";
+    out.logYear = int(year);
     // As tools that read stdin do: say why nothing happens (a FIFO without a writer); Ctrl+C stops.
     out.waitingForInput = [](const std::string& name) {
         std::fprintf(stderr, "schedlab-cli: waiting for input on %s\n", name.c_str());

@@ -22,7 +22,8 @@ FILE arguments may be '-' (standard input), a pipe or FIFO (zcat log.swf.gz | sc
 
 Import options (info, convert, import, replay, train): --procs-per-node K (SWF), --strict,
   --timezone ZONE (Slurm sacct's local times: UTC (default), UTC-06:00, America/New_York),
-  --sacct-fields F1,F2,... (sacct output without a header: its field names, as for sacct --format)
+  --sacct-fields F1,F2,... (sacct output without a header: its field names, as for sacct --format),
+  --log-year Y (kube-scheduler klog lines carry no year; default: the log file's modification year)
 
 commands:
   info FILE... [--json] [--procs-per-node K] [--strict]

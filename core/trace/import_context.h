@@ -27,6 +27,8 @@ struct ImportOptions {
     /// sacct output without a header: its field names in order, as given to `sacct --format`
     /// (comma-separated); empty = a header line or a known layout.
     std::string sacctFields;
+    /// klog text lines have no year: this one (0 = the log file's modification year).
+    int logYear = 0;
     bool strict = false; ///< turn the first warning into an error
     /// Most tasks a trace may have (memory bound: ~150 bytes each, so 50M ~ 7.5 GB).
     int64_t maxTasks = 50'000'000;

@@ -1,11 +1,15 @@
 // The Kubernetes format object: JSON objects (`kubectl get nodes/pods -o json`, Sonobuoy's bare
 // arrays) and events (core/v1 and events.k8s.io/v1), recognised by a JSON start and the keys
-// Kubernetes objects carry. All files of one cluster import together (k8s_importer.h).
+// Kubernetes objects carry; kube-scheduler logs (klog text or JSON lines with scheduling
+// messages). All files of one cluster import together (k8s_importer.h).
 
 #include "k8s_importer.h"
 #include "trace_format.h"
 
 #include "fields.h"
+#include "klog.h"
+
+#include <sys/stat.h>
 
 namespace schedlab::trace {
 
@@ -13,7 +17,15 @@ namespace {
 
 class K8sImport final : public FormatImport {
 public:
-    Status add(const LoadedFile&, LineReader& reader, Trace&, ImportContext& ctx) override { return m_importer.addJson(reader, ctx); }
+    Status add(const LoadedFile& file, LineReader& reader, Trace&, ImportContext& ctx) override
+    {
+        if (file.kind == "kube-scheduler-log" || file.kind == "kube-scheduler-log-json") {
+            struct stat st {};
+            const double modified = ::stat(file.readPath.c_str(), &st) == 0 ? double(st.st_mtime) : 0.0;
+            return m_importer.addSchedulerLog(reader, ctx, file.kind == "kube-scheduler-log-json", modified);
+        }
+        return m_importer.addJson(reader, ctx);
+    }
     Status finish(Trace& trace, ImportContext& ctx) override { return m_importer.finish(trace, ctx); }
 
 private:
@@ -29,6 +41,15 @@ public:
     Detection detect(const FileHead& h) const override
     {
         const std::string_view t = trimmed(h.text);
+        // kube-scheduler logs: klog text lines, or JSON lines with "ts" and "msg".
+        const bool schedulerWords = has(t, "Successfully bound pod to node") || has(t, "scored node for pod")
+            || has(t, "Unable to schedule pod") || has(t, "kube-scheduler") || has(t, "schedule_one.go") || has(t, "scheduler.go");
+        if (looksLikeKlog(h.firstLine))
+            return schedulerWords ? Detection { 80, "kube-scheduler-log", {} }
+                                  : Detection { 0, {}, "a klog (Kubernetes component) log, but not kube-scheduler's: no scheduling line in its first 64 KiB" };
+        if (!t.empty() && t.front() == '{' && has(h.firstLine, "\"msg\"") && (has(h.firstLine, "\"ts\"") || has(h.firstLine, "\"caller\"")))
+            return schedulerWords ? Detection { 85, "kube-scheduler-log-json", {} }
+                                  : Detection { 0, {}, "JSON log lines, but not kube-scheduler's: no scheduling line in its first 64 KiB" };
         if (t.empty() || (t.front() != '{' && t.front() != '['))
             return {};
         const bool metadata = has(t, "\"metadata\"");

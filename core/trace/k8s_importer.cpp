@@ -5,9 +5,12 @@
 #include "import_context.h"
 #include "k8s_events.h"
 #include "line_reader.h"
+#include "rfc3339.h"
+#include "slurm_fields.h"
 #include "trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace schedlab::trace {
@@ -24,6 +27,24 @@ Status K8sImporter::addJson(LineReader& reader, ImportContext& ctx)
     return m_json.read(m_text.data(), m_text.size(), reader.displayName(), m_objects, ctx.diagnostics);
 }
 
+Status K8sImporter::addSchedulerLog(LineReader& reader, ImportContext& ctx, bool json, double modifiedUnixS)
+{
+    m_files.push_back(reader.displayName());
+    m_hasLog = true;
+    if (json)
+        return m_log.addJson(reader, ctx);
+    std::string error;
+    const auto zone = LocalTimeZone::make(ctx.options.timezone, error);
+    if (!zone)
+        return makeError(ErrorCode::Invalid, "--timezone: " + error);
+    int year = ctx.options.logYear;
+    if (year <= 0) { // the year of the file's modification time, in UTC
+        year = std::atoi(formatRfc3339(modifiedUnixS).substr(0, 4).c_str());
+        ctx.diagnostics.note("kube-scheduler-log year from the file's modification time (--log-year to set it)");
+    }
+    return m_log.addText(reader, ctx, *zone, year);
+}
+
 Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
 {
     m_text.release(); // the last file's text is not needed any more
@@ -35,6 +56,11 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             s += (s.empty() ? "" : ", ") + f;
         return s;
     }();
+    if (o.nodes.empty() && o.pods.empty() && m_hasLog)
+        return makeError(ErrorCode::Empty,
+            "a kube-scheduler log needs the cluster it scheduled: add `kubectl get nodes -o json` and `kubectl get pods -A -o json` "
+            "output (" + files + ")",
+            m_files.empty() ? std::string() : m_files.front());
     if (o.nodes.empty() && o.pods.empty())
         return makeError(ErrorCode::Empty,
             o.events.empty() && o.otherEvents.empty() ? "no Kubernetes node or pod in " + files
@@ -80,6 +106,8 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             dumpS = std::max(dumpS, t);
     for (const K8sEvent& e : o.events)
         dumpS = std::max(dumpS, e.lastS);
+    for (const KubeSchedulerLog::Decision& d : m_log.decisions)
+        dumpS = std::max(dumpS, d.unixS);
 
     // Pods, first of each uid (or namespace/name) kept.
     std::unordered_map<std::string, uint32_t> podTask; // uid and ns/name -> task
@@ -155,51 +183,7 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         diag.warn("missing-field", files, -1, "",
             std::to_string(noTimes) + " pods without a creation time (not replayed in time)");
 
-    // Scheduling events, folded into the pods' logged decisions in time order.
-    LoggedDecisions& l = trace.logged;
-    std::stable_sort(o.events.begin(), o.events.end(), [](const K8sEvent& a, const K8sEvent& b) { return a.firstS < b.firstS; });
-    for (const K8sEvent& e : o.events) {
-        if (!e.kind.empty() && e.kind != "Pod") {
-            diag.note("k8s-event-not-about-a-pod");
-            continue;
-        }
-        auto it = e.uid.empty() ? podTask.end() : podTask.find(e.uid);
-        if (it == podTask.end())
-            it = podTask.find(e.ns + "/" + e.name);
-        if (it == podTask.end()) {
-            diag.warn("event-unknown-pod", e.file, -1, e.pointer, e.reason + " event for pod " + trace::quoted(e.ns + "/" + e.name) + ", which the dump does not hold");
-            continue;
-        }
-        LoggedDecision d;
-        d.task = it->second;
-        d.timeS = e.firstS;
-        d.lastTimeS = e.count > 1 || e.lastS > e.firstS ? e.lastS : -1;
-        d.count = e.count;
-        d.source = e.source.empty() ? -1 : l.internName(e.source);
-        d.firstReason = uint32_t(l.reasons.size());
-        d.firstCandidate = uint32_t(l.candidates.size());
-        if (e.reason == "Scheduled") {
-            const auto node = scheduledNode(e.message);
-            if (!node) {
-                diag.warn("bad-event", e.file, -1, e.pointer + "/message", "Scheduled event without 'Successfully assigned ... to NODE': " + trace::quoted(e.message));
-                continue;
-            }
-            const auto n = nodeIndex.find(*node);
-            d.node = n == nodeIndex.end() ? -1 : n->second;
-            if (n == nodeIndex.end())
-                diag.warn("unknown-node", e.file, -1, e.pointer + "/message", "assigned to " + trace::quoted(*node) + ", which no node object names");
-        } else {
-            d.outcome = LoggedOutcome::Unschedulable;
-            const FailedScheduling f = parseFailedScheduling(e.message);
-            d.evaluatedNodes = f.totalNodes;
-            if (f.totalNodes >= 0)
-                d.feasibleNodes = 0;
-            for (const FailureReason& r : f.reasons)
-                l.reasons.push_back(LoggedReason { l.internName(r.reason), r.nodes });
-            d.reasonCount = uint32_t(f.reasons.size());
-        }
-        l.decisions.push_back(d);
-    }
+    foldLoggedDecisions(trace, ctx, nodeIndex, podTask);
     if (!o.ignoredKinds.empty())
         for (const auto& [kind, n] : o.ignoredKinds)
             diag.note("k8s-ignored " + kind, n);

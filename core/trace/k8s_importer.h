@@ -5,9 +5,12 @@
 
 #include "base/result.h"
 #include "k8s_objects.h"
+#include "kube_scheduler_log.h"
 #include "text_buffer.h"
 
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace schedlab::trace {
 
@@ -19,6 +22,10 @@ class K8sImporter {
 public:
     /// Reads one JSON file (nodes, pods, events or a mix) whole.
     Status addJson(LineReader& reader, ImportContext& ctx);
+    /// Reads a kube-scheduler log: `json` for the JSON logging format, else klog text, whose
+    /// header has no year: that of `modifiedUnixS` (the file's modification time) unless
+    /// ImportOptions::logYear says.
+    Status addSchedulerLog(LineReader& reader, ImportContext& ctx, bool json, double modifiedUnixS);
     /// Builds nodes, one single-task job per pod (submit = creation, logged start = the
     /// PodScheduled time on spec.nodeName, end = the last container's termination or the
     /// deletion; still running = to the latest time the dump shows) and the logged decisions of
@@ -26,7 +33,14 @@ public:
     Status finish(Trace& trace, ImportContext& ctx);
 
 private:
+    /// The events' and the logs' decisions into trace.logged, in time order (k8s_logged.cpp). A
+    /// pod the scheduler's log covers takes its decisions from the log (with scores), not from
+    /// its events.
+    void foldLoggedDecisions(Trace& trace, ImportContext& ctx, const std::unordered_map<std::string, int32_t>& nodeIndex,
+        const std::unordered_map<std::string, uint32_t>& podTask);
     K8sObjects m_objects;
+    KubeSchedulerLog m_log;
+    bool m_hasLog = false;
     K8sJsonReader m_json;
     TextBuffer m_text; ///< reused file buffer
     std::vector<std::string> m_files;

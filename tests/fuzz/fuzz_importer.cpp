@@ -1,6 +1,7 @@
 // libFuzzer target for one importer, chosen at compile time by SCHEDLAB_FUZZ_KIND:
 // 0 openb node list, 1 openb pod list (with a fixed node list), 2 SWF, 3 Google task_events,
-// 4 schedlab format, 5 format detection + whole loader, 6 Slurm sacct, 7 LSF lsb.acct. Any crash, leak, UB or hang is a finding;
+// 4 schedlab format, 5 format detection + whole loader, 6 Slurm sacct, 7 LSF lsb.acct, 8 Kubernetes
+// JSON (objects and events, folded). Any crash, leak, UB or hang is a finding;
 // errors and warnings are expected outcomes.
 
 #include "fuzz_common.h"
@@ -8,6 +9,7 @@
 #include "trace/format_registry.h"
 #include "trace/google_importer.h"
 #include "trace/import_context.h"
+#include "trace/k8s_importer.h"
 #include "trace/line_reader.h"
 #include "trace/lsf_importer.h"
 #include "trace/native_format.h"
@@ -77,6 +79,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     st = lsf.add(*reader.value(), trace, ctx);
     if (st)
         st = lsf.finish(trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 8
+    K8sImporter k8s;
+    st = k8s.addJson(*reader.value(), ctx);
+    if (st)
+        st = k8s.finish(trace, ctx);
 #endif
     // Whatever was imported must be internally consistent.
     if (st) {
@@ -92,6 +99,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         for (const Task& t : trace.tasks)
             if (t.logged.node.value >= int32_t(trace.nodes.size()))
                 __builtin_trap();
+        // Logged decisions point at tasks, nodes, names and ranges that exist.
+        const LoggedDecisions& l = trace.logged;
+        for (const LoggedDecision& d : l.decisions) {
+            if (d.task >= trace.tasks.size() || d.node >= int32_t(trace.nodes.size()) || d.source >= int32_t(l.names.size())
+                || std::size_t(d.firstReason) + d.reasonCount > l.reasons.size()
+                || std::size_t(d.firstCandidate) + d.candidateCount > l.candidates.size())
+                __builtin_trap();
+            for (uint32_t i = 0; i < d.reasonCount; ++i)
+                if (l.reasons[d.firstReason + i].name < 0 || l.reasons[d.firstReason + i].name >= int32_t(l.names.size()))
+                    __builtin_trap();
+        }
 #if SCHEDLAB_FUZZ_KIND >= 6
         // Accounting logs size their nodes from the log: at least every task logged on them.
         for (const Task& t : trace.tasks)

@@ -1,0 +1,162 @@
+// The logged decisions of a Kubernetes trace: Scheduled / FailedScheduling events and the
+// decisions of kube-scheduler logs, merged in time order into Trace::logged (see k8s_importer.h).
+
+#include "k8s_importer.h"
+
+#include "fields.h"
+#include "import_context.h"
+#include "k8s_events.h"
+#include "trace.h"
+
+#include <algorithm>
+
+namespace schedlab::trace {
+
+void K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx, const std::unordered_map<std::string, int32_t>& nodeIndex,
+    const std::unordered_map<std::string, uint32_t>& podTask)
+{
+    Diagnostics& diag = ctx.diagnostics;
+    LoggedDecisions& l = trace.logged;
+    // One decision before it is laid out: its reasons, and for a log's decision where its
+    // candidates are.
+    struct Pending {
+        LoggedDecision d;
+        std::vector<FailureReason> reasons;
+        int64_t logDecision = -1; ///< into m_log.decisions
+    };
+    std::vector<Pending> all;
+    std::vector<char> fromLog(trace.tasks.size(), 0);
+
+    // The scheduler's own log first: it names the pods covered.
+    const int32_t logSource = m_log.decisions.empty() ? -1 : l.internName("kube-scheduler log");
+    std::vector<int32_t> nodeOf(m_log.nodes.size(), -1);
+    for (std::size_t i = 0; i < m_log.nodes.size(); ++i)
+        if (const auto it = nodeIndex.find(m_log.nodes[i]); it != nodeIndex.end())
+            nodeOf[i] = it->second;
+    int64_t unknownPods = 0, unknownNodes = 0;
+    for (std::size_t i = 0; i < m_log.decisions.size(); ++i) {
+        const KubeSchedulerLog::Decision& ld = m_log.decisions[i];
+        const auto it = podTask.find(m_log.pods[std::size_t(ld.pod)]);
+        if (it == podTask.end()) {
+            if (++unknownPods <= 20)
+                diag.warn("log-unknown-pod", ld.file, ld.line, "pod",
+                    "pod " + trace::quoted(m_log.pods[std::size_t(ld.pod)]) + " is not in the node/pod objects; its decision is left out");
+            continue;
+        }
+        Pending p;
+        p.d.task = it->second;
+        p.d.outcome = ld.outcome;
+        p.d.timeS = ld.unixS;
+        p.d.source = logSource;
+        p.d.evaluatedNodes = ld.evaluated;
+        p.d.feasibleNodes = ld.feasible;
+        if (ld.outcome == LoggedOutcome::Placed) {
+            p.d.node = nodeOf[std::size_t(ld.node)];
+            if (p.d.node < 0 && ++unknownNodes <= 20)
+                diag.warn("unknown-node", ld.file, ld.line, "node",
+                    "bound to " + trace::quoted(m_log.nodes[std::size_t(ld.node)]) + ", which no node object names");
+        } else {
+            const FailedScheduling f = parseFailedScheduling(ld.reason);
+            p.reasons = f.reasons;
+            p.d.evaluatedNodes = f.totalNodes;
+            if (f.totalNodes >= 0)
+                p.d.feasibleNodes = 0;
+        }
+        p.logDecision = int64_t(i);
+        fromLog[p.d.task] = 1;
+        all.push_back(std::move(p));
+    }
+    if (unknownPods > 20)
+        diag.count("log-unknown-pod", unknownPods - 20);
+
+    // Events, for pods the log does not cover.
+    int64_t superseded = 0;
+    for (const K8sEvent& e : m_objects.events) {
+        if (!e.kind.empty() && e.kind != "Pod") {
+            diag.note("k8s-event-not-about-a-pod");
+            continue;
+        }
+        auto it = e.uid.empty() ? podTask.end() : podTask.find(e.uid);
+        if (it == podTask.end())
+            it = podTask.find(e.ns + "/" + e.name);
+        if (it == podTask.end()) {
+            diag.warn("event-unknown-pod", e.file, -1, e.pointer,
+                e.reason + " event for pod " + trace::quoted(e.ns + "/" + e.name) + ", which the dump does not hold");
+            continue;
+        }
+        if (fromLog[it->second]) {
+            ++superseded;
+            continue;
+        }
+        Pending p;
+        LoggedDecision& d = p.d;
+        d.task = it->second;
+        d.timeS = e.firstS;
+        d.lastTimeS = e.count > 1 || e.lastS > e.firstS ? e.lastS : -1;
+        d.count = e.count;
+        d.source = e.source.empty() ? -1 : l.internName(e.source);
+        if (e.reason == "Scheduled") {
+            const auto node = scheduledNode(e.message);
+            if (!node) {
+                diag.warn("bad-event", e.file, -1, e.pointer + "/message",
+                    "Scheduled event without 'Successfully assigned ... to NODE': " + trace::quoted(e.message));
+                continue;
+            }
+            const auto n = nodeIndex.find(*node);
+            d.node = n == nodeIndex.end() ? -1 : n->second;
+            if (n == nodeIndex.end())
+                diag.warn("unknown-node", e.file, -1, e.pointer + "/message", "assigned to " + trace::quoted(*node) + ", which no node object names");
+        } else {
+            d.outcome = LoggedOutcome::Unschedulable;
+            const FailedScheduling f = parseFailedScheduling(e.message);
+            d.evaluatedNodes = f.totalNodes;
+            if (f.totalNodes >= 0)
+                d.feasibleNodes = 0;
+            p.reasons = f.reasons;
+        }
+        all.push_back(std::move(p));
+    }
+    if (superseded)
+        diag.note("k8s-events-covered-by-the-scheduler-log", superseded);
+
+    // Laid out in time order, each decision's reasons, candidates and terms after the last's.
+    std::stable_sort(all.begin(), all.end(), [](const Pending& a, const Pending& b) { return a.d.timeS < b.d.timeS; });
+    std::vector<int32_t> pluginName(m_log.plugins.size());
+    for (std::size_t i = 0; i < m_log.plugins.size(); ++i)
+        pluginName[i] = l.internName(m_log.plugins[i]);
+    for (Pending& p : all) {
+        LoggedDecision& d = p.d;
+        d.firstReason = uint32_t(l.reasons.size());
+        for (const FailureReason& r : p.reasons)
+            l.reasons.push_back(LoggedReason { l.internName(r.reason), r.nodes });
+        d.reasonCount = uint32_t(p.reasons.size());
+        d.firstCandidate = uint32_t(l.candidates.size());
+        if (p.logDecision >= 0) {
+            const KubeSchedulerLog::Decision& ld = m_log.decisions[std::size_t(p.logDecision)];
+            for (uint32_t k = 0; k < ld.candidateCount; ++k) {
+                const KubeSchedulerLog::Candidate& c = m_log.candidates[ld.firstCandidate + k];
+                LoggedCandidate lc;
+                lc.node = nodeOf[std::size_t(c.node)];
+                lc.hasScore = c.hasTotal;
+                lc.score = double(c.total);
+                lc.firstTerm = uint32_t(l.terms.size());
+                for (uint32_t t = 0; t < c.termCount; ++t) {
+                    const KubeSchedulerLog::Term& term = m_log.terms[c.firstTerm + t];
+                    l.terms.push_back(LoggedTerm { pluginName[std::size_t(term.plugin)], double(term.score) });
+                }
+                lc.termCount = c.termCount;
+                if (lc.node < 0)
+                    ++unknownNodes;
+                l.candidates.push_back(lc);
+            }
+            d.candidateCount = ld.candidateCount;
+        }
+        l.decisions.push_back(d);
+    }
+    if (unknownNodes > 20)
+        diag.count("unknown-node", unknownNodes - 20);
+    if (!m_log.decisions.empty())
+        diag.note("kube-scheduler-log decisions", int64_t(m_log.decisions.size()));
+}
+
+} // namespace schedlab::trace
