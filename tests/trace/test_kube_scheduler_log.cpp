@@ -1,0 +1,216 @@
+// kube-scheduler logs: klog lines (prefixes, quoting, cut lines, multi-line values), the real
+// excerpt of kubernetes-sigs/kueue#3901, verbosity-10 score lines grouped into candidates with
+// per-plugin terms while other pods' lines interleave, the JSON logging format, and the fold into a
+// cluster's logged decisions.
+
+#include "test_util.h"
+
+#include "trace/klog.h"
+#include "trace/trace_loader.h"
+#include "trace/trace_summary.h"
+
+#include <QtTest>
+
+using namespace schedlab;
+using namespace schedlab::trace;
+using schedlab::test::writeFile;
+
+namespace {
+
+std::string node(const std::string& name)
+{
+    return "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" + name + "\"},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"8Gi\"}}}";
+}
+std::string pod(const std::string& ns, const std::string& name, const std::string& bound = "")
+{
+    return "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"" + ns + "\",\"creationTimestamp\":\"2024-12-20T04:51:00Z\"},"
+        + "\"spec\":{" + (bound.empty() ? "" : "\"nodeName\":\"" + bound + "\",") + "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}]},\"status\":{}}";
+}
+std::string list(const std::vector<std::string>& items)
+{
+    std::string s = "{\"kind\":\"List\",\"items\":[";
+    for (std::size_t i = 0; i < items.size(); ++i)
+        s += (i ? "," : "") + items[i];
+    return s + "]}";
+}
+
+// A verbosity-10 log (tests/data/k8s/verbose-v10.log): pod a scored on two nodes by two plugins
+// (plugin by plugin, as 1.22-1.24 log them), b bound in between, a bound; then c scored node by
+// node and found no fit; the last line cut.
+std::string verboseLog() { return schedlab::test::readFile(schedlab::test::dataPath("k8s/verbose-v10.log")); }
+
+} // namespace
+
+class TestKubeSchedulerLog : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    LoadedTrace load(const std::vector<std::pair<std::string, std::string>>& files, int year = 2024)
+    {
+        std::vector<std::string> paths;
+        for (const auto& [name, content] : files)
+            paths.push_back(writeFile(m_dir, name, content));
+        ImportOptions o;
+        o.logYear = year;
+        auto r = loadTrace(paths, o);
+        if (!r)
+            qFatal("load failed: %s", r.error().toString().c_str());
+        return std::move(r).value();
+    }
+
+private slots:
+    void klogLines()
+    {
+        KlogRecord r;
+        std::string scratch;
+        QCOMPARE(int(parseKlogLine("I0915 12:19:43.933124       1 scheduler.go:604] \"Successfully bound pod to node\" pod=\"kube-system/aws-6799fc88d8-jqc2r\" node=\"ip-192-168-66-187.eu-west-1.compute.internal\" evaluatedNodes=3 feasibleNodes=2", r, scratch)),
+            int(KlogLine::Record));
+        QCOMPARE(r.severity, 'I');
+        QCOMPARE(r.month, 9);
+        QCOMPARE(r.day, 15);
+        QCOMPARE(r.secondOfDay, 12 * 3600 + 19 * 60 + 43.933124);
+        QCOMPARE(r.prefixUnixS, -1.0);
+        QCOMPARE(r.message, std::string_view("Successfully bound pod to node"));
+        QCOMPARE(r.value("pod"), std::string_view("kube-system/aws-6799fc88d8-jqc2r"));
+        QCOMPARE(r.value("evaluatedNodes"), std::string_view("3"));
+        QCOMPARE(r.value("missing"), std::string_view());
+        // journald's prefix; escapes in a quoted value.
+        QCOMPARE(int(parseKlogLine("May 21 20:52:25 example-server kube-scheduler[91664]: I0521 20:52:25.471604   91664 factory.go:338] \"Unable to schedule pod; no fit; waiting\" pod=\"default/hello-world\" err=\"a \\\"quoted\\\" reason\\tand a tab\"", r, scratch)),
+            int(KlogLine::Record));
+        QCOMPARE(r.value("err"), std::string_view("a \"quoted\" reason\tand a tab"));
+        QCOMPARE(r.month, 5);
+        // kubectl logs --timestamps prefix gives the year.
+        QCOMPARE(int(parseKlogLine("2025-03-17T10:12:21.773520512Z I0317 10:12:21.773142       1 schedule_one.go:304] \"Successfully bound pod to node\" pod=\"x/y\" node=\"n\"", r, scratch)),
+            int(KlogLine::Record));
+        QVERIFY(std::abs(r.prefixUnixS - 1742206341.773520512) < 1e-6);
+        QCOMPARE(int(parseKlogLine("I0317 10:12:21.773142       1 round_trippers.go:553] GET https://10.96.0.1:443/api 200 OK", r, scratch)),
+            int(KlogLine::Unstructured));
+        QCOMPARE(int(parseKlogLine("I0317 10:12:21.773142       1 schedule_one.go:304] \"Successfully bound pod to node\" pod=\"x/y", r, scratch)),
+            int(KlogLine::Truncated));
+        QCOMPARE(int(parseKlogLine("\tcontinued line of a multi-line value", r, scratch)), int(KlogLine::NotKlog));
+        QCOMPARE(int(parseKlogLine("I0317 10:12:21.773142       1 x.go:1] \"Dump\" pod=\"x/y\" config=<", r, scratch)), int(KlogLine::Record));
+        QCOMPARE(r.value("config"), std::string_view("<multi-line>"));
+    }
+
+    // The real excerpt: three pytorch pods bound, sts-0 refused three times, then the three sts pods.
+    void kueueIssueExcerpt()
+    {
+        std::vector<std::string> nodes, pods;
+        for (const char* n : { "kind-worker", "kind-worker2", "kind-worker3" })
+            nodes.push_back(node(n));
+        for (const char* p : { "ranks-pytorch-worker-0", "ranks-pytorch-master-0", "ranks-pytorch-worker-2" })
+            pods.push_back(pod("e2e-tas-pytorchjob-qbdbb", p));
+        for (const char* p : { "sts-0", "sts-1", "sts-2" })
+            pods.push_back(pod("e2e-tas-sts-fpmn5", p));
+        const std::string log = schedlab::test::readFile(schedlab::test::dataPath("k8s/kueue-3901-kube-scheduler.log"));
+        QVERIFY(!log.empty());
+        const LoadedTrace l = load({ { "nodes.json", list(nodes) }, { "pods.json", list(pods) }, { "kube-scheduler.log", log } }, 1999);
+        QCOMPARE(l.files[2].kind, std::string("kube-scheduler-log"));
+        const LoggedDecisions& d = l.trace.logged;
+        QCOMPARE(int(d.decisions.size()), 9);
+        const TraceSummary s = summarize(l);
+        QCOMPARE(s.loggedPlaced, int64_t(6));
+        QCOMPARE(s.loggedUnschedulable, int64_t(3));
+        QCOMPARE(s.tasksEverUnschedulable, int64_t(1));
+        QCOMPARE(int(s.loggedReasons.size()), 3);
+        QCOMPARE(s.loggedReasons[0].reason, std::string("Insufficient example.com/gpu"));
+        QCOMPARE(s.loggedReasons[0].attempts, int64_t(3));
+        QCOMPARE(s.loggedReasons[2].reason, std::string("node(s) didn't match Pod's node affinity/selector"));
+        // The runtime's prefix carries the year (the 1999 given is not used): the pods were
+        // created at 04:51:00 that day, the first bind 19.75 s later.
+        QVERIFY(std::abs(d.decisions[0].timeS - 19.752570988) < 1e-6);
+        QCOMPARE(d.decisions[0].evaluatedNodes, 9);
+        QCOMPARE(d.decisions[0].feasibleNodes, 1);
+        QCOMPARE(l.trace.nodes[std::size_t(d.decisions[2].node)].name, std::string("kind-worker3"));
+        const LoggedDecision& refused = d.decisions[3];
+        QCOMPARE(int(refused.outcome), int(LoggedOutcome::Unschedulable));
+        QCOMPARE(refused.evaluatedNodes, 9);
+        QCOMPARE(int(refused.reasonCount), 3);
+        QCOMPARE(d.reasons[refused.firstReason].nodes, 1);
+        QCOMPARE(d.reasons[refused.firstReason + 2].nodes, 7);
+        QCOMPARE(d.names[std::size_t(refused.source)], std::string("kube-scheduler log"));
+    }
+
+    // Score lines become candidates with per-plugin terms and totals, whichever order they come in
+    // and whatever other pods' lines come between; a cut last line is a warning with its number.
+    void verboseScores()
+    {
+        const LoadedTrace l = load({ { "nodes.json", list({ node("n1"), node("n2") }) },
+            { "pods.json", list({ pod("default", "a"), pod("default", "b"), pod("default", "c") }) }, { "scheduler.log", verboseLog() } });
+        const LoggedDecisions& d = l.trace.logged;
+        QCOMPARE(int(d.decisions.size()), 3); // b, a, c in log order
+        const LoggedDecision& b = d.decisions[0];
+        QCOMPARE(l.trace.jobName(l.trace.jobs[b.task]), std::string("default/b"));
+        QCOMPARE(int(b.candidateCount), 0); // its scores were not in the log
+        const LoggedDecision& a = d.decisions[1];
+        QCOMPARE(l.trace.jobName(l.trace.jobs[a.task]), std::string("default/a"));
+        QCOMPARE(a.node, 1);
+        QCOMPARE(int(a.candidateCount), 2);
+        const LoggedCandidate& n1 = d.candidates[a.firstCandidate];
+        const LoggedCandidate& n2 = d.candidates[a.firstCandidate + 1];
+        QCOMPARE(n1.node, 0);
+        QVERIFY(n1.hasScore);
+        QCOMPARE(n1.score, 130.0);
+        QCOMPARE(n2.score, 140.0);
+        QCOMPARE(int(n1.termCount), 2);
+        QCOMPARE(d.names[std::size_t(d.terms[n1.firstTerm].name)], std::string("NodeResourcesFit"));
+        QCOMPARE(d.terms[n1.firstTerm].value, 40.0);
+        QCOMPARE(d.names[std::size_t(d.terms[n1.firstTerm + 1].name)], std::string("NodeResourcesBalancedAllocation"));
+        QCOMPARE(d.terms[n1.firstTerm + 1].value, 90.0);
+        QCOMPARE(d.terms[n2.firstTerm].value, 60.0);
+        const LoggedDecision& c = d.decisions[2];
+        QCOMPARE(int(c.outcome), int(LoggedOutcome::Unschedulable));
+        QCOMPARE(int(c.candidateCount), 1);
+        QCOMPARE(d.candidates[c.firstCandidate].score, 310.0);
+        QCOMPARE(d.names[std::size_t(d.reasons[c.firstReason].name)], std::string("Insufficient cpu"));
+        // Without a prefix the year given is used: 2024-12-20T04:51:10.2 is 10.2 s after creation.
+        QVERIFY(std::abs(a.timeS - 10.2) < 1e-6);
+        QCOMPARE(l.diagnostics.countOf("truncated-log-line"), int64_t(0)); // the cut line has no pod
+        QCOMPARE(summarize(l).loggedWithCandidates, int64_t(2));
+    }
+
+    // The same decisions in the JSON logging format (KObj as an object, ts in seconds).
+    void jsonFormat()
+    {
+        // tests/data/k8s/scheduler-json.log: a scored and bound, b refused, the last line cut.
+        const std::string log = schedlab::test::readFile(schedlab::test::dataPath("k8s/scheduler-json.log"));
+        const LoadedTrace l = load({ { "nodes.json", list({ node("n1") }) }, { "pods.json", list({ pod("default", "a"), pod("default", "b") }) },
+            { "scheduler.json", log } });
+        QCOMPARE(l.files[2].kind, std::string("kube-scheduler-log-json"));
+        const LoggedDecisions& d = l.trace.logged;
+        QCOMPARE(int(d.decisions.size()), 2);
+        QCOMPARE(d.decisions[0].node, 0);
+        QCOMPARE(int(d.decisions[0].candidateCount), 1);
+        QCOMPARE(d.candidates[d.decisions[0].firstCandidate].score, 40.0);
+        QCOMPARE(d.names[std::size_t(d.reasons[d.decisions[1].firstReason].name)], std::string("Too many pods"));
+        QCOMPARE(l.diagnostics.countOf("bad-log-line"), int64_t(1));
+        QCOMPARE(l.diagnostics.kept().back().line, int64_t(5));
+    }
+
+    void badInput()
+    {
+        // A log alone is no cluster.
+        const std::string path = writeFile(m_dir, "alone.log", verboseLog());
+        auto r = loadTrace({ path });
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().toString().find("a kube-scheduler log needs the cluster it scheduled") != std::string::npos,
+            r.error().toString().c_str());
+        // Pods the objects lack, a bind cut in its pod value.
+        const std::string log = verboseLog()
+            + "I1220 04:51:12.000000       1 schedule_one.go:286] \"Successfully bound pod to node\" pod=\"default/ghost\" node=\"n1\" evaluatedNodes=2 feasibleNodes=1\n"
+              "I1220 04:51:12.100000       1 schedule_one.go:286] \"Successfully bound pod to node\" pod=\"default/cut";
+        const LoadedTrace l = load({ { "nodes.json", list({ node("n1"), node("n2") }) },
+            { "pods.json", list({ pod("default", "a"), pod("default", "b"), pod("default", "c") }) }, { "scheduler.log", log } });
+        QCOMPARE(int(l.trace.logged.decisions.size()), 3);
+        QCOMPARE(l.diagnostics.countOf("log-unknown-pod"), int64_t(1));
+        QCOMPARE(l.diagnostics.countOf("truncated-log-line"), int64_t(1));
+        bool named = false;
+        for (const Warning& w : l.diagnostics.kept())
+            named = named || (w.category == "truncated-log-line" && w.file == "scheduler.log" && w.line == 16);
+        QVERIFY(named);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKubeSchedulerLog)
+#include "test_kube_scheduler_log.moc"
