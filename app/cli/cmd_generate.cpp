@@ -1,6 +1,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "kubectl_dump.h"
+#include "scheduler_log.h"
 
 #include "trace/native_format.h"
 #include "trace/trace_generator.h"
@@ -12,12 +13,13 @@ namespace schedlab::cli {
 int runGenerate(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "nodes", "jobs", "seed", "out", "load", "span", "kubectl-dump" }, {}); !e.empty())
+    if (std::string e = args.parse(argv, { "nodes", "jobs", "seed", "out", "load", "span", "kubectl-dump", "kube-scheduler-log", "verbosity", "log-format" }, {}); !e.empty())
         return fail("generate: " + e, 2);
     auto out = args.value("out");
     const auto dump = args.value("kubectl-dump");
-    if (!out && !dump)
-        return fail("generate: --out FILE.sltrace or --kubectl-dump DIR is required", 2);
+    const auto schedulerLog = args.value("kube-scheduler-log");
+    if (!out && !dump && !schedulerLog)
+        return fail("generate: --out FILE.sltrace, --kubectl-dump DIR or --kube-scheduler-log DIR is required", 2);
     std::string error;
     trace::GeneratorOptions o;
     o.nodes = int(args.integer("nodes", o.nodes, error));
@@ -27,6 +29,25 @@ int runGenerate(const std::vector<std::string>& argv)
     o.spanS = args.real("span", o.spanS, error);
     if (!error.empty())
         return fail("generate: " + error, 2);
+    if (schedulerLog) {
+        SchedulerLogOptions lo;
+        lo.verbosity = int(args.integer("verbosity", 10, error));
+        const std::string format = args.value("log-format").value_or("text");
+        if (!error.empty() || (lo.verbosity != 2 && lo.verbosity != 10))
+            return fail("generate: --verbosity must be 2 or 10", 2);
+        if (format != "text" && format != "json")
+            return fail("generate: --log-format must be text or json", 2);
+        lo.json = format == "json";
+        auto s = writeGeneratedSchedulerLog(o, lo, *schedulerLog);
+        if (!s)
+            return fail("generate: " + s.error().toString());
+        std::printf("wrote %s/{nodes,pods}.json and kube-scheduler.%s: %zu nodes, %zu pods, %zu binds, %zu failures, %lld lines "
+                    "(%.1f MB; klog has no year: --log-year %d)\n",
+            schedulerLog->c_str(), lo.json ? "json" : "log", s->nodes, s->pods, s->binds, s->failures,
+            static_cast<long long>(s->lines), double(s->bytes) / 1e6, s->year);
+        if (!out && !dump)
+            return 0;
+    }
     if (dump) {
         auto s = writeGeneratedKubectlDump(o, *dump);
         if (!s)

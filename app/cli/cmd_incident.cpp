@@ -9,7 +9,9 @@
 
 #include "incident/fork.h"
 #include "incident/incidents.h"
+#include "incident/logged_view.h"
 #include "incident/run_index.h"
+#include "logged_text.h"
 #include "workflow/open_run.h"
 #include "workflow/run_args.h"
 #include "store/project.h"
@@ -175,7 +177,7 @@ int listDecisions(const Args& a, const incident::RunIndex& index)
 int runDecisions(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore", "job", "node", "outcome", "from", "to", "limit" },
+    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore", "job", "node", "outcome", "from", "to", "limit", "agreement" },
             { "json", "list", "replay" });
         !e.empty())
         return fail("decisions: " + e, 2);
@@ -192,6 +194,17 @@ int runDecisions(const std::vector<std::string>& argv)
     const bool json = a.flag("json");
     if (a.flag("list"))
         return listDecisions(a, index);
+    if (const auto policyName = a.value("agreement")) {
+        // How often a policy re-scoring the logged states picks what the scheduler logged.
+        auto agreement = incident::compareWithLogged(index, *policyName);
+        if (!agreement)
+            return fail("decisions: " + agreement.error().toString(), 2);
+        if (json)
+            std::fputs(QJsonDocument(agreementJson(agreement.value())).toJson(QJsonDocument::Indented).constData(), stdout);
+        else
+            printAgreement(agreement.value());
+        return 0;
+    }
     if (k < 0) {
         // Overview: outcomes, incidents and the longest bursts of failures (where to look first).
         int64_t failed = 0;
@@ -262,6 +275,8 @@ int runDecisions(const std::vector<std::string>& argv)
             { "cluster", QJsonObject { { "gpuAllocPct", x.gpuAllocPct }, { "cpuAllocPct", x.cpuAllocPct },
                              { "gpuFragRatePct", x.gpuFragRatePct }, { "activeNodes", x.activeNodes } } },
             { "candidates", candidatesJson(x.candidates, d.node) }, { "rescored", rs } };
+        if (const auto logged = incident::loggedView(*index.trace, uint32_t(d.task), d.timeS))
+            o["logged"] = loggedViewJson(*logged);
         QJsonObject nodes;
         for (int m = 0; m < sim::kMisfitKinds; ++m)
             if (x.misfits[std::size_t(m)])
@@ -304,6 +319,8 @@ int runDecisions(const std::vector<std::string>& argv)
         std::printf("    %s node %5d  score %10.4f  raw %8.2f  free cpu %7lld m, mem %8lld MiB, GPU free [%s]\n", mark, n, cand.score,
             cand.raw, static_cast<long long>(state.freeCpu(n)), static_cast<long long>(state.freeMem(n)), gpus.c_str());
     };
+    if (const auto logged = incident::loggedView(*index.trace, uint32_t(d.task), d.timeS))
+        printLoggedView(*logged, *index.trace);
     std::printf("  candidates as %s scored them (best first):\n", c.row.policy.c_str());
     for (const policy::Candidate& cand : x.candidates)
         printNode(cand, cand.node == d.node ? "*" : " ");

@@ -15,6 +15,9 @@ Result<KubectlDumpStats> writeGeneratedKubectlDump(const trace::GeneratorOptions
     if (!generated)
         return generated.error();
     trace::Trace& t = generated.value();
+    for (trace::Task& task : t.tasks)
+        if (task.request.isGpuShare()) // Kubernetes has no GPU shares: whole devices, as the dump says
+            task.request.gpuMilli = 1000;
     auto policy = policy::makePlacementPolicy("firstfit");
     sim::TimedOptions o;
     o.recordHeat = false;

@@ -32,7 +32,9 @@ commands:
         import any supported trace and write it in schedlab's own format
   generate --nodes N --jobs M --seed S (--out FILE.sltrace | --kubectl-dump DIR) [--load L]
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals); --kubectl-dump writes
-        it as nodes/pods/events JSON, placed by FCFS + FirstFit, a snapshot at 90 % of that schedule
+        it as nodes/pods/events JSON, placed by FCFS + FirstFit, a snapshot at 90 % of that schedule;
+        --kube-scheduler-log DIR [--verbosity 10|2] [--log-format text|json] writes a kubectl dump and the
+        log kube-scheduler would have written scheduling it with k8s-default (binds, failures, per-plugin scores)
   import FILE... --project P [--json] [--procs-per-node K]
         check a trace and store a compressed copy of it in a project (replays survive moved files)
   replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--no-trim] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
@@ -59,12 +61,15 @@ commands:
   decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--json]
   decisions --project P --run R --list [--job J] [--node N] [--outcome placed|failed|waited]
             [--from T] [--to T] [--limit 50] [--json]
+  decisions --project P --run R --agreement POLICY [--json]
         incident replay of a run: its incidents (p99 above its SLA or jumping, failure bursts, SLA
         violations, fragmentation spikes), or the state decision K (or the one nearest time T, e.g.
         14h) saw, rebuilt and checked against the run's log, its candidates and what other
         policies would have chosen; --list prints the decisions, filtered. Runs recorded by
         replay --project keep their state journal: no replay is needed (--replay forces one,
-        checked decision by decision against the stored log)
+        checked decision by decision against the stored log). A trace with logged decisions (Kubernetes
+        events, kube-scheduler logs) shows the scheduler's own candidates and per-plugin scores next to
+        ours; --agreement re-scores every logged placement's state with POLICY (run: the logged replay)
   fork --project P --run R (--index K | --at T) --policy B [--window W] [--json]
         continue a run from decision K under policy B; prints the deltas against the original
         (over the window W after K when given: a duration for timed runs, pods for fill runs)

@@ -100,7 +100,7 @@ void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
             runPolicies(policies);
         }
     }, Qt::SingleShotConnection);
-    if (!openTrace(files))
+    if (!openTrace(files, m_session.traceOptionsOf(round->traceId)))
         disconnect(then);
 }
 
@@ -240,7 +240,7 @@ bool MainWindow::openProject(const QString& path)
         const bool present = !files.empty()
             && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
         if (present && files != m_tracePaths)
-            openTrace(files);
+            openTrace(files, m_session.traceOptionsOf(traceId));
         break;
     }
     int finished = 0;

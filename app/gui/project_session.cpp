@@ -105,6 +105,14 @@ std::vector<std::string> ProjectSession::traceFilesOf(int64_t traceId)
     return files ? files.value() : std::vector<std::string> {};
 }
 
+trace::ImportOptions ProjectSession::traceOptionsOf(int64_t traceId)
+{
+    if (!m_project || traceId < 0)
+        return {};
+    auto options = m_project->traceImportOptions(traceId);
+    return options ? options.value() : trace::ImportOptions {};
+}
+
 QStringList ProjectSession::recentProjects() { return QSettings().value("projects/recent").toStringList(); }
 
 void ProjectSession::addRecentProject(const QString& path)

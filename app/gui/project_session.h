@@ -37,6 +37,8 @@ public:
     static Result<views::RunResult> loadFrom(store::Project& project, int64_t runId, int sessionId);
     /// Files of the trace a stored run used (empty when unknown).
     std::vector<std::string> traceFilesOf(int64_t traceId);
+    /// The import options the trace was read with (defaults when the project does not say).
+    trace::ImportOptions traceOptionsOf(int64_t traceId);
     bool readOnly() const { return m_project && m_project->readOnly(); }
     /// The open project (nullptr when none); GUI thread only.
     store::Project* project() const { return m_project.get(); }

@@ -7,6 +7,7 @@
 // max(100, N * pct / 100) feasible nodes, pct = max(5, 50 - N / 125), starting where the last
 // cycle stopped (kube-scheduler's rotating start index).
 
+#include "kubernetes_plugins.h"
 #include "policy_factories.h"
 
 #include <algorithm>
@@ -27,6 +28,24 @@ int64_t mostRequested(int64_t requested, int64_t capacity)
         return 0;
     return std::min(requested, capacity) * 100 / capacity;
 }
+
+} // namespace
+
+KubernetesPluginScores kubernetesPluginScores(const sim::ClusterState& c, int n, const trace::TaskRequest& r)
+{
+    KubernetesPluginScores s;
+    const int64_t cpuReq = c.capCpu(n) - c.freeCpu(n) + r.cpuMilli;
+    const int64_t memReq = c.capMem(n) - c.freeMem(n) + r.memMiB;
+    s.mostAllocated = (mostRequested(cpuReq, c.capCpu(n)) + mostRequested(memReq, c.capMem(n))) / 2;
+    s.leastAllocated = (leastRequested(cpuReq, c.capCpu(n)) + leastRequested(memReq, c.capMem(n))) / 2;
+    const double fc = c.capCpu(n) > 0 ? std::min(1.0, double(cpuReq) / double(c.capCpu(n))) : 0.0;
+    const double fm = c.capMem(n) > 0 ? std::min(1.0, double(memReq) / double(c.capMem(n))) : 0.0;
+    const double mean = (fc + fm) / 2, sd = std::sqrt(((fc - mean) * (fc - mean) + (fm - mean) * (fm - mean)) / 2);
+    s.balancedAllocation = int64_t((1.0 - sd) * 100.0);
+    return s;
+}
+
+namespace {
 
 class KubernetesScore final : public ScoringPolicy {
 public:
@@ -70,16 +89,8 @@ protected:
     int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
-        const int64_t cpuReq = c.capCpu(n) - c.freeCpu(n) + r.cpuMilli;
-        const int64_t memReq = c.capMem(n) - c.freeMem(n) + r.memMiB;
-        if (m_kind == Kind::MostAllocated)
-            return (mostRequested(cpuReq, c.capCpu(n)) + mostRequested(memReq, c.capMem(n))) / 2;
-        const int64_t least = (leastRequested(cpuReq, c.capCpu(n)) + leastRequested(memReq, c.capMem(n))) / 2;
-        const double fc = c.capCpu(n) > 0 ? std::min(1.0, double(cpuReq) / double(c.capCpu(n))) : 0.0;
-        const double fm = c.capMem(n) > 0 ? std::min(1.0, double(memReq) / double(c.capMem(n))) : 0.0;
-        const double mean = (fc + fm) / 2, sd = std::sqrt(((fc - mean) * (fc - mean) + (fm - mean) * (fm - mean)) / 2);
-        const int64_t balanced = int64_t((1.0 - sd) * 100.0);
-        return least + balanced;
+        const KubernetesPluginScores s = kubernetesPluginScores(c, n, r);
+        return m_kind == Kind::MostAllocated ? s.mostAllocated : s.leastAllocated + s.balancedAllocation;
     }
 
 private:

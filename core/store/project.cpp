@@ -1,5 +1,8 @@
 #include "project.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include "sqlite_db.h"
 #include "store_util.h"
 
@@ -116,6 +119,12 @@ const char* kSchemaV7 = R"sql(
 CREATE TABLE run_journals (
     run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, ops INTEGER NOT NULL,
     decisions INTEGER NOT NULL, final_hash TEXT NOT NULL, data BLOB NOT NULL);
+)sql";
+
+// Schema 8: the import options that shaped each trace (JSON of its "import.*" metadata), so a run's
+// trace reopened from its files is imported the same way (SWF processors per node, sacct zone...).
+const char* kSchemaV8 = R"sql(
+ALTER TABLE traces ADD COLUMN import_options TEXT NOT NULL DEFAULT '{}';
 )sql";
 
 } // namespace
@@ -270,6 +279,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV7); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV8); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -317,6 +328,9 @@ Status Project::migrate(int from)
     if (from < 7)
         if (Status s = step(7, kSchemaV7); !s)
             return s;
+    if (from < 8)
+        if (Status s = step(8, kSchemaV8); !s)
+            return s;
     return {};
 }
 
@@ -353,6 +367,14 @@ Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::
         // Absolute, so a project opened from another directory still finds its trace.
         fileList += (fileList.empty() ? "" : "\n") + QFileInfo(file).absoluteFilePath().toStdString();
     }
+    // The options that shaped the trace: the same files read differently are another trace.
+    QJsonObject optionsJson;
+    for (const auto& [k, v] : t.metadata)
+        if (k.rfind("import.", 0) == 0)
+            optionsJson.insert(QString::fromStdString(k.substr(7)), QString::fromStdString(v));
+    const QByteArray options = QJsonDocument(optionsJson).toJson(QJsonDocument::Compact);
+    if (!optionsJson.isEmpty())
+        hash.addData(options);
     const std::string digest = hash.result().toHex().toStdString();
     auto find = m_db->prepare("SELECT id FROM traces WHERE content_hash = ?");
     if (!find)
@@ -360,14 +382,14 @@ Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::
     find->bind(1, digest);
     if (find->step())
         return find->columnInt(0);
-    auto ins = m_db->prepare("INSERT INTO traces(name, format, files, content_hash, nodes, jobs, tasks, imported_at) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    auto ins = m_db->prepare("INSERT INTO traces(name, format, files, content_hash, nodes, jobs, tasks, imported_at, import_options) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ins)
         return ins.error();
     const std::string name = t.sourceFiles.empty() ? std::string("trace") : t.sourceFiles.back();
     ins->bind(1, name).bind(2, t.sourceFormat).bind(3, fileList).bind(4, digest);
     ins->bind(5, int64_t(t.nodes.size())).bind(6, int64_t(t.jobs.size())).bind(7, int64_t(t.tasks.size()));
-    ins->bind(8, nowUtc());
+    ins->bind(8, nowUtc()).bind(9, options.toStdString());
     if (Status s = ins->exec(); !s)
         return s.error();
     return m_db->lastInsertId();

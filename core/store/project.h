@@ -14,6 +14,7 @@
 #include "sim/fill_experiment.h"
 #include "sim/state_journal.h"
 #include "sim/timed_replay.h"
+#include "trace/import_context.h"
 #include "trace/trace.h"
 
 #include <memory>
@@ -26,7 +27,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -154,6 +155,9 @@ public:
     Result<std::vector<std::pair<int64_t, uint64_t>>> stateHashes(int64_t runId);
     /// Files a stored trace was imported from (as recorded; they may have moved since).
     Result<std::vector<std::string>> traceFiles(int64_t traceId);
+    /// The import options that shaped the trace (its "import.*" metadata when it was added; see
+    /// trace::recordImportOptions): reopen its files with these to get the same trace.
+    Result<trace::ImportOptions> traceImportOptions(int64_t traceId);
     /// Stores a finished run's state journal: its operations and each decision's position
     /// (`log`), compressed, and the final state hash, in one transaction (replacing any earlier one).
     Status storeJournal(int64_t runId, const sim::StateJournal& journal, const sim::DecisionLog& log, uint64_t finalHash);

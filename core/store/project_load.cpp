@@ -1,6 +1,9 @@
 // Reading finished runs back (Project::loadRun) and the heat blobs both ways.
 
 #include "project.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
 #include "sqlite_db.h"
 
 #include <cstdio>
@@ -94,6 +97,21 @@ Result<std::vector<std::string>> Project::traceFiles(int64_t traceId)
             part += c;
         }
     return out;
+}
+
+Result<trace::ImportOptions> Project::traceImportOptions(int64_t traceId)
+{
+    auto q = m_db->prepare("SELECT import_options FROM traces WHERE id = ?");
+    if (!q)
+        return q.error();
+    q->bind(1, traceId);
+    if (!q->step())
+        return q->error() ? *q->error() : makeError(ErrorCode::Invalid, "no trace " + std::to_string(traceId), m_path);
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(q->columnText(0))).object();
+    std::map<std::string, std::string> metadata;
+    for (auto it = o.begin(); it != o.end(); ++it)
+        metadata["import." + it.key().toStdString()] = it.value().toString().toStdString();
+    return trace::importOptionsFromMetadata(metadata);
 }
 
 namespace {

@@ -182,4 +182,35 @@ bool FeasibilityChecker::canEverHost(const TaskRequest& r) const
     return false;
 }
 
+void recordImportOptions(const ImportOptions& o, std::map<std::string, std::string>& m)
+{
+    if (o.procsPerNode > 0)
+        m["import.procsPerNode"] = std::to_string(o.procsPerNode);
+    if (o.timezone != "UTC")
+        m["import.timezone"] = o.timezone;
+    if (!o.sacctFields.empty())
+        m["import.sacctFields"] = o.sacctFields;
+    if (o.logYear > 0 && !m.count("import.logYear"))
+        m["import.logYear"] = std::to_string(o.logYear);
+}
+
+ImportOptions importOptionsFromMetadata(const std::map<std::string, std::string>& m)
+{
+    ImportOptions o;
+    auto get = [&](const char* key) -> const std::string* {
+        const auto it = m.find(key);
+        return it == m.end() ? nullptr : &it->second;
+    };
+    int64_t v = 0;
+    if (const std::string* s = get("import.procsPerNode"); s && parseInt64(*s, v) == ParseStatus::Ok && v > 0)
+        o.procsPerNode = int(v);
+    if (const std::string* s = get("import.timezone"))
+        o.timezone = *s;
+    if (const std::string* s = get("import.sacctFields"))
+        o.sacctFields = *s;
+    if (const std::string* s = get("import.logYear"); s && parseInt64(*s, v) == ParseStatus::Ok && v > 0)
+        o.logYear = int(v);
+    return o;
+}
+
 } // namespace schedlab::trace

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 /// What every importer gets: options, the warning sink, progress and cancellation.
 
@@ -36,6 +37,13 @@ struct ImportOptions {
     /// Called once with the input's name when a pipe, FIFO or stdin gave nothing for a second.
     std::function<void(const std::string&)> waitingForInput;
 };
+
+/// The options that shape what a trace holds (SWF processors per node, local time zone, sacct
+/// field order, klog year), recorded in the trace's metadata as "import.*" keys when they differ
+/// from the defaults, so a trace reopened from its files (a project's run) is imported the same way.
+void recordImportOptions(const ImportOptions& options, std::map<std::string, std::string>& metadata);
+/// ImportOptions with the "import.*" entries of `metadata` applied (others default).
+ImportOptions importOptionsFromMetadata(const std::map<std::string, std::string>& metadata);
 
 /// Per-import state passed to the format importers. Not thread-safe.
 struct ImportContext {

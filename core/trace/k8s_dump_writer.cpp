@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 namespace schedlab::trace {
 
@@ -100,6 +101,12 @@ PodName podName(const Trace& t, const Job& j, uint32_t k)
 
 } // namespace
 
+std::string kubectlPodName(const Trace& trace, const Job& job, uint32_t k)
+{
+    const PodName p = podName(trace, job, k);
+    return p.ns + "/" + p.name;
+}
+
 Status writeKubectlDump(const Trace& t, const std::string& dir, const KubectlDumpOptions& o)
 {
     std::error_code ec;
@@ -178,10 +185,24 @@ Status writeKubectlDump(const Trace& t, const std::string& dir, const KubectlDum
                 + ", \"serviceAccountName\": \"default\", \"tolerations\": [{\"key\": \"node.kubernetes.io/not-ready\", "
                 + "\"operator\": \"Exists\", \"effect\": \"NoExecute\", \"tolerationSeconds\": 300}], \"volumes\": [{\"name\": "
                 + "\"kube-api-access\", \"projected\": {\"defaultMode\": 420}}]";
-            if (r.gpuModelMask != 0)
+            if (r.gpuModelMask != 0 && r.needsGpu()) {
+                // One model: a node selector; several: a required node affinity "In" them.
+                std::vector<std::string> models;
                 for (int m = 0; m < int(t.gpuModels.size()); ++m)
-                    if (r.gpuModelMask == (1u << m))
-                        spec += ", \"nodeSelector\": {\"nvidia.com/gpu.product\": " + js(t.gpuModels[std::size_t(m)]) + "}";
+                    if (r.gpuModelMask & (1u << m))
+                        models.push_back(js(t.gpuModels[std::size_t(m)]));
+                if (models.size() == 1)
+                    spec += ", \"nodeSelector\": {\"nvidia.com/gpu.product\": " + models[0] + "}";
+                else if (!models.empty()) {
+                    std::string values;
+                    for (const std::string& v : models)
+                        values += (values.empty() ? "" : ", ") + v;
+                    spec += ", \"affinity\": {\"nodeAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": "
+                            "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"nvidia.com/gpu.product\", "
+                            "\"operator\": \"In\", \"values\": ["
+                        + values + "]}]}]}}}";
+                }
+            }
             if (bound)
                 spec += ", \"nodeName\": " + js(t.nodes[std::size_t(task.logged.node.value)].name);
             std::string status;

@@ -14,11 +14,17 @@
 namespace schedlab::trace {
 
 struct Trace;
+struct Job;
 
 struct KubectlDumpOptions {
     double epochUnixS = 1.7e9; ///< trace time 0 in Unix seconds
     bool events = true;
 };
+
+/// "namespace/name" of task k of job j as the dump names its pod (a job name "ns/x" keeps its
+/// namespace, else "default"; tasks of multi-task jobs get "-k"; characters a pod name may not
+/// hold become '-').
+std::string kubectlPodName(const Trace& trace, const Job& job, uint32_t k);
 
 /// Writes the three files into `dir` (created when missing). Every task is one pod.
 Status writeKubectlDump(const Trace& trace, const std::string& dir, const KubectlDumpOptions& options = {});

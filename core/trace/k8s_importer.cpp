@@ -42,6 +42,7 @@ Status K8sImporter::addSchedulerLog(LineReader& reader, ImportContext& ctx, bool
         year = std::atoi(formatRfc3339(modifiedUnixS).substr(0, 4).c_str());
         ctx.diagnostics.note("kube-scheduler-log year from the file's modification time (--log-year to set it)");
     }
+    m_logYear = year;
     return m_log.addText(reader, ctx, *zone, year);
 }
 
@@ -135,11 +136,12 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         j.taskCount = 1;
         Task t;
         t.request = p.request;
-        if (!p.gpuModel.empty() && p.request.needsGpu()) {
-            const int m = trace.internGpuModel(p.gpuModel);
-            if (m >= 0)
-                t.request.gpuModelMask = 1u << m;
-        }
+        if (p.request.needsGpu())
+            for (const std::string& model : p.gpuModels) {
+                const int m = trace.internGpuModel(model);
+                if (m >= 0)
+                    t.request.gpuModelMask |= 1u << m;
+            }
         if (!p.nodeName.empty()) {
             const auto it = nodeIndex.find(p.nodeName);
             if (it == nodeIndex.end())
@@ -184,6 +186,31 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             std::to_string(noTimes) + " pods without a creation time (not replayed in time)");
 
     foldLoggedDecisions(trace, ctx, nodeIndex, podTask);
+    // A bind in the scheduler's log is timed to the microsecond, the pod's PodScheduled condition
+    // to the second: the log's time is the logged start (so pods bound in the same second replay
+    // in the order they were bound).
+    if (m_logYear > 0) // the year klog lines were read in, even when it came from a file's date
+        trace.metadata["import.logYear"] = std::to_string(m_logYear);
+    if (m_hasLog) {
+        int64_t retimed = 0;
+        for (const LoggedDecision& d : trace.logged.decisions) {
+            if (d.outcome != LoggedOutcome::Placed || d.source < 0 || trace.logged.names[std::size_t(d.source)] != "kube-scheduler log")
+                continue;
+            Task& task = trace.tasks[d.task];
+            Job& job = trace.jobs[d.task]; // one job per pod, in pod order
+            if (!task.logged.node.valid() || std::abs(task.logged.startTimeS - d.timeS) > 1.0)
+                continue; // a different binding (the pod was rescheduled): keep the pod's own
+            task.logged.startTimeS = d.timeS;
+            if (task.logged.endTimeS >= d.timeS)
+                job.runTimeS = task.logged.endTimeS - d.timeS;
+            else if (dumpS >= d.timeS)
+                job.runTimeS = dumpS - d.timeS;
+            job.submitTimeS = job.submitTimeS < 0 ? d.timeS : std::min(job.submitTimeS, d.timeS);
+            ++retimed;
+        }
+        if (retimed)
+            diag.note("k8s-start-times-from-the-scheduler-log", retimed);
+    }
     if (!o.ignoredKinds.empty())
         for (const auto& [kind, n] : o.ignoredKinds)
             diag.note("k8s-ignored " + kind, n);

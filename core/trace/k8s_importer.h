@@ -41,6 +41,7 @@ private:
     K8sObjects m_objects;
     KubeSchedulerLog m_log;
     bool m_hasLog = false;
+    int m_logYear = 0; ///< the year klog text lines were read in (0 = none read)
     K8sJsonReader m_json;
     TextBuffer m_text; ///< reused file buffer
     std::vector<std::string> m_files;

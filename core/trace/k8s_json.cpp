@@ -103,7 +103,8 @@ struct Item {
     ResourceList overhead;
     bool hasPriority = false;
     int64_t priority = 0;
-    std::string nodeName, schedulerName, selectorModel, affinityModel;
+    std::string nodeName, schedulerName, selectorModel;
+    std::vector<std::string> affinityModels;
     // Node spec.
     bool unschedulable = false;
     // Status.
@@ -355,7 +356,7 @@ bool Reader::nodeSelectorTerms(od::value v, Item& it)
 {
     // A required node affinity with one term that asks for exactly one GPU model.
     int terms = 0;
-    std::string model;
+    std::vector<std::string> models;
     const bool ok = elements(v, *this, "", [&](std::size_t, od::value term) {
         ++terms;
         return fields(term, *this, "", [&](std::string_view key, od::value exprs) {
@@ -376,15 +377,15 @@ bool Reader::nodeSelectorTerms(od::value v, Item& it)
                         });
                     return true;
                 });
-                if (read && op == "In" && values.size() == 1
+                if (read && op == "In" && !values.empty()
                     && std::find(std::begin(kGpuModelLabels), std::end(kGpuModelLabels), k) != std::end(kGpuModelLabels))
-                    model = values[0];
+                    models = values;
                 return read;
             });
         });
     });
     if (ok && terms == 1)
-        it.affinityModel = model;
+        it.affinityModels = models;
     return ok;
 }
 
@@ -837,7 +838,10 @@ void Reader::pod(const Item& it, const std::string& at)
         else
             p.qos = "Burstable";
     }
-    p.gpuModel = !it.selectorModel.empty() ? it.selectorModel : it.affinityModel;
+    if (!it.selectorModel.empty())
+        p.gpuModels = { it.selectorModel };
+    else
+        p.gpuModels = it.affinityModels;
     // Times: scheduled = the PodScheduled condition turning True; end = the last container's
     // termination once the pod is done, else its deletion.
     p.scheduledS = timeOf(it.scheduled);

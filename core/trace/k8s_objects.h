@@ -51,7 +51,9 @@ struct K8sPod {
     std::string nodeName; ///< spec.nodeName: where it was bound
     std::string phase;
     std::string schedulerName;
-    std::string gpuModel; ///< required by a nodeSelector / required node affinity on a GPU-model label
+    /// GPU models it may run on: a nodeSelector on a GPU-model label, or a one-term required node
+    /// affinity "In" on one (several values = any of them); empty = any model.
+    std::vector<std::string> gpuModels;
     double createdS = -1, scheduledS = -1, startedS = -1, endS = -1, deletedS = -1; ///< Unix seconds, -1 = not known
 };
 

@@ -121,6 +121,7 @@ Result<LoadedTrace> loadTrace(
     }
     if (Status st = import->finish(trace, ctx); !st)
         return st.error();
+    recordImportOptions(options, trace.metadata);
     progress.report(1.0);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

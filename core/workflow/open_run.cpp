@@ -12,7 +12,10 @@ Result<std::shared_ptr<const trace::Trace>> traceOfRun(store::Project& project, 
     auto files = project.traceFiles(row.traceId);
     if (!files)
         return files.error();
-    auto loaded = trace::loadTrace(files.value());
+    auto options = project.traceImportOptions(row.traceId);
+    if (!options)
+        return options.error();
+    auto loaded = trace::loadTrace(files.value(), options.value());
     if (!loaded)
         return Error { ErrorCode::Io, "the trace of run " + std::to_string(row.id) + " could not be reopened (" + loaded.error().toString()
                 + "); import it into the project with schedlab-cli import", project.path(), -1, -1 };

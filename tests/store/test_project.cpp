@@ -194,7 +194,7 @@ private slots:
                     QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('drop table node_heat'); "
                             "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
                             "c.execute('drop table trace_data'); c.execute('drop table state_hashes'); c.execute('alter table decisions drop column reward'); "
-                            "c.execute('drop table run_journals'); "
+                            "c.execute('drop table run_journals'); c.execute('alter table traces drop column import_options'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);
@@ -209,6 +209,13 @@ private slots:
         QVERIFY(!p->loadRun(id.value())->fill->heat.x.empty());
         QVERIFY(p->rounds().ok()); // schema 3's tables exist after the migration
         QVERIFY(p->journal(id.value()).ok()); // and schema 7's
+        trace::Trace t = smallTrace(); // and schema 8's import options
+        t.metadata["import.procsPerNode"] = "4";
+        const std::string f = path("t.swf");
+        QFile(QString::fromStdString(f)).open(QIODevice::WriteOnly);
+        auto traceId = p->addTrace(t, { f });
+        QVERIFY2(traceId.ok(), traceId.ok() ? "" : traceId.error().toString().c_str());
+        QCOMPARE(p->traceImportOptions(traceId.value()).value().procsPerNode, 4);
         QVERIFY(p->setSetting("reward_weights", "balance=1").ok());
         QVERIFY(p->setSetting("reward_weights", "balance=2").ok()); // replaced, not duplicated
         QCOMPARE(p->setting("reward_weights").value(), std::string("balance=2"));
