@@ -4,6 +4,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "kubectl_dump.h"
+#include "scheduler_log.h"
 
 #include "policy/placement_policy.h"
 #include "sim/fill_experiment.h"
@@ -25,6 +26,7 @@ namespace fs = std::filesystem;
 struct BenchCase {
     std::string label;
     std::vector<std::string> files;
+    int logYear = 0; ///< klog lines' year (generated scheduler logs)
 };
 
 double peakRssMiB()
@@ -42,7 +44,9 @@ bool runCase(const BenchCase& c, int repeat)
     int64_t warnings = 0;
     for (int r = 0; r < repeat; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        auto loaded = trace::loadTrace(c.files);
+        trace::ImportOptions options;
+        options.logYear = c.logYear;
+        auto loaded = trace::loadTrace(c.files, options);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!loaded) {
             std::printf("%-34s  error: %s\n", c.label.c_str(), loaded.error().toString().c_str());
@@ -274,6 +278,26 @@ int runBench(const std::vector<std::string>& argv)
                                  + "k nodes",
                              { dump.string() } },
                      repeat)
+                && ok;
+        }
+        // A verbosity-10 kube-scheduler log of N MB (every candidate's plugin scores) with its
+        // cluster's kubectl dump: 500 nodes, as many pods as the size takes.
+        trace::GeneratorOptions lg;
+        lg.nodes = 500;
+        lg.jobs = std::max<int64_t>(200, bigMb * 6);
+        lg.seed = 6;
+        lg.targetGpuLoad = 1.2;
+        SchedulerLogOptions lo;
+        lo.maxBytes = bigMb * 1000 * 1000;
+        const fs::path logDir = dir / "kube-scheduler";
+        auto logged = writeGeneratedSchedulerLog(lg, lo, logDir.string());
+        if (!logged) {
+            std::printf("cannot write a kube-scheduler log: %s\n", logged.error().toString().c_str());
+            ok = false;
+        } else {
+            ok = runCase({ "kube-scheduler v10 log " + std::to_string(logged->bytes / 1000000) + " MB + dump",
+                             { logDir.string() }, logged->year },
+                     1)
                 && ok;
         }
         fs::remove_all(dir);

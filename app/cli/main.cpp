@@ -2,6 +2,8 @@
 
 #include "commands.h"
 
+#include "base/process_tuning.h"
+
 #include <QCoreApplication>
 
 #include <cstdio>
@@ -184,6 +186,13 @@ int printBashCompletion()
 
 int main(int argc, char** argv)
 {
+    // Huge pages for malloc pay on large inputs and long work; small commands keep their 20 ms start.
+    {
+        const std::string c = argc > 1 ? argv[1] : "";
+        if (c == "bench" || c == "generate" || c == "train" || c == "eval"
+            || (argc > 2 && schedlab::inputBytes(argv + 2, 32ll << 20) >= (32ll << 20)))
+            schedlab::enableMallocHugePages(argv); // may re-execute once; before any thread starts
+    }
     QCoreApplication app(argc, argv); // Qt Core only: JSON output and future project database
     QCoreApplication::setApplicationName("schedlab-cli");
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0

@@ -6,6 +6,7 @@
 //                                        the same offscreen-able: when the runs finish, save the
 //                                        window to OUT.png and exit
 
+#include "base/process_tuning.h"
 #include "dashboard_widget.h"
 #include "bench_step.h"
 #include "main_window.h"
@@ -91,6 +92,7 @@ int benchmarkReplot()
 
 int main(int argc, char** argv)
 {
+    schedlab::enableMallocHugePages(argv); // may re-execute once; before any thread starts
     QApplication app(argc, argv);
     QApplication::setApplicationName("schedlab");
     QApplication::setOrganizationName("schedlab");
