@@ -2,6 +2,8 @@
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS (default 60).
 # Fails on any crash, leak, UB report or timeout; prints executions and corpus size per target.
 # Seeds: tests/fuzz/seeds/<target>/ plus a freshly written project file (needs build/release).
+# FUZZ_SEED=N makes a run repeatable (CI uses one, so a run that passed here passes there); without
+# it each run explores anew.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-60}"
@@ -43,7 +45,7 @@ for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8
     echo "fuzz_$target: ${SECONDS_PER_TARGET}s"
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         "build/fuzz/tests/fuzz/fuzz_$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
-        -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$target-" \
+        -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${FUZZ_SEED:+-seed=$FUZZ_SEED} -artifact_prefix="build/fuzz/artifacts/$target-" \
         > "$log" 2>&1; then
         tail -60 "$log"
         echo "fuzz_$target FAILED (artifacts in build/fuzz/artifacts/)"

@@ -30,7 +30,7 @@ Import options (info, convert, import, replay, train): --procs-per-node K (SWF),
 commands:
   info FILE... [--json] [--procs-per-node K] [--strict]
         detect the format, import, and summarise a trace (nodes, jobs, requests, warnings)
-  convert FILE... --out FILE.sltrace [--procs-per-node K] [--strict]
+  convert FILE... --out FILE.sltrace|FILE.jsonl (a decision log) [--procs-per-node K] [--strict]
         import any supported trace and write it in schedlab's own format
   generate --nodes N --jobs M --seed S (--out FILE.sltrace | --kubectl-dump DIR) [--load L]
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals); --kubectl-dump writes

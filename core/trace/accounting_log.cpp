@@ -3,6 +3,7 @@
 #include "trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -84,6 +85,7 @@ void rebaseToEarliestSubmit(Trace& trace)
             origin = std::min(origin, j.submitTimeS);
     if (origin == std::numeric_limits<double>::infinity())
         return;
+    origin = std::floor(origin); // whole seconds: epoch.unixS + a time is the Unix time again
     auto shift = [&](double& t) {
         if (t >= 0)
             t -= origin;

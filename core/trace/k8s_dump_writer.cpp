@@ -1,5 +1,6 @@
 #include "k8s_dump_writer.h"
 
+#include "json_out.h"
 #include "rfc3339.h"
 #include "trace.h"
 
@@ -12,72 +13,6 @@
 namespace schedlab::trace {
 
 namespace {
-
-/// A JSON string literal.
-std::string js(std::string_view s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
-}
-
-class JsonFile {
-public:
-    explicit JsonFile(const std::string& path)
-        : m_path(path)
-        , m_file(std::fopen(path.c_str(), "wb"))
-    {
-    }
-    ~JsonFile()
-    {
-        if (m_file)
-            std::fclose(m_file);
-    }
-    bool ok() const { return m_file && !m_failed; }
-    void put(const std::string& s)
-    {
-        m_buf += s;
-        if (m_buf.size() > (std::size_t(4) << 20))
-            flush();
-    }
-    Status close()
-    {
-        flush();
-        const bool closed = m_file && std::fclose(m_file) == 0;
-        m_file = nullptr;
-        if (m_failed || !closed)
-            return makeError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(errno), m_path);
-        return {};
-    }
-
-private:
-    void flush()
-    {
-        if (m_file && !m_buf.empty() && std::fwrite(m_buf.data(), 1, m_buf.size(), m_file) != m_buf.size())
-            m_failed = true;
-        m_buf.clear();
-    }
-    std::string m_path;
-    std::FILE* m_file;
-    std::string m_buf;
-    bool m_failed = false;
-};
 
 struct PodName {
     std::string ns, name;

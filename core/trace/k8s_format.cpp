@@ -1,7 +1,7 @@
 // The Kubernetes format object: JSON objects (`kubectl get nodes/pods -o json`, Sonobuoy's bare
 // arrays) and events (core/v1 and events.k8s.io/v1), recognised by a JSON start and the keys
 // Kubernetes objects carry; kube-scheduler logs (klog text or JSON lines with scheduling
-// messages). All files of one cluster import together (k8s_importer.h).
+// messages); schedlab decision logs (a JSON Lines header naming schedlab.decision-log). All files of one cluster import together (k8s_importer.h).
 
 #include "k8s_importer.h"
 #include "trace_format.h"
@@ -19,6 +19,8 @@ class K8sImport final : public FormatImport {
 public:
     Status add(const LoadedFile& file, LineReader& reader, Trace&, ImportContext& ctx) override
     {
+        if (file.kind == "decision-log")
+            return m_importer.addDecisionLog(reader, ctx);
         if (file.kind == "kube-scheduler-log" || file.kind == "kube-scheduler-log-json") {
             struct stat st {};
             const double modified = ::stat(file.readPath.c_str(), &st) == 0 ? double(st.st_mtime) : 0.0;
@@ -41,6 +43,9 @@ public:
     Detection detect(const FileHead& h) const override
     {
         const std::string_view t = trimmed(h.text);
+        // schedlab decision logs (decision_log.h): a header line naming the schema.
+        if (has(h.firstLine, "\"schema\"") && has(h.firstLine, "schedlab.decision-log/"))
+            return { 95, "decision-log", {} };
         // kube-scheduler logs: klog text lines, or JSON lines with "ts" and "msg".
         const bool schedulerWords = has(t, "Successfully bound pod to node") || has(t, "scored node for pod")
             || has(t, "Unable to schedule pod") || has(t, "kube-scheduler") || has(t, "schedule_one.go") || has(t, "scheduler.go");

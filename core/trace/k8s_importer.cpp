@@ -46,6 +46,13 @@ Status K8sImporter::addSchedulerLog(LineReader& reader, ImportContext& ctx, bool
     return m_log.addText(reader, ctx, *zone, year);
 }
 
+Status K8sImporter::addDecisionLog(LineReader& reader, ImportContext& ctx)
+{
+    m_files.push_back(reader.displayName());
+    m_hasLog = true;
+    return m_log.addDecisionLog(reader, ctx, m_objects);
+}
+
 Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
 {
     m_text.release(); // the last file's text is not needed any more
@@ -59,8 +66,8 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
     }();
     if (o.nodes.empty() && o.pods.empty() && m_hasLog)
         return makeError(ErrorCode::Empty,
-            "a kube-scheduler log needs the cluster it scheduled: add `kubectl get nodes -o json` and `kubectl get pods -A -o json` "
-            "output (" + files + ")",
+            "a scheduler's log needs the cluster it scheduled: add `kubectl get nodes -o json` and `kubectl get pods -A -o json` "
+            "output, or node and pod records to a decision log (" + files + ")",
             m_files.empty() ? std::string() : m_files.front());
     if (o.nodes.empty() && o.pods.empty())
         return makeError(ErrorCode::Empty,
@@ -107,14 +114,14 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             dumpS = std::max(dumpS, t);
     for (const K8sEvent& e : o.events)
         dumpS = std::max(dumpS, e.lastS);
-    for (const KubeSchedulerLog::Decision& d : m_log.decisions)
+    for (const SchedulerLog::Decision& d : m_log.decisions)
         dumpS = std::max(dumpS, d.unixS);
 
     // Pods, first of each uid (or namespace/name) kept.
     std::unordered_map<std::string, uint32_t> podTask; // uid and ns/name -> task
     int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0;
     for (const K8sPod& p : o.pods) {
-        const std::string key = p.ns + "/" + p.name;
+        const std::string key = p.ns.empty() ? p.name : p.ns + "/" + p.name; // decision logs' pods may have no namespace
         if ((!p.uid.empty() && podTask.count(p.uid)) || podTask.count(key)) {
             diag.warn("duplicate-uid", p.file, -1, p.pointer, "pod " + trace::quoted(key) + " appears again; the first is kept");
             continue;
@@ -158,7 +165,9 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             j.submitTimeS = start;
             ++startedBeforeCreated;
         }
-        if (start >= 0 && p.endS >= start) {
+        if (p.runS >= 0) {
+            j.runTimeS = p.runS; // a decision log says how long it runs
+        } else if (start >= 0 && p.endS >= start) {
             j.runTimeS = p.endS - start;
         } else if (start >= 0 && dumpS >= start) {
             j.runTimeS = dumpS - start; // still running: until the dump's last moment
@@ -175,6 +184,16 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         if (int64_t(trace.tasks.size()) > ctx.options.maxTasks)
             return Error { ErrorCode::Range, "more than " + std::to_string(ctx.options.maxTasks) + " pods", p.file, -1, -1 };
     }
+    // The objects are a snapshot: a node may show less than it had when a pod was bound to it
+    // (resized, or the resource's name changed). Kept as logged; replay "as logged" reports it.
+    int64_t beyond = 0;
+    for (const Task& t : trace.tasks)
+        if (t.logged.node.valid()) {
+            const Node& n = trace.nodes[std::size_t(t.logged.node.value)];
+            beyond += n.cpuMilli < t.request.cpuMilli || n.memMiB < t.request.memMiB || n.numGpu < t.request.numGpu;
+        }
+    if (beyond)
+        diag.note("k8s-bound-beyond-node-allocatable", beyond);
     if (running)
         diag.note("k8s-running-at-dump", running);
     if (startedBeforeCreated)
@@ -185,27 +204,25 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         diag.warn("missing-field", files, -1, "",
             std::to_string(noTimes) + " pods without a creation time (not replayed in time)");
 
-    foldLoggedDecisions(trace, ctx, nodeIndex, podTask);
-    // A bind in the scheduler's log is timed to the microsecond, the pod's PodScheduled condition
-    // to the second: the log's time is the logged start (so pods bound in the same second replay
-    // in the order they were bound).
+    const auto binds = foldLoggedDecisions(trace, ctx, nodeIndex, podTask);
     if (m_logYear > 0) // the year klog lines were read in, even when it came from a file's date
         trace.metadata["import.logYear"] = std::to_string(m_logYear);
-    if (m_hasLog) {
+    // A bind in a scheduler's log is timed to the microsecond, the pod's PodScheduled condition to
+    // the second: the log's time is the logged start (so pods bound in the same second replay in
+    // the order they were bound).
+    {
         int64_t retimed = 0;
-        for (const LoggedDecision& d : trace.logged.decisions) {
-            if (d.outcome != LoggedOutcome::Placed || d.source < 0 || trace.logged.names[std::size_t(d.source)] != "kube-scheduler log")
-                continue;
-            Task& task = trace.tasks[d.task];
-            Job& job = trace.jobs[d.task]; // one job per pod, in pod order
-            if (!task.logged.node.valid() || std::abs(task.logged.startTimeS - d.timeS) > 1.0)
+        for (const auto& [taskIndex, when] : binds) {
+            Task& task = trace.tasks[taskIndex];
+            Job& job = trace.jobs[taskIndex]; // one job per pod, in pod order
+            if (!task.logged.node.valid() || (task.logged.startTimeS >= 0 && std::abs(task.logged.startTimeS - when) > 1.0))
                 continue; // a different binding (the pod was rescheduled): keep the pod's own
-            task.logged.startTimeS = d.timeS;
-            if (task.logged.endTimeS >= d.timeS)
-                job.runTimeS = task.logged.endTimeS - d.timeS;
-            else if (dumpS >= d.timeS)
-                job.runTimeS = dumpS - d.timeS;
-            job.submitTimeS = job.submitTimeS < 0 ? d.timeS : std::min(job.submitTimeS, d.timeS);
+            task.logged.startTimeS = when;
+            if (task.logged.endTimeS >= when)
+                job.runTimeS = task.logged.endTimeS - when;
+            else if (dumpS >= when)
+                job.runTimeS = dumpS - when;
+            job.submitTimeS = job.submitTimeS < 0 ? when : std::min(job.submitTimeS, when);
             ++retimed;
         }
         if (retimed)

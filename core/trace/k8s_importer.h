@@ -26,6 +26,9 @@ public:
     /// header has no year: that of `modifiedUnixS` (the file's modification time) unless
     /// ImportOptions::logYear says.
     Status addSchedulerLog(LineReader& reader, ImportContext& ctx, bool json, double modifiedUnixS);
+    /// Reads a schedlab decision log (decision_log.h): its nodes and pods join the objects, its
+    /// decisions the scheduler log's.
+    Status addDecisionLog(LineReader& reader, ImportContext& ctx);
     /// Builds nodes, one single-task job per pod (submit = creation, logged start = the
     /// PodScheduled time on spec.nodeName, end = the last container's termination or the
     /// deletion; still running = to the latest time the dump shows) and the logged decisions of
@@ -36,10 +39,11 @@ private:
     /// The events' and the logs' decisions into trace.logged, in time order (k8s_logged.cpp). A
     /// pod the scheduler's log covers takes its decisions from the log (with scores), not from
     /// its events.
-    void foldLoggedDecisions(Trace& trace, ImportContext& ctx, const std::unordered_map<std::string, int32_t>& nodeIndex,
-        const std::unordered_map<std::string, uint32_t>& podTask);
+    /// Returns the logs' binds (task, Unix time): they time a pod's start to the microsecond.
+    std::vector<std::pair<uint32_t, double>> foldLoggedDecisions(Trace& trace, ImportContext& ctx,
+        const std::unordered_map<std::string, int32_t>& nodeIndex, const std::unordered_map<std::string, uint32_t>& podTask);
     K8sObjects m_objects;
-    KubeSchedulerLog m_log;
+    SchedulerLog m_log;
     bool m_hasLog = false;
     int m_logYear = 0; ///< the year klog text lines were read in (0 = none read)
     K8sJsonReader m_json;

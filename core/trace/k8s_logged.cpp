@@ -12,9 +12,10 @@
 
 namespace schedlab::trace {
 
-void K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx, const std::unordered_map<std::string, int32_t>& nodeIndex,
-    const std::unordered_map<std::string, uint32_t>& podTask)
+std::vector<std::pair<uint32_t, double>> K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx,
+    const std::unordered_map<std::string, int32_t>& nodeIndex, const std::unordered_map<std::string, uint32_t>& podTask)
 {
+    std::vector<std::pair<uint32_t, double>> binds;
     Diagnostics& diag = ctx.diagnostics;
     LoggedDecisions& l = trace.logged;
     // One decision before it is laid out: its reasons, and for a log's decision where its
@@ -28,14 +29,13 @@ void K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx, const st
     std::vector<char> fromLog(trace.tasks.size(), 0);
 
     // The scheduler's own log first: it names the pods covered.
-    const int32_t logSource = m_log.decisions.empty() ? -1 : l.internName("kube-scheduler log");
     std::vector<int32_t> nodeOf(m_log.nodes.size(), -1);
     for (std::size_t i = 0; i < m_log.nodes.size(); ++i)
         if (const auto it = nodeIndex.find(m_log.nodes[i]); it != nodeIndex.end())
             nodeOf[i] = it->second;
     int64_t unknownPods = 0, unknownNodes = 0;
     for (std::size_t i = 0; i < m_log.decisions.size(); ++i) {
-        const KubeSchedulerLog::Decision& ld = m_log.decisions[i];
+        const SchedulerLog::Decision& ld = m_log.decisions[i];
         const auto it = podTask.find(m_log.pods[std::size_t(ld.pod)]);
         if (it == podTask.end()) {
             if (++unknownPods <= 20)
@@ -47,7 +47,9 @@ void K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx, const st
         p.d.task = it->second;
         p.d.outcome = ld.outcome;
         p.d.timeS = ld.unixS;
-        p.d.source = logSource;
+        p.d.lastTimeS = ld.lastUnixS;
+        p.d.source = ld.source.empty() ? -1 : l.internName(ld.source);
+        p.d.count = ld.count;
         p.d.evaluatedNodes = ld.evaluated;
         p.d.feasibleNodes = ld.feasible;
         if (ld.outcome == LoggedOutcome::Placed) {
@@ -55,15 +57,21 @@ void K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx, const st
             if (p.d.node < 0 && ++unknownNodes <= 20)
                 diag.warn("unknown-node", ld.file, ld.line, "node",
                     "bound to " + trace::quoted(m_log.nodes[std::size_t(ld.node)]) + ", which no node object names");
-        } else {
+        } else if (!ld.reasons.empty()) { // given one by one (a decision log)
+            for (const auto& [reason, nodes] : ld.reasons)
+                p.reasons.push_back(FailureReason { reason, nodes });
+        } else if (!ld.reason.empty()) {
             const FailedScheduling f = parseFailedScheduling(ld.reason);
             p.reasons = f.reasons;
-            p.d.evaluatedNodes = f.totalNodes;
-            if (f.totalNodes >= 0)
+            if (p.d.evaluatedNodes < 0)
+                p.d.evaluatedNodes = f.totalNodes;
+            if (f.totalNodes >= 0 && p.d.feasibleNodes < 0)
                 p.d.feasibleNodes = 0;
         }
         p.logDecision = int64_t(i);
         fromLog[p.d.task] = 1;
+        if (p.d.outcome == LoggedOutcome::Placed)
+            binds.emplace_back(p.d.task, p.d.timeS);
         all.push_back(std::move(p));
     }
     if (unknownPods > 20)
@@ -130,19 +138,29 @@ void K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx, const st
         for (const FailureReason& r : p.reasons)
             l.reasons.push_back(LoggedReason { l.internName(r.reason), r.nodes });
         d.reasonCount = uint32_t(p.reasons.size());
+        // The reward terms first, then the candidates' (the order the native format keeps).
+        d.firstReward = uint32_t(l.terms.size());
+        if (p.logDecision >= 0) {
+            const SchedulerLog::Decision& ld = m_log.decisions[std::size_t(p.logDecision)];
+            for (uint32_t t = 0; t < ld.rewardCount; ++t) {
+                const SchedulerLog::Term& term = m_log.terms[ld.firstReward + t];
+                l.terms.push_back(LoggedTerm { pluginName[std::size_t(term.plugin)], term.score });
+            }
+            d.rewardCount = ld.rewardCount;
+        }
         d.firstCandidate = uint32_t(l.candidates.size());
         if (p.logDecision >= 0) {
-            const KubeSchedulerLog::Decision& ld = m_log.decisions[std::size_t(p.logDecision)];
+            const SchedulerLog::Decision& ld = m_log.decisions[std::size_t(p.logDecision)];
             for (uint32_t k = 0; k < ld.candidateCount; ++k) {
-                const KubeSchedulerLog::Candidate& c = m_log.candidates[ld.firstCandidate + k];
+                const SchedulerLog::Candidate& c = m_log.candidates[ld.firstCandidate + k];
                 LoggedCandidate lc;
                 lc.node = nodeOf[std::size_t(c.node)];
                 lc.hasScore = c.hasTotal;
-                lc.score = double(c.total);
+                lc.score = c.total;
                 lc.firstTerm = uint32_t(l.terms.size());
                 for (uint32_t t = 0; t < c.termCount; ++t) {
-                    const KubeSchedulerLog::Term& term = m_log.terms[c.firstTerm + t];
-                    l.terms.push_back(LoggedTerm { pluginName[std::size_t(term.plugin)], double(term.score) });
+                    const SchedulerLog::Term& term = m_log.terms[c.firstTerm + t];
+                    l.terms.push_back(LoggedTerm { pluginName[std::size_t(term.plugin)], term.score });
                 }
                 lc.termCount = c.termCount;
                 if (lc.node < 0)
@@ -156,7 +174,8 @@ void K8sImporter::foldLoggedDecisions(Trace& trace, ImportContext& ctx, const st
     if (unknownNodes > 20)
         diag.count("unknown-node", unknownNodes - 20);
     if (!m_log.decisions.empty())
-        diag.note("kube-scheduler-log decisions", int64_t(m_log.decisions.size()));
+        diag.note("scheduler-log decisions", int64_t(m_log.decisions.size()));
+    return binds;
 }
 
 } // namespace schedlab::trace

@@ -55,6 +55,7 @@ struct K8sPod {
     /// affinity "In" on one (several values = any of them); empty = any model.
     std::vector<std::string> gpuModels;
     double createdS = -1, scheduledS = -1, startedS = -1, endS = -1, deletedS = -1; ///< Unix seconds, -1 = not known
+    double runS = -1; ///< how long it runs once started, when a decision log says (-1 = from the times)
 };
 
 struct K8sEvent {

@@ -33,7 +33,7 @@ int64_t toInt(std::string_view s, int64_t fallback = -1)
 }
 } // namespace
 
-int32_t KubeSchedulerLog::intern(std::vector<std::string>& table, std::unordered_map<std::string, int32_t>& index, std::string_view name)
+int32_t SchedulerLog::intern(std::vector<std::string>& table, std::unordered_map<std::string, int32_t>& index, std::string_view name)
 {
     const auto [it, added] = index.try_emplace(std::string(name), int32_t(table.size()));
     if (added)
@@ -41,7 +41,7 @@ int32_t KubeSchedulerLog::intern(std::vector<std::string>& table, std::unordered
     return it->second;
 }
 
-int32_t KubeSchedulerLog::slotOf(int32_t pod, Attempt& a, int32_t node)
+int32_t SchedulerLog::slotOf(int32_t pod, Attempt& a, int32_t node)
 {
     (void)pod;
     if (m_slot.size() < nodes.size())
@@ -61,7 +61,7 @@ int32_t KubeSchedulerLog::slotOf(int32_t pod, Attempt& a, int32_t node)
     return s.second;
 }
 
-void KubeSchedulerLog::close(int32_t pod, Decision d)
+void SchedulerLog::close(int32_t pod, Decision d)
 {
     d.pod = pod;
     d.firstCandidate = uint32_t(candidates.size());
@@ -86,7 +86,7 @@ void KubeSchedulerLog::close(int32_t pod, Decision d)
     decisions.push_back(std::move(d));
 }
 
-void KubeSchedulerLog::record(double unixS, std::string_view message, std::string_view podName, std::string_view node,
+void SchedulerLog::record(double unixS, std::string_view message, std::string_view podName, std::string_view node,
     std::string_view plugin, std::string_view score, std::string_view err, std::string_view evaluated, std::string_view feasible,
     const std::string& file, int64_t line, ImportContext& ctx)
 {
@@ -98,7 +98,7 @@ void KubeSchedulerLog::record(double unixS, std::string_view message, std::strin
     const int32_t pod = intern(pods, m_podIndex, podName);
     if (message == kPluginScore || message == kFinalScore) {
         ++scoreLines;
-        const int64_t value = toInt(score, INT64_MIN);
+        const int64_t value = toInt(score, INT64_MIN); // kube-scheduler's scores are integers
         if (node.empty() || value == INT64_MIN) {
             ctx.diagnostics.warn("bad-log-line", file, line, node.empty() ? "node" : "score",
                 std::string(message) + ": " + (node.empty() ? "no node" : "score " + quoted(score) + " is not an integer"));
@@ -111,12 +111,17 @@ void KubeSchedulerLog::record(double unixS, std::string_view message, std::strin
         }
         const int32_t slot = slotOf(pod, a, intern(nodes, m_nodeIndex, node));
         if (message == kPluginScore) {
-            a.terms.push_back(PendingTerm { slot, intern(plugins, m_pluginIndex, plugin.empty() ? "(unnamed)" : plugin), value });
+            a.terms.push_back(PendingTerm { slot, intern(plugins, m_pluginIndex, plugin.empty() ? "(unnamed)" : plugin), double(value) });
         } else {
             a.finals = true;
             a.candidates[std::size_t(slot)].hasTotal = true;
-            a.candidates[std::size_t(slot)].total = value;
+            a.candidates[std::size_t(slot)].total = double(value);
         }
+        return;
+    }
+    // A decision needs a time the rest of the trace can hold (0 to the year 9999 in seconds).
+    if (!(unixS >= 0 && unixS <= 253402300799.0)) {
+        ctx.diagnostics.warn("bad-log-line", file, line, "time", std::string(message) + " without a usable time; ignored");
         return;
     }
     Decision d;
@@ -138,7 +143,7 @@ void KubeSchedulerLog::record(double unixS, std::string_view message, std::strin
     close(pod, std::move(d));
 }
 
-Status KubeSchedulerLog::addText(LineReader& reader, ImportContext& ctx, const LocalTimeZone& zone, int year)
+Status SchedulerLog::addText(LineReader& reader, ImportContext& ctx, const LocalTimeZone& zone, int year)
 {
     const std::string& file = reader.displayName();
     std::string_view line;
@@ -187,7 +192,7 @@ Status KubeSchedulerLog::addText(LineReader& reader, ImportContext& ctx, const L
     return {};
 }
 
-Status KubeSchedulerLog::addJson(LineReader& reader, ImportContext& ctx)
+Status SchedulerLog::addJson(LineReader& reader, ImportContext& ctx)
 {
     namespace od = simdjson::ondemand;
     const std::string& file = reader.displayName();

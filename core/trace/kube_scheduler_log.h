@@ -24,26 +24,34 @@ class LineReader;
 class LocalTimeZone;
 struct ImportContext;
 
-class KubeSchedulerLog {
+/// Decisions read from schedulers' own logs: kube-scheduler's (this file) and schedlab decision
+/// logs of external schedulers (decision_log_reader.cpp), before they are matched to the cluster's
+/// pods and nodes (k8s_logged.cpp).
+class SchedulerLog {
 public:
     struct Term {
-        int32_t plugin = -1; ///< into plugins
-        int64_t score = 0;
+        int32_t plugin = -1; ///< into plugins (plugin or reward term names)
+        double score = 0;
     };
     struct Candidate {
         int32_t node = -1; ///< into nodes
         bool hasTotal = false;
-        int64_t total = 0;
+        double total = 0;
         uint32_t firstTerm = 0, termCount = 0; ///< into terms
     };
     struct Decision {
         int32_t pod = -1; ///< into pods ("namespace/name")
         double unixS = -1;
+        double lastUnixS = -1; ///< an aggregated decision's last time
         LoggedOutcome outcome = LoggedOutcome::Placed;
         int32_t node = -1; ///< Placed: into nodes
         int32_t evaluated = -1, feasible = -1;
-        std::string reason; ///< Unschedulable: the scheduler's message
+        int32_t count = 1;
+        std::string reason; ///< Unschedulable: the scheduler's message (FailedScheduling wording)
+        std::vector<std::pair<std::string, int32_t>> reasons; ///< or its reasons, given one by one
+        std::string source = "kube-scheduler log"; ///< who decided
         uint32_t firstCandidate = 0, candidateCount = 0; ///< into candidates
+        uint32_t firstReward = 0, rewardCount = 0; ///< into terms: the decision's reward by term
         std::string file;
         int64_t line = -1;
     };
@@ -53,6 +61,9 @@ public:
     Status addText(LineReader& reader, ImportContext& ctx, const LocalTimeZone& zone, int year);
     /// JSON-format lines (one object per line).
     Status addJson(LineReader& reader, ImportContext& ctx);
+    /// A schedlab decision log (JSON Lines, docs/decision-log.md): its node and pod records go to
+    /// `objects`, its decisions here (decision_log_reader.cpp).
+    Status addDecisionLog(LineReader& reader, ImportContext& ctx, struct K8sObjects& objects);
 
     std::vector<std::string> pods, nodes, plugins;
     std::vector<Decision> decisions;
@@ -64,7 +75,7 @@ public:
 private:
     struct PendingTerm {
         int32_t slot, plugin;
-        int64_t score;
+        double score;
     };
     struct Attempt {
         std::vector<Candidate> candidates; ///< firstTerm/termCount set when the attempt closes
@@ -77,6 +88,9 @@ private:
         std::string_view score, std::string_view err, std::string_view evaluated, std::string_view feasible,
         const std::string& file, int64_t line, ImportContext& ctx);
     int32_t intern(std::vector<std::string>& table, std::unordered_map<std::string, int32_t>& index, std::string_view name);
+    int32_t internPod(std::string_view name) { return intern(pods, m_podIndex, name); }
+    int32_t internNode(std::string_view name) { return intern(nodes, m_nodeIndex, name); }
+    int32_t internPlugin(std::string_view name) { return intern(plugins, m_pluginIndex, name); }
     int32_t slotOf(int32_t pod, Attempt& a, int32_t node);
     void close(int32_t pod, Decision d);
 

@@ -34,10 +34,14 @@ void writeLoggedRecords(const LoggedDecisions& l, const std::function<void(const
         line("ldec," + num(int64_t(d.task)) + "," + outcomeName(d.outcome) + "," + num(d.timeS) + "," + num(d.lastTimeS) + ","
             + num(int64_t(d.node)) + "," + num(int64_t(d.count)) + "," + num(int64_t(d.evaluatedNodes)) + ","
             + num(int64_t(d.feasibleNodes)) + "," + num(int64_t(d.source)) + "," + num(int64_t(d.reasonCount)) + ","
-            + num(int64_t(d.candidateCount)));
+            + num(int64_t(d.candidateCount)) + "," + num(int64_t(d.rewardCount)));
         for (uint32_t i = 0; i < d.reasonCount; ++i) {
             const LoggedReason& r = l.reasons[d.firstReason + i];
             line("lreason," + num(int64_t(r.name)) + "," + num(int64_t(r.nodes)));
+        }
+        for (uint32_t i = 0; i < d.rewardCount; ++i) {
+            const LoggedTerm& t = l.terms[d.firstReward + i];
+            line("lreward," + num(int64_t(t.name)) + "," + num(t.value));
         }
         for (uint32_t i = 0; i < d.candidateCount; ++i) {
             const LoggedCandidate& c = l.candidates[d.firstCandidate + i];
@@ -54,7 +58,7 @@ void writeLoggedRecords(const LoggedDecisions& l, const std::function<void(const
 
 bool LoggedRecordReader::handles(std::string_view kind)
 {
-    return kind == "lname" || kind == "ldec" || kind == "lreason" || kind == "lcand";
+    return kind == "lname" || kind == "ldec" || kind == "lreason" || kind == "lreward" || kind == "lcand";
 }
 
 Status LoggedRecordReader::add(const std::vector<std::string_view>& f, Trace& trace)
@@ -84,13 +88,13 @@ Status LoggedRecordReader::add(const std::vector<std::string_view>& f, Trace& tr
         return {};
     }
     if (kind == "ldec") {
-        if (m_reasonsLeft || m_candidatesLeft)
-            return bad("", "the decision before still expects " + std::to_string(m_reasonsLeft) + " lreason and "
-                    + std::to_string(m_candidatesLeft) + " lcand lines");
-        if (f.size() != 12)
-            return bad("", "ldec lines have 12 fields, found " + std::to_string(f.size()));
+        if (m_reasonsLeft || m_candidatesLeft || m_rewardsLeft)
+            return bad("", "the decision before still expects " + std::to_string(m_reasonsLeft) + " lreason, "
+                    + std::to_string(m_rewardsLeft) + " lreward and " + std::to_string(m_candidatesLeft) + " lcand lines");
+        if (f.size() != 12 && f.size() != 13) // 12: written before decisions had rewards
+            return bad("", "ldec lines have 13 fields, found " + std::to_string(f.size()));
         LoggedDecision d;
-        int64_t task = 0, node = 0, count = 0, evaluated = 0, feasible = 0, source = 0, reasons = 0, candidates = 0;
+        int64_t task = 0, node = 0, count = 0, evaluated = 0, feasible = 0, source = 0, reasons = 0, candidates = 0, rewards = 0;
         if (f[2] == "placed")
             d.outcome = LoggedOutcome::Placed;
         else if (f[2] == "unschedulable")
@@ -106,6 +110,9 @@ Status LoggedRecordReader::add(const std::vector<std::string_view>& f, Trace& tr
                  i64(10, "reasons", 0, 1 << 20, reasons), i64(11, "candidates", 0, 1 << 24, candidates) })
             if (!s)
                 return s;
+        if (f.size() == 13)
+            if (Status s = i64(12, "rewards", 0, 4096, rewards); !s)
+                return s;
         d.task = uint32_t(task);
         d.node = int32_t(node);
         d.count = int32_t(count);
@@ -116,7 +123,10 @@ Status LoggedRecordReader::add(const std::vector<std::string_view>& f, Trace& tr
         d.reasonCount = uint32_t(reasons);
         d.firstCandidate = uint32_t(l.candidates.size());
         d.candidateCount = uint32_t(candidates);
+        d.firstReward = uint32_t(l.terms.size());
+        d.rewardCount = uint32_t(rewards);
         m_reasonsLeft = d.reasonCount;
+        m_rewardsLeft = d.rewardCount;
         m_candidatesLeft = d.candidateCount;
         l.decisions.push_back(d);
         ++m_decisions;
@@ -135,9 +145,26 @@ Status LoggedRecordReader::add(const std::vector<std::string_view>& f, Trace& tr
         --m_reasonsLeft;
         return {};
     }
+    if (kind == "lreward") {
+        if (m_reasonsLeft || m_rewardsLeft == 0)
+            return bad("", m_reasonsLeft ? "lreward line before the decision's lreason lines" : "lreward line without a decision expecting it");
+        if (f.size() != 3)
+            return bad("", "lreward lines have 3 fields, found " + std::to_string(f.size()));
+        int64_t name = 0;
+        LoggedTerm t;
+        if (Status s = i64(1, "name", 0, names - 1, name); !s)
+            return s;
+        if (Status s = dbl(2, "value", t.value); !s)
+            return s;
+        t.name = int32_t(name);
+        l.terms.push_back(t);
+        --m_rewardsLeft;
+        return {};
+    }
     // lcand
-    if (m_reasonsLeft || m_candidatesLeft == 0)
-        return bad("", m_reasonsLeft ? "lcand line before the decision's lreason lines" : "lcand line without a decision expecting it");
+    if (m_reasonsLeft || m_rewardsLeft || m_candidatesLeft == 0)
+        return bad("", m_reasonsLeft || m_rewardsLeft ? "lcand line before the decision's lreason and lreward lines"
+                                                      : "lcand line without a decision expecting it");
     if (f.size() < 4)
         return bad("", "lcand lines have at least 4 fields, found " + std::to_string(f.size()));
     LoggedCandidate c;
@@ -174,9 +201,9 @@ Status LoggedRecordReader::add(const std::vector<std::string_view>& f, Trace& tr
 
 Status LoggedRecordReader::finish() const
 {
-    if (m_reasonsLeft || m_candidatesLeft)
-        return bad("", "the last decision expects " + std::to_string(m_reasonsLeft) + " more lreason and "
-                + std::to_string(m_candidatesLeft) + " more lcand lines");
+    if (m_reasonsLeft || m_candidatesLeft || m_rewardsLeft)
+        return bad("", "the last decision expects " + std::to_string(m_reasonsLeft) + " more lreason, " + std::to_string(m_rewardsLeft)
+                + " more lreward and " + std::to_string(m_candidatesLeft) + " more lcand lines");
     return {};
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The logged-decision records of the schedlab trace format (FORMAT.md: lname, ldec, lreason,
-// lcand), written after the jobs and read back into Trace::logged. Private to native_format.cpp.
+// lreward, lcand), written after the jobs and read back into Trace::logged. Private to native_format.cpp.
 
 #include "base/result.h"
 #include "trace.h"
@@ -27,7 +27,7 @@ public:
     std::size_t decisions() const { return m_decisions; }
 
 private:
-    uint32_t m_reasonsLeft = 0, m_candidatesLeft = 0;
+    uint32_t m_reasonsLeft = 0, m_candidatesLeft = 0, m_rewardsLeft = 0;
     std::size_t m_decisions = 0;
 };
 

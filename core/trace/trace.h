@@ -133,6 +133,7 @@ struct LoggedDecision {
     int32_t source = -1; ///< who decided, index into LoggedDecisions::names ("default-scheduler")
     uint32_t firstReason = 0, reasonCount = 0; ///< in LoggedDecisions::reasons
     uint32_t firstCandidate = 0, candidateCount = 0; ///< in LoggedDecisions::candidates
+    uint32_t firstReward = 0, rewardCount = 0; ///< in LoggedDecisions::terms: the reward it earned, by term
     bool operator==(const LoggedDecision&) const = default;
 };
 

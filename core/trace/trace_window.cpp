@@ -51,6 +51,8 @@ Result<trace::Trace> timeWindow(const trace::Trace& t, double fromS, double leng
             c.firstReason = uint32_t(l.reasons.size());
             l.reasons.insert(l.reasons.end(), t.logged.reasons.begin() + d.firstReason,
                 t.logged.reasons.begin() + d.firstReason + d.reasonCount);
+            c.firstReward = uint32_t(l.terms.size());
+            l.terms.insert(l.terms.end(), t.logged.terms.begin() + d.firstReward, t.logged.terms.begin() + d.firstReward + d.rewardCount);
             c.firstCandidate = uint32_t(l.candidates.size());
             for (uint32_t k = 0; k < d.candidateCount; ++k) {
                 trace::LoggedCandidate cand = t.logged.candidates[d.firstCandidate + k];

@@ -280,6 +280,22 @@ private slots:
         QCOMPARE(l.diagnostics.notes().at("k8s-pending-at-dump"), int64_t(1));
     }
 
+    // A snapshot may show a node smaller than when a pod was bound to it (here its GPUs listed
+    // under a misspelt resource name): the binding is kept and counted, not refused (fuzz_k8s).
+    void boundBeyondAllocatableIsKept()
+    {
+        const std::string nodes = list({ nodeJson("n0", "2", "4Gi", R"(,"nvidiq.com/gpu":"4")"), nodeJson("n1", "2", "4Gi") });
+        const std::string pods = list({ podJson("gpu", R"("nodeName":"n0","containers":[)" + container(R"("cpu":"1","nvidia.com/gpu":"1")") + "]"),
+            podJson("big", R"("nodeName":"n1","containers":[)" + container(R"("cpu":"3")") + "]"),
+            podJson("fits", R"("nodeName":"n1","containers":[)" + container(R"("cpu":"1")") + "]") });
+        const LoadedTrace l = load({ { "nodes.json", nodes }, { "pods.json", pods } });
+        QCOMPARE(l.trace.tasks[0].logged.node.value, 0);
+        QCOMPARE(l.trace.tasks[0].request.numGpu, 1);
+        QCOMPARE(l.trace.nodes[0].numGpu, 0);
+        QCOMPARE(l.trace.tasks[1].logged.node.value, 1);
+        QCOMPARE(l.diagnostics.notes().at("k8s-bound-beyond-node-allocatable"), int64_t(2));
+    }
+
     // Events of both APIs folded into logged decisions; an aggregated FailedScheduling keeps its
     // count and reasons; an event for a pod the dump lacks is a warning.
     void eventsBecomeLoggedDecisions()

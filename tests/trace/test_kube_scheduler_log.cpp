@@ -41,7 +41,7 @@ std::string verboseLog() { return schedlab::test::readFile(schedlab::test::dataP
 
 } // namespace
 
-class TestKubeSchedulerLog : public QObject {
+class TestSchedulerLog : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
@@ -194,7 +194,7 @@ private slots:
         const std::string path = writeFile(m_dir, "alone.log", verboseLog());
         auto r = loadTrace({ path });
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().toString().find("a kube-scheduler log needs the cluster it scheduled") != std::string::npos,
+        QVERIFY2(r.error().toString().find("a scheduler's log needs the cluster it scheduled") != std::string::npos,
             r.error().toString().c_str());
         // Pods the objects lack, a bind cut in its pod value.
         const std::string log = verboseLog()
@@ -212,5 +212,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKubeSchedulerLog)
+QTEST_GUILESS_MAIN(TestSchedulerLog)
 #include "test_kube_scheduler_log.moc"

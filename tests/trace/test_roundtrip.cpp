@@ -136,12 +136,16 @@ private slots:
         placed.evaluatedNodes = 2;
         placed.feasibleNodes = 2;
         placed.source = l.internName("default-scheduler");
+        placed.firstReward = 0; // rewards come first in the terms array, then the candidates' terms
+        placed.rewardCount = 2;
+        l.terms.push_back(LoggedTerm { l.internName("balance"), 0.25 });
+        l.terms.push_back(LoggedTerm { l.internName("p99 latency"), -1.5 });
         placed.firstCandidate = 0;
         placed.candidateCount = 2;
-        l.candidates.push_back(LoggedCandidate { 0, true, 71.5, 0, 2 });
+        l.candidates.push_back(LoggedCandidate { 0, true, 71.5, 2, 2 });
         l.terms.push_back(LoggedTerm { fit, 43 });
         l.terms.push_back(LoggedTerm { spread, 28.5 });
-        l.candidates.push_back(LoggedCandidate { 1, false, 0, 2, 1 });
+        l.candidates.push_back(LoggedCandidate { 1, false, 0, 4, 1 });
         l.terms.push_back(LoggedTerm { fit, 90 });
         l.decisions.push_back(placed);
         LoggedDecision failed;
@@ -153,6 +157,7 @@ private slots:
         failed.firstReason = 0;
         failed.reasonCount = 2;
         failed.firstCandidate = uint32_t(l.candidates.size()); // an empty range starts where the array ends
+        failed.firstReward = uint32_t(l.terms.size());
         l.reasons.push_back(LoggedReason { l.internName("Insufficient cpu"), 1 });
         l.reasons.push_back(LoggedReason { l.internName("node(s) had taint {a: b}, that the pod didn't tolerate"), -1 });
         l.decisions.push_back(failed);
@@ -163,6 +168,7 @@ private slots:
         waited.source = l.internName("rl-agent v3 %");
         waited.firstReason = uint32_t(l.reasons.size());
         waited.firstCandidate = uint32_t(l.candidates.size());
+        waited.firstReward = uint32_t(l.terms.size());
         l.decisions.push_back(waited);
         return t;
     }
@@ -177,7 +183,7 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("outcome") << "ldec,1,unschedulable" << "ldec,1,lost" << "column outcome: 'lost' is not placed";
         QTest::newRow("task index") << "ldec,1,unschedulable" << "ldec,5,unschedulable" << "column task: 5 is out of range";
-        QTest::newRow("missing candidate") << "lcand,1,,1,0,90" << "" << "the decision before still expects 0 lreason and 1 lcand lines";
+        QTest::newRow("missing candidate") << "lcand,1,,1,0,90" << "" << "the decision before still expects 0 lreason, 0 lreward and 1 lcand lines";
         QTest::newRow("term count") << "lcand,1,,1,0,90" << "lcand,1,,2,0,90" << "lcand with 2 terms has 8 fields, found 6";
         QTest::newRow("end count") << ",3\n" << ",4\n" << "end record says 4 logged decisions, file has 3";
         QTest::newRow("stray reason") << "lname,default-scheduler" << "lname,default-scheduler\nlreason,0,1" << "lreason line without a decision";
