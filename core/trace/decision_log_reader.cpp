@@ -115,6 +115,15 @@ std::optional<int64_t> quantityOf(dom::element v, const std::string& field, Bad&
     return out;
 }
 
+/// A key as a JSON pointer token ('~' and '/' escaped).
+std::string pointerKey(std::string_view key)
+{
+    std::string out;
+    for (char c : key)
+        out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+    return out;
+}
+
 /// "ns/name" split at the first '/'; a name without one has no namespace.
 void splitPodName(const std::string& full, std::string& ns, std::string& name)
 {
@@ -155,13 +164,14 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
         const int64_t lineNo = reader.lineNumber();
         auto warn = [&](const std::string& field, const std::string& message) {
             ++badRecords;
-            if (badRecords <= 50)
-                ctx.diagnostics.warn("bad-record", file, lineNo, field, message + "; record skipped");
+            if (badRecords <= 50) // the field as a JSON pointer into the record
+                ctx.diagnostics.warn("bad-record", file, lineNo, field.empty() ? field : "/" + field, message + "; record skipped");
         };
 
         if (!headerSeen) {
             std::string_view schema;
-            if (!parsed || obj["schema"].get_string().get(schema))
+            dom::element kindOfHeader;
+            if (!parsed || obj["schema"].get_string().get(schema) || !obj["kind"].get(kindOfHeader))
                 return Error { ErrorCode::Parse,
                     "not a schedlab decision log: the first line must be the header {\"schema\":\"" + std::string(kDecisionLogSchema) + "\", ...}",
                     file, lineNo, -1 };
@@ -330,7 +340,7 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
                     } else {
                         for (auto [reason, nodes] : reasons) {
                             auto n = nodes.is_null() ? std::optional<int64_t>(-1)
-                                                     : integerOf(nodes, "reasons/" + std::string(reason), bad, 0, INT32_MAX);
+                                                     : integerOf(nodes, "reasons/" + pointerKey(reason), bad, 0, INT32_MAX);
                             if (!n)
                                 break;
                             d.reasons.emplace_back(std::string(reason), int32_t(*n));
@@ -345,7 +355,7 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
                         for (auto [term, value] : reward) {
                             const auto x = number(value);
                             if (!x) {
-                                bad = { "reward/" + std::string(term), "expected a number" };
+                                bad = { "reward/" + pointerKey(term), "expected a number" };
                                 break;
                             }
                             terms.push_back(Term { internPlugin(term), *x });
@@ -387,7 +397,7 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
                                         for (auto [tname, tv] : to) {
                                             const auto x = number(tv);
                                             if (!x) {
-                                                bad = { at + "/terms/" + std::string(tname), "expected a number" };
+                                                bad = { at + "/terms/" + pointerKey(tname), "expected a number" };
                                                 break;
                                             }
                                             terms.push_back(Term { internPlugin(tname), *x });

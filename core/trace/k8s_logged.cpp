@@ -23,6 +23,7 @@ std::vector<std::pair<uint32_t, double>> K8sImporter::foldLoggedDecisions(Trace&
     struct Pending {
         LoggedDecision d;
         std::vector<FailureReason> reasons;
+        std::string source; ///< who decided (interned when laid out)
         int64_t logDecision = -1; ///< into m_log.decisions
     };
     std::vector<Pending> all;
@@ -48,7 +49,7 @@ std::vector<std::pair<uint32_t, double>> K8sImporter::foldLoggedDecisions(Trace&
         p.d.outcome = ld.outcome;
         p.d.timeS = ld.unixS;
         p.d.lastTimeS = ld.lastUnixS;
-        p.d.source = ld.source.empty() ? -1 : l.internName(ld.source);
+        p.source = ld.source;
         p.d.count = ld.count;
         p.d.evaluatedNodes = ld.evaluated;
         p.d.feasibleNodes = ld.feasible;
@@ -102,7 +103,7 @@ std::vector<std::pair<uint32_t, double>> K8sImporter::foldLoggedDecisions(Trace&
         d.timeS = e.firstS;
         d.lastTimeS = e.count > 1 || e.lastS > e.firstS ? e.lastS : -1;
         d.count = e.count;
-        d.source = e.source.empty() ? -1 : l.internName(e.source);
+        p.source = e.source;
         if (e.reason == "Scheduled") {
             const auto node = scheduledNode(e.message);
             if (!node) {
@@ -129,11 +130,18 @@ std::vector<std::pair<uint32_t, double>> K8sImporter::foldLoggedDecisions(Trace&
 
     // Laid out in time order, each decision's reasons, candidates and terms after the last's.
     std::stable_sort(all.begin(), all.end(), [](const Pending& a, const Pending& b) { return a.d.timeS < b.d.timeS; });
-    std::vector<int32_t> pluginName(m_log.plugins.size());
-    for (std::size_t i = 0; i < m_log.plugins.size(); ++i)
-        pluginName[i] = l.internName(m_log.plugins[i]);
+    // Names are interned as they are laid out (source, reasons, rewards, candidates' terms), so the
+    // table's order follows the decisions', whatever order the files gave them in.
+    std::vector<int32_t> pluginIndex(m_log.plugins.size(), -1);
+    auto pluginName = [&](int32_t plugin) {
+        int32_t& i = pluginIndex[std::size_t(plugin)];
+        if (i < 0)
+            i = l.internName(m_log.plugins[std::size_t(plugin)]);
+        return i;
+    };
     for (Pending& p : all) {
         LoggedDecision& d = p.d;
+        d.source = p.source.empty() ? -1 : l.internName(p.source);
         d.firstReason = uint32_t(l.reasons.size());
         for (const FailureReason& r : p.reasons)
             l.reasons.push_back(LoggedReason { l.internName(r.reason), r.nodes });
@@ -144,7 +152,7 @@ std::vector<std::pair<uint32_t, double>> K8sImporter::foldLoggedDecisions(Trace&
             const SchedulerLog::Decision& ld = m_log.decisions[std::size_t(p.logDecision)];
             for (uint32_t t = 0; t < ld.rewardCount; ++t) {
                 const SchedulerLog::Term& term = m_log.terms[ld.firstReward + t];
-                l.terms.push_back(LoggedTerm { pluginName[std::size_t(term.plugin)], term.score });
+                l.terms.push_back(LoggedTerm { pluginName(term.plugin), term.score });
             }
             d.rewardCount = ld.rewardCount;
         }
@@ -160,7 +168,7 @@ std::vector<std::pair<uint32_t, double>> K8sImporter::foldLoggedDecisions(Trace&
                 lc.firstTerm = uint32_t(l.terms.size());
                 for (uint32_t t = 0; t < c.termCount; ++t) {
                     const SchedulerLog::Term& term = m_log.terms[c.firstTerm + t];
-                    l.terms.push_back(LoggedTerm { pluginName[std::size_t(term.plugin)], term.score });
+                    l.terms.push_back(LoggedTerm { pluginName(term.plugin), term.score });
                 }
                 lc.termCount = c.termCount;
                 if (lc.node < 0)

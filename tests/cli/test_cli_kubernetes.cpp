@@ -76,6 +76,36 @@ private slots:
         if (!logged["tie"].toBool())
             QCOMPARE(ours["choice"].toInt(), logged["node"].toInt());
     }
+
+    // The scheduler's log converted to a decision log and back: replayed and compared the same.
+    void decisionLogConvertsBothWays()
+    {
+        QTemporaryDir dir;
+        const QString cluster = dir.filePath("cluster"), jsonl = dir.filePath("decisions.jsonl"),
+                      native = dir.filePath("decisions.sltrace");
+        Run r = cli({ "generate", "--kube-scheduler-log", cluster, "--nodes", "60", "--jobs", "250", "--seed", "9", "--load", "1.2" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = cli({ "convert", cluster, "--log-year", "2023", "--out", jsonl });
+        QVERIFY2(r.code == 0 && r.out.contains("logged decisions"), r.err.constData());
+        r = cli({ "convert", jsonl, "--out", native });
+        QVERIFY2(r.code == 0, r.err.constData());
+        QByteArray agreements[3];
+        const QStringList inputs[3] = { { cluster, "--log-year", "2023" }, { jsonl }, { native } };
+        for (int i = 0; i < 3; ++i) {
+            const QString project = dir.filePath(QString("p%1.schedlab").arg(i));
+            r = cli(QStringList { "replay" } + inputs[i] + QStringList { "--mode", "timed", "--policy", "logged", "--from", "0", "--project", project });
+            QVERIFY2(r.code == 0, r.err.constData());
+            QVERIFY2(r.out.contains("every logged decision was reproduced"), r.out.constData());
+            r = cli({ "decisions", "--project", project, "--run", "1", "--agreement", "k8s-default", "--json" });
+            QVERIFY2(r.code == 0, r.err.constData());
+            agreements[i] = r.out;
+        }
+        const QJsonObject a = QJsonDocument::fromJson(agreements[0]).object();
+        QVERIFY2(a["placedWithScores"].toDouble() > 200, agreements[0].constData());
+        QCOMPARE(a["agreementPct"].toDouble(), 100.0);
+        QCOMPARE(agreements[1], agreements[0]);
+        QCOMPARE(agreements[2], agreements[0]);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliKubernetes)

@@ -1,7 +1,7 @@
 // libFuzzer target for one importer, chosen at compile time by SCHEDLAB_FUZZ_KIND:
 // 0 openb node list, 1 openb pod list (with a fixed node list), 2 SWF, 3 Google task_events,
 // 4 schedlab format, 5 format detection + whole loader, 6 Slurm sacct, 7 LSF lsb.acct, 8 Kubernetes
-// JSON (objects and events, folded). Any crash, leak, UB or hang is a finding;
+// JSON (objects and events, folded), 9 schedlab decision log. Any crash, leak, UB or hang is a finding;
 // errors and warnings are expected outcomes.
 
 #include "fuzz_common.h"
@@ -94,6 +94,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
 #elif SCHEDLAB_FUZZ_KIND == 8
     K8sImporter k8s;
     st = k8s.addJson(*reader.value(), ctx);
+    if (st)
+        st = k8s.finish(trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 9
+    K8sImporter k8s;
+    st = k8s.addDecisionLog(*reader.value(), ctx);
     if (st)
         st = k8s.finish(trace, ctx);
 #endif
