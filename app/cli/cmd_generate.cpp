@@ -1,5 +1,6 @@
 #include "cli_args.h"
 #include "commands.h"
+#include "policy/k8s_scheduler_config.h"
 #include "kubectl_dump.h"
 #include "scheduler_log.h"
 
@@ -13,7 +14,7 @@ namespace schedlab::cli {
 int runGenerate(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "nodes", "jobs", "seed", "out", "load", "span", "kubectl-dump", "kube-scheduler-log", "verbosity", "log-format" }, {}); !e.empty())
+    if (std::string e = args.parse(argv, { "nodes", "jobs", "seed", "out", "load", "span", "kubectl-dump", "kube-scheduler-log", "verbosity", "log-format", "scheduler-config" }, {}); !e.empty())
         return fail("generate: " + e, 2);
     auto out = args.value("out");
     const auto dump = args.value("kubectl-dump");
@@ -38,6 +39,11 @@ int runGenerate(const std::vector<std::string>& argv)
         if (format != "text" && format != "json")
             return fail("generate: --log-format must be text or json", 2);
         lo.json = format == "json";
+        if (auto path = args.value("scheduler-config")) {
+            auto config = policy::readKubeSchedulerConfig(*path, &lo.schedulerConfig);
+            if (!config)
+                return fail("generate: --scheduler-config: " + config.error().toString(), 2);
+        }
         auto s = writeGeneratedSchedulerLog(o, lo, *schedulerLog);
         if (!s)
             return fail("generate: " + s.error().toString());

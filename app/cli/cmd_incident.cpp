@@ -12,6 +12,7 @@
 #include "incident/logged_view.h"
 #include "incident/run_index.h"
 #include "logged_text.h"
+#include "policy/k8s_scheduler_config.h"
 #include "workflow/open_run.h"
 #include "workflow/run_args.h"
 #include "store/project.h"
@@ -25,6 +26,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <optional>
 #include <random>
 
 namespace schedlab::cli {
@@ -177,10 +179,21 @@ int listDecisions(const Args& a, const incident::RunIndex& index)
 int runDecisions(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore", "job", "node", "outcome", "from", "to", "limit", "agreement" },
+    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore", "job", "node", "outcome", "from", "to", "limit", "agreement",
+                                            "scheduler-config" },
             { "json", "list", "replay" });
         !e.empty())
         return fail("decisions: " + e, 2);
+    // --scheduler-config: re-score k8s-default / k8s-sampling under this KubeSchedulerConfiguration
+    // (the one the logging scheduler ran with) instead of the run's.
+    std::optional<std::string> schedulerConfig;
+    if (auto path = a.value("scheduler-config")) {
+        std::string text;
+        auto config = policy::readKubeSchedulerConfig(*path, &text);
+        if (!config)
+            return fail("decisions: --scheduler-config: " + config.error().toString(), 2);
+        schedulerConfig = std::move(text);
+    }
     auto ctx = openRun(a, "decisions");
     if (!ctx)
         return fail(ctx.error().toString(), ctx.error().code == ErrorCode::Invalid ? 2 : 1);
@@ -196,7 +209,7 @@ int runDecisions(const std::vector<std::string>& argv)
         return listDecisions(a, index);
     if (const auto policyName = a.value("agreement")) {
         // How often a policy re-scoring the logged states picks what the scheduler logged.
-        auto agreement = incident::compareWithLogged(index, *policyName);
+        auto agreement = incident::compareWithLogged(index, *policyName, {}, {}, schedulerConfig ? &*schedulerConfig : nullptr);
         if (!agreement)
             return fail("decisions: " + agreement.error().toString(), 2);
         if (json)
@@ -256,7 +269,7 @@ int runDecisions(const std::vector<std::string>& argv)
     }
     if (k >= int64_t(ds.size()))
         return fail("decisions: --index " + std::to_string(k) + " is past the run's " + std::to_string(ds.size()) + " decisions", 2);
-    auto in = incident::inspect(index, k, splitList(a.value("rescore").value_or("")));
+    auto in = incident::inspect(index, k, splitList(a.value("rescore").value_or("")), 8, schedulerConfig ? &*schedulerConfig : nullptr);
     if (!in)
         return fail("decisions: " + in.error().toString(), in.error().code == ErrorCode::Range ? 2 : 1);
     const incident::Inspection& x = in.value();

@@ -6,6 +6,7 @@
 #include "import_options.h"
 #include "replay_json.h"
 
+#include "policy/k8s_scheduler_config.h"
 #include "policy/placement_policy.h"
 #include "rl/learned_policy.h"
 #include "sim/fill_experiment.h"
@@ -123,7 +124,7 @@ Result<workflow::RunOutcome> runCell(const sim::RunSpec& spec, const trace::Trac
 
 int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std::string>& policies,
     const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK, store::Project* project, int64_t traceId,
-    const std::optional<trace::TimeSpan>& window)
+    const std::optional<trace::TimeSpan>& window, const std::string& schedulerConfig)
 {
     sim::TimedOptions o;
     if (window) {
@@ -177,7 +178,9 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
         bool seedUsed = false;
         for (uint64_t seed : seeds) {
             o.seed = seed;
-            auto out = runCell(sim::RunSpec::timed(name, o), trace, project, traceId);
+            sim::RunSpec spec = sim::RunSpec::timed(name, o);
+            spec.schedulerConfig = schedulerConfig;
+            auto out = runCell(spec, trace, project, traceId);
             if (!out)
                 return fail(out.error().toString());
             const sim::TimedResult* r = out->timed.get();
@@ -307,7 +310,7 @@ int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
     if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
-               "window", "tick", "project", "jobs", "from", "to" },
+               "window", "tick", "project", "jobs", "from", "to", "scheduler-config" },
             { "json", "strict", "power-off-idle", "no-trim" });
         !e.empty())
         return fail("replay: " + e, 2);
@@ -354,6 +357,24 @@ int runReplay(const std::vector<std::string>& argv)
     for (const std::string& p : policies)
         if (!rl::isModelPolicy(p) && !policy::makePlacementPolicy(p))
             return fail("replay: unknown policy '" + p + "' (see schedlab-cli policies; models: learned:FILE.slq, torchscript:FILE.pt)", 2);
+    // --scheduler-config: a KubeSchedulerConfiguration for k8s-default / k8s-sampling, kept whole
+    // with each run so that it replays the same later.
+    std::string schedulerConfig;
+    if (auto path = args.value("scheduler-config")) {
+        auto config = policy::readKubeSchedulerConfig(*path, &schedulerConfig);
+        if (!config)
+            return fail("replay: --scheduler-config: " + config.error().toString(), 2);
+        // A logged run keeps it too: its decisions are then re-scored under it (decisions --agreement).
+        if (std::none_of(policies.begin(), policies.end(), [](const std::string& p) { return policy::acceptsSchedulerConfig(p) || p == "logged"; }))
+            return fail("replay: --scheduler-config applies to k8s-default, k8s-sampling and logged runs; --policy names none", 2);
+        std::fprintf(stderr, "schedlab-cli: scheduler configuration (profile %s): %s\n", config->profile.c_str(), config->summary().c_str());
+        if (!config->unmodelled.empty()) {
+            std::string list;
+            for (const std::string& u : config->unmodelled)
+                list += (list.empty() ? "" : ", ") + u;
+            std::fprintf(stderr, "schedlab-cli: not modelled (they score every node alike here): %s\n", list.c_str());
+        }
+    }
 
     auto loaded = trace::loadTrace(args.positional(), importOptions);
     if (!loaded)
@@ -400,7 +421,7 @@ int runReplay(const std::vector<std::string>& argv)
         traceId = id.value();
     }
     if (mode == "timed")
-        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK, project.get(), traceId, window);
+        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK, project.get(), traceId, window, schedulerConfig);
 
     QJsonArray runs;
     struct Row {
@@ -417,7 +438,9 @@ int runReplay(const std::vector<std::string>& argv)
     auto cell = [&](std::size_t c) {
         sim::FillOptions o = fill;
         o.seed = seeds[c % seeds.size()];
-        results[c] = runCell(sim::RunSpec::fill(policies[c / seeds.size()], o), trace, project.get(), traceId);
+        sim::RunSpec spec = sim::RunSpec::fill(policies[c / seeds.size()], o);
+        spec.schedulerConfig = schedulerConfig;
+        results[c] = runCell(spec, trace, project.get(), traceId);
     };
     runParallel(cells, jobs, cell);
     for (std::size_t pi = 0; pi < policies.size(); ++pi) {

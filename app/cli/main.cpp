@@ -36,14 +36,17 @@ commands:
         write a synthetic but realistic trace (GPU and CPU nodes, diurnal arrivals); --kubectl-dump writes
         it as nodes/pods/events JSON, placed by FCFS + FirstFit, a snapshot at 90 % of that schedule;
         --kube-scheduler-log DIR [--verbosity 10|2] [--log-format text|json] writes a kubectl dump and the
-        log kube-scheduler would have written scheduling it with k8s-default (binds, failures, per-plugin scores)
+        log kube-scheduler would have written scheduling it with k8s-default (binds, failures, per-plugin scores),
+        under --scheduler-config FILE when given (a KubeSchedulerConfiguration scoring every node)
   import FILE... --project P [--json] [--procs-per-node K]
         check a trace and store a compressed copy of it in a project (replays survive moved files)
   replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--no-trim] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
   replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
         [--head resort|commit] [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--power-off-idle] [--project P] [--json]
         [--from T] [--to T] (the replay window from the first submit: 12d, 295h, seconds)
-        both: [--top-k 8] [--procs-per-node K] [--strict]; without --mode the trace decides (auto: fill
+        both: [--top-k 8] [--procs-per-node K] [--strict] [--scheduler-config FILE (a KubeSchedulerConfiguration
+        for k8s-default / k8s-sampling: plugin weights, NodeResourcesFit strategy, percentageOfNodesToScore)];
+        without --mode the trace decides (auto: fill
         for GPU pod lists and for arrivals below 20 % of the GPUs, else timed over the busiest stretch)
         run placement policies over a trace and compare them (fill: the FGD paper's experiment)
   runs --project FILE [--json]
@@ -60,10 +63,10 @@ commands:
         write a checkpoint as TorchScript (float [candidates, 16] -> [candidates])
   rounds --project P [--json]
         the fine-tune rounds of a project: lineage, status, evaluation, checkpoints
-  decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--json]
+  decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--scheduler-config FILE] [--json]
   decisions --project P --run R --list [--job J] [--node N] [--outcome placed|failed|waited]
             [--from T] [--to T] [--limit 50] [--json]
-  decisions --project P --run R --agreement POLICY [--json]
+  decisions --project P --run R --agreement POLICY [--scheduler-config FILE] [--json]
         incident replay of a run: its incidents (p99 above its SLA or jumping, failure bursts, SLA
         violations, fragmentation spikes), or the state decision K (or the one nearest time T, e.g.
         14h) saw, rebuilt and checked against the run's log, its candidates and what other

@@ -1,5 +1,6 @@
 #include "scheduler_log.h"
 
+#include "policy/k8s_scheduler_config.h"
 #include "policy/kubernetes_plugins.h"
 #include "policy/placement_policy.h"
 #include "sim/state_journal.h"
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cerrno>
 #include <cstdio>
+#include <optional>
 #include <cstring>
 #include <map>
 
@@ -141,7 +143,16 @@ Result<SchedulerLogStats> writeGeneratedSchedulerLog(
         if (task.runTimeS >= 0)
             task.runTimeS = std::max(1.0, std::round(task.runTimeS));
     }
-    auto policy = policy::makePlacementPolicy("k8s-default");
+    std::optional<policy::KubeSchedulerConfig> config;
+    if (!options.schedulerConfig.empty()) {
+        auto parsed = policy::parseKubeSchedulerConfig(options.schedulerConfig, "--scheduler-config");
+        if (!parsed)
+            return parsed.error();
+        if (policy::feasibleNodesToFind(*parsed, int(t.nodes.size())) < int(t.nodes.size()))
+            return makeError(ErrorCode::Invalid, "--scheduler-config: the generated log scores every node: set percentageOfNodesToScore: 100");
+        config = *parsed;
+    }
+    auto policy = config ? policy::makeConfiguredKubernetes("k8s-default", *config) : policy::makePlacementPolicy("k8s-default");
     sim::StateJournal journal;
     sim::TimedOptions o;
     o.recordHeat = false;
@@ -195,23 +206,36 @@ Result<SchedulerLogStats> writeGeneratedSchedulerLog(
             feasible += state->fits(n, r);
         if (d.outcome == sim::Outcome::Placed) {
             if (options.verbosity >= 10) {
+                // Each plugin's score times its weight (as RunScorePlugins leaves them), then the sum.
+                struct Scores {
+                    int64_t fit, balanced, total;
+                };
+                auto scoresOf = [&](int n) {
+                    if (config) {
+                        const policy::K8sConfiguredScore s = policy::kubernetesConfiguredScore(*config, *state, n, r);
+                        return Scores { s.fit * config->fitWeight, s.balanced * config->balancedWeight, s.total };
+                    }
+                    const policy::KubernetesPluginScores s = policy::kubernetesPluginScores(*state, n, r);
+                    return Scores { s.leastAllocated, s.balancedAllocation, s.leastAllocated + s.balancedAllocation };
+                };
+                const bool fitOn = !config || config->fitWeight > 0, balancedOn = !config || config->balancedWeight > 0;
                 for (int n = 0; n < nodes; ++n) {
                     if (!state->fits(n, r))
                         continue;
-                    const policy::KubernetesPluginScores s = policy::kubernetesPluginScores(*state, n, r);
+                    const Scores s = scoresOf(n);
                     const std::string& name = t.nodes[std::size_t(n)].name;
-                    log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
-                        { { "plugin", policy::kNodeResourcesFit }, { "node", name }, { "score", std::to_string(s.leastAllocated), true } });
-                    log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
-                        { { "plugin", policy::kNodeResourcesBalancedAllocation }, { "node", name },
-                            { "score", std::to_string(s.balancedAllocation), true } });
+                    if (fitOn)
+                        log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
+                            { { "plugin", policy::kNodeResourcesFit }, { "node", name }, { "score", std::to_string(s.fit), true } });
+                    if (balancedOn)
+                        log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
+                            { { "plugin", policy::kNodeResourcesBalancedAllocation }, { "node", name }, { "score", std::to_string(s.balanced), true } });
                 }
                 for (int n = 0; n < nodes; ++n) {
                     if (!state->fits(n, r))
                         continue;
-                    const policy::KubernetesPluginScores s = policy::kubernetesPluginScores(*state, n, r);
                     log.line(unixS, "schedule_one.go:822", 10, "Calculated node's final score for pod", pod,
-                        { { "node", t.nodes[std::size_t(n)].name }, { "score", std::to_string(s.leastAllocated + s.balancedAllocation), true } });
+                        { { "node", t.nodes[std::size_t(n)].name }, { "score", std::to_string(scoresOf(n).total), true } });
                 }
             }
             log.line(unixS, "schedule_one.go:286", 2, "Successfully bound pod to node", pod,

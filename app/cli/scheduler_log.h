@@ -24,6 +24,10 @@ struct SchedulerLogOptions {
     int verbosity = 10; ///< 2: binds and failures only; 10: and every score
     bool json = false; ///< the JSON logging format instead of klog text
     int64_t maxBytes = 0; ///< stop writing the log past this size (0 = whole run)
+    /// A KubeSchedulerConfiguration (YAML) the generated scheduler runs with: its plugin weights
+    /// and scoring strategy (the log's scores are then the configured plugins' weighted scores).
+    /// It must score every node (percentageOfNodesToScore: 100, or fewer than 100 nodes).
+    std::string schedulerConfig;
 };
 
 struct SchedulerLogStats {

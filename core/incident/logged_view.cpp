@@ -75,12 +75,13 @@ std::optional<LoggedView> loggedView(const trace::Trace& trace, uint32_t task, d
     return v;
 }
 
-Result<LoggedAgreement> compareWithLogged(const RunIndex& index, const std::string& policyName, ProgressFn progressFn, CancelToken cancel)
+Result<LoggedAgreement> compareWithLogged(const RunIndex& index, const std::string& policyName, ProgressFn progressFn, CancelToken cancel,
+    const std::string* schedulerConfig)
 {
     const trace::Trace& trace = *index.trace;
     LoggedAgreement a;
     a.policy = policyName;
-    auto made = rl::makeAnyPolicy(policyName);
+    auto made = rl::makeAnyPolicy(policyName, {}, {}, schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig);
     if (!made)
         return made.error();
     policy::PlacementPolicy& policy = *made.value();

@@ -55,8 +55,10 @@ struct LoggedAgreement {
 
 /// Re-scores, with `policy`, the state each placed decision of the run saw (the run should be the
 /// `logged` replay, so the states are the scheduler's) and compares with the logged choice and
-/// scores. Errors: unknown policy; cancelled.
+/// scores. `schedulerConfig` (a KubeSchedulerConfiguration, YAML) replaces the run's for
+/// k8s-default / k8s-sampling: the configuration the logging scheduler ran with. Errors: unknown
+/// policy, a bad configuration; cancelled.
 Result<LoggedAgreement> compareWithLogged(const RunIndex& index, const std::string& policy, ProgressFn progress = {},
-    CancelToken cancel = {});
+    CancelToken cancel = {}, const std::string* schedulerConfig = nullptr);
 
 } // namespace schedlab::incident

@@ -67,7 +67,7 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
     if (!trace)
         return makeError(ErrorCode::Invalid, "no trace to replay");
     const auto t0 = std::chrono::steady_clock::now();
-    auto policy = rl::makeAnyPolicy(spec.policy);
+    auto policy = rl::makeAnyPolicy(spec.policy, {}, {}, spec.schedulerConfig);
     if (!policy)
         return policy.error();
     auto index = std::make_shared<RunIndex>();
@@ -171,7 +171,8 @@ int64_t nearestDecision(const RunIndex& index, double x)
     return int64_t(it - ds.begin());
 }
 
-Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<std::string>& rescore, int topK)
+Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<std::string>& rescore, int topK,
+    const std::string* schedulerConfig)
 {
     const auto& ds = index.decisions.decisions();
     if (k < 0 || k >= int64_t(ds.size()))
@@ -210,7 +211,7 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
         ++in.misfits[std::size_t(state.misfit(n, in.request))];
     const policy::TieBreak tie = index.spec.tieBreak();
     for (const std::string& name : rescore) {
-        auto p = rl::makeAnyPolicy(name);
+        auto p = rl::makeAnyPolicy(name, {}, {}, schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig);
         if (!p)
             return p.error();
         p.value()->setTieBreak(tie, index.spec.seed());

@@ -82,8 +82,10 @@ struct Inspection {
 };
 
 /// Rebuilds the state decision k saw and re-scores its request under each of `rescore` (policy
-/// names or model specs) with `topK` candidates. Errors: k out of range, unknown policy.
-Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<std::string>& rescore = {}, int topK = 8);
+/// names or model specs) with `topK` candidates; k8s-default / k8s-sampling under
+/// `schedulerConfig` when given, else the run's. Errors: k out of range, unknown policy.
+Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<std::string>& rescore = {}, int topK = 8,
+    const std::string* schedulerConfig = nullptr);
 
 /// Text of an outcome: "placed", "failed", "waited".
 const char* outcomeName(sim::Outcome o);

@@ -7,6 +7,7 @@
 // max(100, N * pct / 100) feasible nodes, pct = max(5, 50 - N / 125), starting where the last
 // cycle stopped (kube-scheduler's rotating start index).
 
+#include "k8s_scheduler_config.h"
 #include "kubernetes_plugins.h"
 #include "policy_factories.h"
 
@@ -40,7 +41,7 @@ KubernetesPluginScores kubernetesPluginScores(const sim::ClusterState& c, int n,
     s.leastAllocated = (leastRequested(cpuReq, c.capCpu(n)) + leastRequested(memReq, c.capMem(n))) / 2;
     const double fc = c.capCpu(n) > 0 ? std::min(1.0, double(cpuReq) / double(c.capCpu(n))) : 0.0;
     const double fm = c.capMem(n) > 0 ? std::min(1.0, double(memReq) / double(c.capMem(n))) : 0.0;
-    const double mean = (fc + fm) / 2, sd = std::sqrt(((fc - mean) * (fc - mean) + (fm - mean) * (fm - mean)) / 2);
+    const double sd = std::abs((fc - fm) / 2); // the standard deviation of two, as kube-scheduler computes it
     s.balancedAllocation = int64_t((1.0 - sd) * 100.0);
     return s;
 }
@@ -97,7 +98,64 @@ private:
     Kind m_kind;
     int m_nextStart = 0;
 };
+
+/// k8s-default under a KubeSchedulerConfiguration (k8s_scheduler_config.h).
+class ConfiguredKubernetesScore final : public ScoringPolicy {
+public:
+    ConfiguredKubernetesScore(std::string name, KubeSchedulerConfig config)
+        : m_name(std::move(name))
+        , m_config(std::move(config))
+    {
+    }
+    std::string name() const override { return m_name; }
+    void resetPolicy(const PolicyContext&, const sim::ClusterState&) override { m_nextStart = 0; }
+
+protected:
+    bool normalise() const override { return false; }
+    bool failsOnlyWhenInfeasible() const override { return m_config.percentageOfNodesToScore < 0; }
+
+    // kube-scheduler's findNodesThatFitPod: from where the last cycle stopped, until enough
+    // feasible nodes are found; every node examined moves the next start on.
+    void candidateNodes(const sim::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
+    {
+        const int n = c.nodeCount();
+        out.clear();
+        const int want = feasibleNodesToFind(m_config, n);
+        if (m_config.percentageOfNodesToScore < 0) {
+            for (int i = 0; i < n; ++i)
+                out.push_back(i);
+            return;
+        }
+        int found = 0, i = 0;
+        for (; i < n && found < want; ++i) {
+            const int node = (m_nextStart + i) % n;
+            out.push_back(node);
+            found += c.fits(node, r);
+        }
+        m_nextStart = n > 0 ? (m_nextStart + i) % n : 0;
+    }
+
+    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    {
+        mask = c.bestFitGpus(n, r);
+        return kubernetesConfiguredScore(m_config, c, n, r).total;
+    }
+
+private:
+    std::string m_name;
+    KubeSchedulerConfig m_config;
+    int m_nextStart = 0;
+};
 } // namespace
+
+bool acceptsSchedulerConfig(const std::string& policyName) { return policyName == "k8s-default" || policyName == "k8s-sampling"; }
+
+std::unique_ptr<PlacementPolicy> makeConfiguredKubernetes(const std::string& policyName, const KubeSchedulerConfig& config)
+{
+    if (!acceptsSchedulerConfig(policyName))
+        return nullptr;
+    return std::make_unique<ConfiguredKubernetesScore>(policyName, config);
+}
 std::unique_ptr<PlacementPolicy> makeKubernetesDefault(bool sampling)
 {
     return std::make_unique<KubernetesScore>(sampling ? KubernetesScore::Kind::Sampling : KubernetesScore::Kind::Default);

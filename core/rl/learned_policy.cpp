@@ -1,5 +1,7 @@
 #include "learned_policy.h"
 
+#include "policy/k8s_scheduler_config.h"
+
 #include "q_network.h"
 
 #include <algorithm>
@@ -194,10 +196,16 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
 }
 
 Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const RewardConfig& reward,
-    const LearnedOptions& options)
+    const LearnedOptions& options, const std::string& schedulerConfig)
 {
     if (isModelPolicy(name))
         return makeModelPolicy(name, reward, options);
+    if (!schedulerConfig.empty() && policy::acceptsSchedulerConfig(name)) {
+        auto config = policy::parseKubeSchedulerConfig(schedulerConfig, "the run's scheduler configuration");
+        if (!config)
+            return config.error();
+        return policy::makeConfiguredKubernetes(name, *config);
+    }
     auto p = policy::makePlacementPolicy(name);
     if (!p)
         return makeError(ErrorCode::Invalid, "unknown policy '" + name + "' (see schedlab-cli policies)");

@@ -98,8 +98,9 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
 /// True when `spec` names a model policy.
 bool isModelPolicy(const std::string& spec);
 /// Any placement policy by name: a model ("learned:…", "torchscript:…") or a heuristic of the
-/// registry. Unknown names and unloadable models are errors naming them.
+/// registry. Unknown names and unloadable models are errors naming them. `schedulerConfig`: a
+/// KubeSchedulerConfiguration (YAML) for k8s-default / k8s-sampling, ignored by other policies.
 Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const RewardConfig& reward = {},
-    const LearnedOptions& options = {});
+    const LearnedOptions& options = {}, const std::string& schedulerConfig = {});
 
 } // namespace schedlab::rl

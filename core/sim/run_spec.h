@@ -31,9 +31,12 @@ struct RunSpec {
     using Options = std::variant<FillOptions, TimedOptions>;
     std::string policy; ///< registry name or model spec ("learned:F.slq")
     Options options = TimedOptions {};
+    /// A KubeSchedulerConfiguration (YAML text, kept whole so the run replays the same later)
+    /// for k8s-default / k8s-sampling (policy/k8s_scheduler_config.h); empty = built-in defaults.
+    std::string schedulerConfig;
 
-    static RunSpec fill(std::string policy, FillOptions o) { return { std::move(policy), std::move(o) }; }
-    static RunSpec timed(std::string policy, TimedOptions o) { return { std::move(policy), std::move(o) }; }
+    static RunSpec fill(std::string policy, FillOptions o) { return { std::move(policy), std::move(o), {} }; }
+    static RunSpec timed(std::string policy, TimedOptions o) { return { std::move(policy), std::move(o), {} }; }
 
     RunMode mode() const { return std::holds_alternative<FillOptions>(options) ? RunMode::Fill : RunMode::Timed; }
     bool isFill() const { return mode() == RunMode::Fill; }

@@ -36,7 +36,9 @@ Error rowError(const RunRow& row, const std::string& what) { return makeError(Er
 
 std::string optionsJson(const sim::RunSpec& spec)
 {
-    const QJsonObject o = std::visit([](const auto& opts) { return optionsObject(opts); }, spec.options);
+    QJsonObject o = std::visit([](const auto& opts) { return optionsObject(opts); }, spec.options);
+    if (!spec.schedulerConfig.empty()) // runs without one have no key
+        o.insert("schedulerConfig", QString::fromStdString(spec.schedulerConfig));
     return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
 }
 
@@ -76,7 +78,9 @@ Result<sim::RunSpec> specFromRow(const RunRow& row)
         f.tieBreak = tie;
         // Runs stored before the trim existed replayed every pod.
         f.trimAboveRatio = o.value("trimAboveRatio").toBool(false);
-        return sim::RunSpec::fill(row.policy, f);
+        sim::RunSpec spec = sim::RunSpec::fill(row.policy, f);
+        spec.schedulerConfig = o.value("schedulerConfig").toString().toStdString();
+        return spec;
     }
     sim::TimedOptions t;
     t.seed = row.seed;
@@ -98,7 +102,9 @@ Result<sim::RunSpec> specFromRow(const RunRow& row)
     for (auto it = sla.begin(); it != sla.end(); ++it)
         t.slaByQos[it.key().toStdString()] = it.value().toDouble();
     t.powerOffIdle = o.value("powerOffIdle").toBool(false);
-    return sim::RunSpec::timed(row.policy, t);
+    sim::RunSpec spec = sim::RunSpec::timed(row.policy, t);
+    spec.schedulerConfig = o.value("schedulerConfig").toString().toStdString();
+    return spec;
 }
 
 } // namespace schedlab::store

@@ -20,7 +20,7 @@ double RunOutcome::simSeconds() const { return fill ? fill->seconds : timed ? ti
 Result<RunOutcome> execute(const sim::RunSpec& spec, const trace::Trace& trace, const ExecuteOptions& options, ProgressFn progress,
     CancelToken cancel)
 {
-    auto made = rl::makeAnyPolicy(spec.policy);
+    auto made = rl::makeAnyPolicy(spec.policy, {}, {}, spec.schedulerConfig);
     if (!made)
         return made.error();
     policy::PlacementPolicy& policy = *made.value();
