@@ -1,5 +1,7 @@
 #include "inspector_widget.h"
 
+#include "incident/logged_view.h"
+
 #include "node_state_model.h"
 
 #include "policy/placement_policy.h"
@@ -132,7 +134,7 @@ InspectorWidget::InspectorWidget(QWidget* parent)
     m_candidates->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     m_candidates->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_candidates->setToolTip(tr("The candidates best first: as the run's policy scored them, and re-scored by the policies "
-                                "named above. The logged choice is marked *, each policy's own choice >."));
+                                "named above, and the scheduler's own candidates as logged (\"log:\" columns, L = its choice; hover a score for its terms). The logged choice is marked *, each policy's own choice >."));
     m_nodes = new QTableView(split);
     m_nodeModel = new NodeStateModel(this);
     auto* proxy = new HighlightProxy(this);
@@ -222,10 +224,36 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
     } else {
         m_reward->setText(nodeLine + "<br>" + tr("No reward recorded (heuristic runs record none)."));
     }
+    // What the source scheduler logged about this task (events, its log, a decision log).
+    const std::optional<incident::LoggedView> logged = trace ? incident::loggedView(*trace, uint32_t(d.task), d.timeS) : std::nullopt;
+    if (logged) {
+        static const char* const kOutcome[] = { "placed", "unschedulable", "waited" };
+        QString line = tr("<b>Logged</b> by %1: %2")
+                           .arg(QString::fromStdString(logged->source.empty() ? std::string("the scheduler") : logged->source).toHtmlEscaped(),
+                               QString::fromLatin1(kOutcome[int(logged->outcome)]));
+        if (logged->outcome == trace::LoggedOutcome::Placed)
+            line += tr(" on node <b>%1</b>").arg(logged->node);
+        if (logged->evaluatedNodes >= 0)
+            line += tr(", %1 nodes evaluated, %2 feasible").arg(logged->evaluatedNodes).arg(logged->feasibleNodes);
+        if (logged->count > 1)
+            line += tr(", %1 times").arg(logged->count);
+        if (logged->tie)
+            line += tr("; its best score was shared (it drew among equals)");
+        if (logged->unschedulableBefore > 0)
+            line += tr("; %1 unschedulable attempts before").arg(logged->unschedulableBefore);
+        QStringList reasons;
+        for (const auto& [reason, nodes] : logged->reasons)
+            reasons << (nodes >= 0 ? QStringLiteral("%1 %2").arg(nodes).arg(QString::fromStdString(reason).toHtmlEscaped())
+                                   : QString::fromStdString(reason).toHtmlEscaped());
+        if (!reasons.isEmpty())
+            line += tr(". Unfit: %1").arg(reasons.join(", "));
+        m_reward->setText(m_reward->text() + "<br>" + line + ".");
+    }
+    const bool loggedColumn = logged && !logged->candidates.empty();
 
-    // Candidates side by side: one column pair (node, score) per policy.
-    const int policies = 1 + int(in.rescored.size());
-    std::size_t rows = in.candidates.size();
+    // Candidates side by side: one column pair (node, score) per policy, the logged scores second.
+    const int policies = 1 + (loggedColumn ? 1 : 0) + int(in.rescored.size());
+    std::size_t rows = std::max(in.candidates.size(), loggedColumn ? logged->candidates.size() : 0);
     for (const incident::Rescored& x : in.rescored)
         rows = std::max(rows, x.decision.top.size());
     m_candidates->clear();
@@ -233,6 +261,8 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
     m_candidates->setRowCount(int(rows));
     QStringList headers { tr("rank") };
     headers << tr("%1 node").arg(QString::fromStdString(policy)) << tr("score");
+    if (loggedColumn)
+        headers << tr("log: node") << tr("log: score");
     for (const incident::Rescored& x : in.rescored)
         headers << tr("%1 node").arg(QString::fromStdString(x.policy)) << tr("score");
     m_candidates->setHorizontalHeaderLabels(headers);
@@ -256,8 +286,26 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
     for (std::size_t i = 0; i < rows; ++i)
         m_candidates->setItem(int(i), 0, item(QString::number(i + 1)));
     fillColumn(1, in.candidates, d.node, ownScored);
+    if (loggedColumn) { // the scheduler's own candidates and scores; the terms in each score's tooltip
+        for (std::size_t i = 0; i < logged->candidates.size(); ++i) {
+            const incident::LoggedView::Candidate& c = logged->candidates[i];
+            const bool chosenHere = c.node == logged->node && logged->outcome == trace::LoggedOutcome::Placed;
+            auto* n = item(c.node >= 0 ? QStringLiteral("%1%2").arg(c.node).arg(chosenHere ? " L" : "") : tr("(unknown)"), c.node);
+            if (chosenHere)
+                n->setBackground(QColor(170, 220, 255));
+            m_candidates->setItem(int(i), 3, n);
+            const double total = incident::loggedTotal(c);
+            auto* score = item(QString::number(total, 'g', 6), total);
+            QStringList terms;
+            for (const auto& [name, value] : c.terms)
+                terms << QStringLiteral("%1 = %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 6);
+            score->setToolTip(terms.isEmpty() ? tr("no per-term scores logged") : terms.join("\n"));
+            m_candidates->setItem(int(i), 4, score);
+        }
+    }
+    const int firstRescored = loggedColumn ? 5 : 3;
     for (std::size_t p = 0; p < in.rescored.size(); ++p)
-        fillColumn(3 + 2 * int(p), in.rescored[p].decision.top, in.rescored[p].decision.node, in.rescored[p].scored);
+        fillColumn(firstRescored + 2 * int(p), in.rescored[p].decision.top, in.rescored[p].decision.node, in.rescored[p].scored);
     if (rows == 0) { // waited or failed with nothing feasible: say why the table is empty
         m_candidates->setRowCount(1);
         m_candidates->setItem(0, 1, item(d.outcome == sim::Outcome::Waited ? tr("no candidate: nothing fit, the job waited")

@@ -91,6 +91,21 @@ void TraceSummaryView::setSummary(const trace::TraceSummary& s, const QString& c
         addRow(tr("multi-task"), num(s.multiTaskJobs), jobs);
     if (s.tasksWithLoggedNode > 0 || s.tasksWithLoggedStart > 0)
         addRow(tr("logged"), tr("start for %1 tasks, node for %2").arg(num(s.tasksWithLoggedStart), num(s.tasksWithLoggedNode)), jobs);
+    if (s.loggedDecisions > 0) {
+        // What the source scheduler logged it decided (events, its own log, a decision log).
+        QTreeWidgetItem* logged = addRow(tr("logged decisions"),
+            tr("%1: %2 placed, %3 unschedulable (%4 attempts, %5 tasks), %6 waited")
+                .arg(num(s.loggedDecisions), num(s.loggedPlaced), num(s.loggedUnschedulable), num(s.loggedUnschedulableAttempts),
+                    num(s.tasksEverUnschedulable), num(s.loggedWaited)));
+        addRow(tr("with scores"), tr("%1 decisions list their candidates' scores").arg(num(s.loggedWithCandidates)), logged);
+        for (const auto& [source, count] : s.loggedBySource)
+            addRow(tr("by"), tr("%1: %2").arg(QString::fromStdString(source), num(count)), logged);
+        if (!s.loggedReasons.empty()) {
+            QTreeWidgetItem* reasons = addRow(tr("unfit because"), tr("%1 reasons").arg(s.loggedReasons.size()), logged);
+            for (const auto& r : s.loggedReasons)
+                addRow(num(r.attempts), tr("%1 (%2 tasks)").arg(QString::fromStdString(r.reason), num(r.tasks)), reasons);
+        }
+    }
     if (s.firstSubmitS >= 0) {
         const double end = std::max(s.lastEndS, s.lastSubmitS);
         QTreeWidgetItem* span = addRow(tr("span"), spanText(end - s.firstSubmitS));

@@ -348,6 +348,7 @@ void MainWindow::buildDocks()
     form->addRow(tr("Trim"), m_trim);
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::updateModeControls);
     form->addRow(tr("Seeds"), m_seeds);
+    form->addRow(tr("Scheduler config"), buildSchedulerConfigRow(pw));
     auto* run = new QPushButton(tr("Run (Ctrl+R)"), pw);
     connect(run, &QPushButton::clicked, this, [this] { runPolicies(); });
     pl->addWidget(m_policyList, 1);
@@ -411,6 +412,7 @@ void MainWindow::buildMenus()
     });
     file->addSeparator();
     file->addAction(tr("&Import Trace..."), QKeySequence::Open, this, &MainWindow::chooseTrace);
+    file->addAction(tr("Import &Folder..."), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), this, &MainWindow::chooseTraceFolder);
     file->addSeparator();
     file->addAction(tr("Export Dashboard as &PNG..."), this, [this] { exportDashboard("png"); });
     file->addAction(tr("Export Dashboard as P&DF..."), this, [this] { exportDashboard("pdf"); });

@@ -102,6 +102,12 @@ signals:
     /// The stored runs checked in the Runs dock are all read (they load in the background).
     void storedRunsLoaded();
 
+public:
+    /// Uses the KubeSchedulerConfiguration at `path` for k8s-default / k8s-sampling runs (empty:
+    /// the built-in defaults); remembered. False (and an error shown) when it does not parse.
+    bool setSchedulerConfig(const QString& path);
+    QString schedulerConfigLabel() const;
+
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -111,6 +117,10 @@ private:
     void buildDocks();
     void buildMenus();
     void chooseTrace();
+    /// File > Import Folder: every file under it a format claims (a kubectl dump with its logs).
+    void chooseTraceFolder();
+    // main_window_scheduler_config.cpp: the Policies dock's KubeSchedulerConfiguration row.
+    QWidget* buildSchedulerConfigRow(QWidget* parent);
     /// Fill experiment selected, or "auto" on a trace without times.
     bool fillModeChosen() const;
     void updateModeControls();
@@ -157,6 +167,8 @@ private:
     QComboBox* m_head = nullptr;
     QCheckBox* m_trim = nullptr;
     QLineEdit* m_seeds = nullptr;
+    QPushButton* m_schedulerConfigButton = nullptr;
+    std::string m_schedulerConfig; ///< KubeSchedulerConfiguration YAML for k8s-default; empty = built-in
     QDoubleSpinBox* m_ratio = nullptr; ///< fill experiments' inflation ratio
     QWidget* m_swfRow = nullptr; ///< SWF traces: processors per node + reload
     QSpinBox* m_procsPerNode = nullptr;

@@ -36,7 +36,8 @@ namespace schedlab::app {
 void MainWindow::chooseTrace()
 {
     const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"),
-        QSettings().value("paths/lastTraceDir").toString(), tr("Traces (*.csv *.gz *.swf *.sltrace);;All files (*)"));
+        QSettings().value("paths/lastTraceDir").toString(),
+        tr("Traces and scheduler logs (*.csv *.gz *.swf *.sltrace *.json *.jsonl *.log *.txt *.acct*);;All files (*)"));
     if (files.isEmpty())
         return;
     QSettings().setValue("paths/lastTraceDir", QFileInfo(files.front()).absolutePath());
@@ -44,6 +45,16 @@ void MainWindow::chooseTrace()
     for (const QString& f : files)
         paths.push_back(f.toStdString());
     openTrace(paths);
+}
+
+void MainWindow::chooseTraceFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Import Folder (a kubectl dump, scheduler logs)"),
+        QSettings().value("paths/lastTraceDir").toString());
+    if (dir.isEmpty())
+        return;
+    QSettings().setValue("paths/lastTraceDir", dir);
+    openTrace({ dir.toStdString() });
 }
 
 bool MainWindow::openTrace(const std::vector<std::string>& paths, const trace::ImportOptions& options)
@@ -175,6 +186,7 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
         }
         batch.spec = sim::RunSpec::timed({}, o);
     }
+    batch.spec.schedulerConfig = m_schedulerConfig; // used by k8s-default / k8s-sampling only
     // Colours follow the batch's policy order, not the order in which runs happen to finish.
     for (const std::string& p : policies) {
         sim::RunSpec keyed = batch.spec;

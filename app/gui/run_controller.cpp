@@ -1,5 +1,6 @@
 #include "run_controller.h"
 
+#include "policy/k8s_scheduler_config.h"
 #include "rl/learned_policy.h"
 #include "workflow/execute.h"
 
@@ -85,7 +86,8 @@ void RunController::launch(std::size_t index)
                 static_cast<workflow::RunOutcome&>(result) = std::move(r).value();
                 result.id = id;
                 result.policy = views::colourKey(result.spec);
-                result.label = runLabel(result.spec.policy, result.spec.seed()) + (result.spec.isFill() ? " fill" : "");
+                result.label = runLabel(result.spec.policy, result.spec.seed()) + (result.spec.isFill() ? " fill" : "")
+                    + (!result.spec.schedulerConfig.empty() && policy::acceptsSchedulerConfig(result.spec.policy) ? " (configured)" : "");
                 emit runFinished(result);
             }
             launchMore();
