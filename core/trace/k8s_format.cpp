@@ -21,6 +21,8 @@ public:
     {
         if (file.kind == "decision-log")
             return m_importer.addDecisionLog(reader, ctx);
+        if (file.kind == "simulator-record")
+            return m_importer.addRecorderFile(reader, ctx);
         if (file.kind == "kube-scheduler-log" || file.kind == "kube-scheduler-log-json") {
             struct stat st {};
             const double modified = ::stat(file.readPath.c_str(), &st) == 0 ? double(st.st_mtime) : 0.0;
@@ -46,6 +48,13 @@ public:
         // schedlab decision logs (decision_log.h): a header line naming the schema.
         if (has(h.firstLine, "\"schema\"") && has(h.firstLine, "schedlab.decision-log/"))
             return { 95, "decision-log", {} };
+        // kube-scheduler-simulator's recorder: {"time":..,"event":"Add|Update|Delete","resource":{..}}
+        // per line, or a JSON array of them.
+        if ((t.substr(0, 1) == "{" || t.substr(0, 1) == "[") && has(t.substr(0, 200), "\"time\"")
+            && (has(t.substr(0, 200), "\"event\":\"Add\"") || has(t.substr(0, 200), "\"event\":\"Update\"")
+                || has(t.substr(0, 200), "\"event\":\"Delete\""))
+            && has(t, "\"resource\""))
+            return { 90, "simulator-record", {} };
         // kube-scheduler logs: klog text lines, or JSON lines with "ts" and "msg".
         const bool schedulerWords = has(t, "Successfully bound pod to node") || has(t, "scored node for pod")
             || has(t, "Unable to schedule pod") || has(t, "kube-scheduler") || has(t, "schedule_one.go") || has(t, "scheduler.go");

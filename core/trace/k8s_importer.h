@@ -29,6 +29,9 @@ public:
     /// Reads a schedlab decision log (decision_log.h): its nodes and pods join the objects, its
     /// decisions the scheduler log's.
     Status addDecisionLog(LineReader& reader, ImportContext& ctx);
+    /// Reads a kube-scheduler-simulator recorder file (k8s_recorder.cpp): the recorded history of
+    /// pods and nodes becomes their objects (arrival, binding, end from the records' times).
+    Status addRecorderFile(LineReader& reader, ImportContext& ctx);
     /// Builds nodes, one single-task job per pod (submit = creation, logged start = the
     /// PodScheduled time on spec.nodeName, end = the last container's termination or the
     /// deletion; still running = to the latest time the dump shows) and the logged decisions of

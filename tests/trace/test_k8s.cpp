@@ -280,6 +280,52 @@ private slots:
         QCOMPARE(l.diagnostics.notes().at("k8s-pending-at-dump"), int64_t(1));
     }
 
+    // A kube-scheduler-simulator recorder file: the history of pods and nodes (tests/data/k8s/README.md).
+    void simulatorRecorderHistory()
+    {
+        auto r = loadTrace({ schedlab::test::dataPath("k8s/simulator-record.jsonl") });
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        const Trace& t = r->trace;
+        QCOMPARE(int(t.nodes.size()), 2);
+        QCOMPARE(t.nodes[0].numGpu, 4);
+        QCOMPARE(t.nodes[1].cpuMilli, int64_t(6000)); // the last allocatable recorded
+        QCOMPARE(t.metadata.at("epoch.unixS"), std::string("1714557605")); // a's creation, 10:00:05Z
+        QCOMPARE(int(t.jobs.size()), 2);
+        QCOMPARE(t.jobName(t.jobs[0]), std::string("team-a/a"));
+        QCOMPARE(t.jobs[0].submitTimeS, 0.0);
+        QCOMPARE(t.tasks[0].logged.node.value, 0);
+        QCOMPARE(t.tasks[0].logged.startTimeS, 2.5); // the update that bound it, 10:00:07.5
+        QCOMPARE(t.tasks[0].logged.endTimeS, 50.0); // its container's end, 10:00:55
+        QCOMPARE(t.jobs[0].runTimeS, 47.5);
+        QCOMPARE(t.jobs[0].status, 1);
+        QCOMPARE(t.tasks[0].request.numGpu, 1);
+        QCOMPARE(t.jobs[1].submitTimeS, 4.0);
+        QCOMPARE(t.tasks[1].logged.startTimeS, 4.0); // PodScheduled, 10:00:09
+        QCOMPARE(t.tasks[1].logged.node.value, 1);
+        QCOMPARE(t.jobs[1].runTimeS, 201.0); // deleted at 10:03:30
+        QCOMPARE(r->diagnostics.total(), int64_t(1));
+        QCOMPARE(r->diagnostics.kept().front().line, int64_t(7));
+        QCOMPARE(r->diagnostics.notes().at("k8s-ignored Namespace"), int64_t(1));
+        QCOMPARE(r->diagnostics.notes().at("recorder nodes deleted (kept for the replay)"), int64_t(1));
+
+        // Older recorders wrote one JSON array of the records: the same history.
+        std::string lines = schedlab::test::readFile(schedlab::test::dataPath("k8s/simulator-record.jsonl"));
+        std::string array = "[";
+        for (std::size_t start = 0; start < lines.size();) {
+            std::size_t end = lines.find('\n', start);
+            if (end == std::string::npos)
+                end = lines.size();
+            array += (array.size() > 1 ? ",\n" : "") + lines.substr(start, end - start);
+            start = end + 1;
+        }
+        array += "]";
+        auto a = loadTrace({ writeFile(m_dir, "record-array.json", array) });
+        QVERIFY2(a.ok(), a.ok() ? "" : a.error().toString().c_str());
+        QVERIFY(a->trace.jobs == t.jobs);
+        QVERIFY(a->trace.tasks == t.tasks);
+        QVERIFY(a->trace.nodes == t.nodes);
+    }
+
     // A snapshot may show a node smaller than when a pod was bound to it (here its GPUs listed
     // under a misspelt resource name): the binding is kept and counted, not refused (fuzz_k8s).
     void boundBeyondAllocatableIsKept()
