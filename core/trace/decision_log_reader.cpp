@@ -280,6 +280,12 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
                 } else if (key == "end") {
                     if (auto t = timeOf(v, "end", bad))
                         p.endS = *t;
+                } else if (key == "node") {
+                    if (auto s = stringOf(v, "node", bad))
+                        p.nodeName = *s;
+                } else if (key == "start") {
+                    if (auto t = timeOf(v, "start", bad))
+                        p.scheduledS = *t;
                 } else if (key == "phase") {
                     if (auto s = stringOf(v, "phase", bad))
                         p.phase = *s;
@@ -459,8 +465,8 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
     for (const auto& [kind, n] : ignoredKinds)
         ctx.diagnostics.note("decision-log-ignored kind " + kind, n);
 
-    // A pod's last placement in this log is where it ran: its logged node and start (and, with a
-    // run time, its end).
+    // A pod's last placement in this log is where it ran: its logged node and start (unless its
+    // record says a later one).
     std::unordered_map<std::string, std::size_t> podOf;
     for (std::size_t i = podsBefore; i < objects.pods.size(); ++i) {
         const K8sPod& p = objects.pods[i];
@@ -478,11 +484,6 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
             p.scheduledS = d.unixS;
             p.nodeName = nodes[std::size_t(d.node)];
         }
-    }
-    for (std::size_t i = podsBefore; i < objects.pods.size(); ++i) {
-        K8sPod& p = objects.pods[i];
-        if (p.runS >= 0 && p.scheduledS >= 0 && p.endS < 0)
-            p.endS = p.scheduledS + p.runS;
     }
     return {};
 }

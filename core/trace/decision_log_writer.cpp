@@ -88,6 +88,12 @@ Status writeDecisionLog(const Trace& trace, const std::string& path, const Decis
                 s += ",\"priority\":" + std::to_string(j.priority);
             if (j.runTimeS >= 0)
                 s += ",\"runtime\":" + jsNumber(j.runTimeS);
+            if (t.logged.node.valid()) // where it ran, whether or not a decision below says so
+                s += ",\"node\":" + nodeOf(t.logged.node.value);
+            if (t.logged.startTimeS >= 0)
+                s += ",\"start\":" + at(t.logged.startTimeS);
+            if (t.logged.endTimeS >= 0)
+                s += ",\"end\":" + at(t.logged.endTimeS);
             if (j.status == 1 || j.status == 0)
                 s += std::string(",\"phase\":") + (j.status == 1 ? "\"Succeeded\"" : "\"Failed\"");
             out.put(s + "}\n");

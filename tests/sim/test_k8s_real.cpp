@@ -5,6 +5,8 @@
 #include "test_util.h"
 
 #include "sim/timed_replay.h"
+#include "trace/decision_log.h"
+#include "trace/native_format.h"
 #include "trace/trace_loader.h"
 #include "trace/trace_summary.h"
 
@@ -77,6 +79,31 @@ private slots:
                 QCOMPARE(run->waitS.max, 186.0);
             else
                 QCOMPARE(run->waitS.max, 0.0);
+        }
+    }
+
+    // The dump's logged decisions (events: placements, aggregated FailedScheduling with reasons)
+    // through a decision log and through .sltrace: the same decisions, reasons and placements.
+    void sonobuoyRoundTrips()
+    {
+        auto r = loadTrace({ schedlab::test::realTrace("k8s-sonobuoy-aws-2017/resources") });
+        QVERIFY(r.ok());
+        const Trace& t = r->trace;
+        QTemporaryDir dir;
+        const std::string jsonl = dir.filePath("sonobuoy.jsonl").toStdString(), native = dir.filePath("sonobuoy.sltrace").toStdString();
+        QVERIFY(writeDecisionLog(t, jsonl).ok());
+        QVERIFY(writeNativeTrace(t, native).ok());
+        for (const std::string& path : { jsonl, native }) {
+            auto back = loadTrace({ path });
+            QVERIFY2(back.ok(), back.ok() ? "" : back.error().toString().c_str());
+            QCOMPARE(back->diagnostics.total(), int64_t(0));
+            QVERIFY2(back->trace.logged == t.logged, path.c_str());
+            QCOMPARE(back->trace.tasks.size(), t.tasks.size());
+            for (std::size_t i = 0; i < t.tasks.size(); ++i) {
+                QCOMPARE(back->trace.tasks[i].logged, t.tasks[i].logged);
+                QCOMPARE(back->trace.tasks[i].request, t.tasks[i].request);
+            }
+            QCOMPARE(back->trace.nodes, t.nodes);
         }
     }
 };
