@@ -12,9 +12,13 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <memory>
+#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -360,12 +364,20 @@ Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::
     QCryptographicHash hash(QCryptographicHash::Sha256);
     std::string fileList;
     for (const std::string& f : files) {
-        QFile file(QString::fromStdString(f));
-        if (!file.open(QIODevice::ReadOnly))
+        // Paths are bytes (a name need not be UTF-8): opened and stored as given, never via QString.
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(f.c_str(), "rb"), &std::fclose);
+        if (!file)
+            return makeError(ErrorCode::Io, std::string("cannot read for hashing: ") + std::strerror(errno), f);
+        std::vector<char> buf(1 << 20);
+        std::size_t n = 0;
+        while ((n = std::fread(buf.data(), 1, buf.size(), file.get())) > 0)
+            hash.addData(QByteArrayView(buf.data(), qsizetype(n)));
+        if (std::ferror(file.get()))
             return makeError(ErrorCode::Io, "cannot read for hashing", f);
-        hash.addData(&file);
         // Absolute, so a project opened from another directory still finds its trace.
-        fileList += (fileList.empty() ? "" : "\n") + QFileInfo(file).absoluteFilePath().toStdString();
+        std::error_code ec;
+        const std::filesystem::path absolute = std::filesystem::absolute(f, ec);
+        fileList += (fileList.empty() ? "" : "\n") + (ec ? f : absolute.lexically_normal().string());
     }
     // The options that shaped the trace: the same files read differently are another trace.
     QJsonObject optionsJson;

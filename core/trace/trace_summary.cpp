@@ -163,9 +163,15 @@ QJsonObject mapJson(const Map& m)
 QJsonObject toJson(const TraceSummary& s)
 {
     QJsonArray files;
-    for (const LoadedFile& f : s.files)
-        files.append(QJsonObject { { "path", q(f.path) }, { "kind", q(f.kind) },
-            { "bytes", double(f.bytes) }, { "textBytes", double(f.uncompressedBytes) } });
+    for (const LoadedFile& f : s.files) {
+        QJsonObject o { { "path", q(f.path) }, { "kind", q(f.kind) }, { "bytes", double(f.bytes) },
+            { "textBytes", double(f.uncompressedBytes) } };
+        // A path that is not UTF-8 is shown with its bad bytes replaced; its exact bytes go here,
+        // so a script can open it again.
+        if (!isValidUtf8(f.path))
+            o.insert("pathBase64", QString::fromLatin1(QByteArray::fromStdString(f.path).toBase64()));
+        files.append(o);
+    }
     QJsonArray warnings;
     for (const Warning& w : s.firstWarnings)
         warnings.append(QJsonObject { { "category", q(w.category) }, { "file", q(w.file) },

@@ -566,6 +566,33 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(runs.out).object()["runs"].toArray().size(), 1);
     }
 
+    // A file name that is not UTF-8 (Linux paths are bytes): replayed into a project, reopened from
+    // the project (its stored path), and named exactly in info --json (pathBase64).
+    void nonUtf8FileNames()
+    {
+        const QString sample = QStringLiteral(SCHEDLAB_TEST_DATA "/../../samples/sample.sltrace");
+        // Through a shell: QProcess arguments are text and cannot carry the byte 0xff.
+        const QString script = QStringLiteral(
+            "set -e; cd \"$DIR\"; name=$(printf 'sa\\377.sltrace'); cp \"$SAMPLE\" \"$name\"; "
+            "\"$CLI\" replay \"$name\" --mode timed --policy firstfit --project bytes.schedlab > /dev/null; "
+            "\"$CLI\" decisions --project bytes.schedlab --run 1 --index 3 > decision.txt; "
+            "\"$CLI\" info --json \"$name\" > info.json");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("DIR", m_dir.path());
+        env.insert("SAMPLE", sample);
+        env.insert("CLI", QStringLiteral(SCHEDLAB_CLI));
+        p.setProcessEnvironment(env);
+        p.start("/bin/sh", { "-c", script });
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QFile decision(m_dir.filePath("decision.txt")), info(m_dir.filePath("info.json"));
+        QVERIFY(decision.open(QIODevice::ReadOnly) && info.open(QIODevice::ReadOnly));
+        QVERIFY(decision.readAll().contains("decision 3 of"));
+        const QJsonObject file = QJsonDocument::fromJson(info.readAll()).object()["files"].toArray()[0].toObject();
+        QCOMPARE(QByteArray::fromBase64(file["pathBase64"].toString().toLatin1()), QByteArray("sa\xff.sltrace"));
+    }
+
     // The bundled sample is this project's own generator output, and must stay loadable.
     void bundledSampleLoads()
     {
