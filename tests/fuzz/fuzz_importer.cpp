@@ -1,7 +1,8 @@
 // libFuzzer target for one importer, chosen at compile time by SCHEDLAB_FUZZ_KIND:
 // 0 openb node list, 1 openb pod list (with a fixed node list), 2 SWF, 3 Google task_events,
 // 4 schedlab format, 5 format detection + whole loader, 6 Slurm sacct, 7 LSF lsb.acct, 8 Kubernetes
-// JSON (objects and events, folded), 9 schedlab decision log. Any crash, leak, UB or hang is a finding;
+// JSON (objects and events, folded), 9 schedlab decision log, 10 kube-scheduler log (klog text or
+// JSON lines, against a fixed cluster), 11 kube-scheduler-simulator recorder file. Any crash, leak, UB or hang is a finding;
 // errors and warnings are expected outcomes.
 
 #include "fuzz_common.h"
@@ -99,6 +100,36 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
 #elif SCHEDLAB_FUZZ_KIND == 9
     K8sImporter k8s;
     st = k8s.addDecisionLog(*reader.value(), ctx);
+    if (st)
+        st = k8s.finish(trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 10
+    // A kube-scheduler log (klog text, or the JSON format for odd sizes) against a fixed cluster
+    // of the pods and nodes the seeds name, so that decisions are matched and folded.
+    static const std::string cluster = [] {
+        const std::string p = fuzz::inputPath(".cluster.json");
+        std::string nodes;
+        for (int i = 0; i < 4; ++i)
+            nodes += std::string(i ? "," : "") + R"({"kind":"Node","metadata":{"name":"gen-node-000)" + std::to_string(i)
+                + R"("},"status":{"allocatable":{"cpu":"8","memory":"32Gi","nvidia.com/gpu":"2"}}})";
+        std::string pods;
+        for (int i = 0; i < 8; ++i)
+            pods += std::string(",") + R"({"kind":"Pod","metadata":{"name":"pod-)" + std::to_string(i)
+                + R"(","namespace":"default","creationTimestamp":"2023-11-14T22:13:20Z"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}})";
+        const std::string text = R"({"kind":"List","items":[)" + nodes + pods + "]}";
+        fuzz::writeInput(p, reinterpret_cast<const uint8_t*>(text.data()), text.size());
+        return p;
+    }();
+    options.logYear = 2023;
+    K8sImporter k8s;
+    auto objects = LineReader::open(cluster, options.reader);
+    if (!objects || !k8s.addJson(*objects.value(), ctx))
+        __builtin_trap(); // the fixed cluster always reads
+    st = k8s.addSchedulerLog(*reader.value(), ctx, size % 2 == 1, 0);
+    if (st)
+        st = k8s.finish(trace, ctx);
+#elif SCHEDLAB_FUZZ_KIND == 11
+    K8sImporter k8s;
+    st = k8s.addRecorderFile(*reader.value(), ctx);
     if (st)
         st = k8s.finish(trace, ctx);
 #endif
