@@ -220,7 +220,17 @@ bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
 
 bool Replay::fitsOnNodesReleasedSince(uint64_t epoch, const trace::TaskRequest& r) const
 {
-    for (std::size_t i = m_epochLogPos[std::size_t(epoch)]; i < m_releasedNodes.size(); ++i)
+    const std::size_t from = m_epochLogPos[std::size_t(epoch)];
+    const int nodes = m_cluster.nodeCount();
+    if (m_releasedNodes.size() - from > std::size_t(nodes)) { // more releases than nodes: each node once
+        for (int n = 0; n < nodes; ++n) {
+            const std::size_t last = m_lastReleasePos[std::size_t(n)];
+            if (last != SIZE_MAX && last >= from && m_cluster.fits(n, r))
+                return true;
+        }
+        return false;
+    }
+    for (std::size_t i = from; i < m_releasedNodes.size(); ++i)
         if (m_cluster.fits(m_releasedNodes[i], r))
             return true;
     return false;

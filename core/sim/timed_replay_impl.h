@@ -316,6 +316,9 @@ private:
     /// Nodes freed by finishing units, in order; epoch e's releases start at m_epochLogPos[e].
     std::vector<int32_t> m_releasedNodes;
     std::vector<std::size_t> m_epochLogPos { 0 };
+    /// By node: its last position in m_releasedNodes (SIZE_MAX = never released). A long stretch
+    /// of the log is scanned as the (fewer) nodes released in it.
+    std::vector<std::size_t> m_lastReleasePos;
     uint64_t m_forkEpoch = 0; ///< first epoch of the current policy
     /// The signature's first task fitted no node at its last failure (epoch m_sigFailEpoch[s]):
     /// since then only nodes released after it can have room, so exactly when one of them fits

@@ -108,8 +108,11 @@ void Replay::finish(int32_t ui)
             a[2] -= int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
         }
     }
+    if (m_lastReleasePos.empty())
+        m_lastReleasePos.assign(std::size_t(m_cluster.nodeCount()), SIZE_MAX);
     for (std::size_t k = 0; k < placed.size(); ++k) {
         release(placed[k], taskOf(u, int(k)).request);
+        m_lastReleasePos[std::size_t(placed[k].node)] = m_releasedNodes.size();
         m_releasedNodes.push_back(placed[k].node);
     }
     bumpReleaseEpoch();
