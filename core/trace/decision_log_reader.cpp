@@ -115,15 +115,6 @@ std::optional<int64_t> quantityOf(dom::element v, const std::string& field, Bad&
     return out;
 }
 
-/// A key as a JSON pointer token ('~' and '/' escaped).
-std::string pointerKey(std::string_view key)
-{
-    std::string out;
-    for (char c : key)
-        out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-    return out;
-}
-
 /// "ns/name" split at the first '/'; a name without one has no namespace.
 void splitPodName(const std::string& full, std::string& ns, std::string& name)
 {

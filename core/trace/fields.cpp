@@ -221,6 +221,20 @@ std::size_t utf8SequenceLength(std::string_view s, std::size_t i)
 }
 } // namespace
 
+std::string pointerKey(std::string_view key)
+{
+    std::string out;
+    for (char c : key) {
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
+    }
+    return out;
+}
+
 bool isValidUtf8(std::string_view text)
 {
     for (std::size_t i = 0; i < text.size();) {

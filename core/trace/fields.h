@@ -37,6 +37,8 @@ std::string parseMessage(ParseStatus status, std::string_view text);
 bool isValidUtf8(std::string_view text);
 /// Copy with invalid UTF-8 sequences replaced by '?'.
 std::string sanitizeUtf8(std::string_view text);
+/// `key` as one JSON pointer segment (RFC 6901: '~' -> ~0, '/' -> ~1).
+std::string pointerKey(std::string_view key);
 
 /// Shortest text that parses back to exactly the same double.
 std::string formatDouble(double value);

@@ -1,5 +1,6 @@
 // schedlab-cli as a user runs it: exit codes, stable --json output, errors on stderr.
 
+#include "cli_run.h"
 #include "test_util.h"
 
 #include <QJsonArray>
@@ -11,18 +12,10 @@
 using schedlab::test::dataPath;
 
 namespace {
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = schedlab::test::CliRun;
 Run cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(SCHEDLAB_CLI), args);
-    p.waitForFinished(120000);
-    return Run { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    return schedlab::test::runCli(args, 120000, env);
 }
 QString data(const char* rel) { return QString::fromStdString(dataPath(rel)); }
 
@@ -535,64 +528,6 @@ private slots:
 
     // `cat FILE | schedlab-cli info -` and `replay - --project`: the same trace as the file, and the
     // project stores it (hashed from the stream's copy).
-    void standardInputIsATraceToo()
-    {
-        const QString sample = QStringLiteral(SCHEDLAB_TEST_DATA "/../../samples/sample.sltrace");
-        QFile f(sample);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QByteArray bytes = f.readAll();
-        auto piped = [&](const QStringList& args) {
-            QProcess p;
-            p.start(QStringLiteral(SCHEDLAB_CLI), args);
-            p.write(bytes);
-            p.closeWriteChannel();
-            p.waitForFinished(120000);
-            return Run { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
-        };
-        Run in = piped({ "info", "-", "--json" });
-        QVERIFY2(in.code == 0, in.err.constData());
-        Run file = cli({ "info", sample, "--json" });
-        const QJsonObject a = QJsonDocument::fromJson(in.out).object(), b = QJsonDocument::fromJson(file.out).object();
-        QVERIFY(b["jobs"]["count"].toInt() >= 1000);
-        QCOMPARE(a["jobs"]["count"].toInt(), b["jobs"]["count"].toInt());
-        QCOMPARE(a["tasks"]["count"].toInt(), b["tasks"]["count"].toInt());
-        QCOMPARE(a["tasks"]["gpuMilli"].toDouble(), b["tasks"]["gpuMilli"].toDouble());
-        QCOMPARE(a["nodes"]["count"].toInt(), b["nodes"]["count"].toInt());
-        QCOMPARE(a["files"].toArray()[0].toObject()["path"].toString(), QString("(stdin)"));
-        const QString project = m_dir.filePath("stdin.schedlab");
-        Run rep = piped({ "replay", "-", "--mode", "timed", "--policy", "firstfit", "--project", project });
-        QVERIFY2(rep.code == 0, rep.err.constData());
-        Run runs = cli({ "runs", "--project", project, "--json" });
-        QCOMPARE(QJsonDocument::fromJson(runs.out).object()["runs"].toArray().size(), 1);
-    }
-
-    // A file name that is not UTF-8 (Linux paths are bytes): replayed into a project, reopened from
-    // the project (its stored path), and named exactly in info --json (pathBase64).
-    void nonUtf8FileNames()
-    {
-        const QString sample = QStringLiteral(SCHEDLAB_TEST_DATA "/../../samples/sample.sltrace");
-        // Through a shell: QProcess arguments are text and cannot carry the byte 0xff.
-        const QString script = QStringLiteral(
-            "set -e; cd \"$DIR\"; name=$(printf 'sa\\377.sltrace'); cp \"$SAMPLE\" \"$name\"; "
-            "\"$CLI\" replay \"$name\" --mode timed --policy firstfit --project bytes.schedlab > /dev/null; "
-            "\"$CLI\" decisions --project bytes.schedlab --run 1 --index 3 > decision.txt; "
-            "\"$CLI\" info --json \"$name\" > info.json");
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("DIR", m_dir.path());
-        env.insert("SAMPLE", sample);
-        env.insert("CLI", QStringLiteral(SCHEDLAB_CLI));
-        p.setProcessEnvironment(env);
-        p.start("/bin/sh", { "-c", script });
-        QVERIFY(p.waitForFinished(120000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        QFile decision(m_dir.filePath("decision.txt")), info(m_dir.filePath("info.json"));
-        QVERIFY(decision.open(QIODevice::ReadOnly) && info.open(QIODevice::ReadOnly));
-        QVERIFY(decision.readAll().contains("decision 3 of"));
-        const QJsonObject file = QJsonDocument::fromJson(info.readAll()).object()["files"].toArray()[0].toObject();
-        QCOMPARE(QByteArray::fromBase64(file["pathBase64"].toString().toLatin1()), QByteArray("sa\xff.sltrace"));
-    }
-
     // The bundled sample is this project's own generator output, and must stay loadable.
     void bundledSampleLoads()
     {

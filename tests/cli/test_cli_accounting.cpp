@@ -7,21 +7,13 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include "cli_run.h"
+
 #include <QtTest>
 
 namespace {
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SCHEDLAB_CLI), args);
-    p.waitForFinished(120000);
-    return Run { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
+using Run = schedlab::test::CliRun;
+Run cli(const QStringList& args) { return schedlab::test::runCli(args, 120000); }
 QString write(const QTemporaryDir& dir, const char* name, const char* text)
 {
     const QString path = dir.filePath(name);

@@ -4,6 +4,8 @@
 // k8s-default re-scoring the logged states agrees with every logged choice that was no tie. The
 // year of klog lines travels with the project (--log-year given once, at the replay).
 
+#include "cli_run.h"
+
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,17 +15,8 @@
 #include <QtTest>
 
 namespace {
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SCHEDLAB_CLI), args);
-    p.waitForFinished(300000);
-    return Run { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError() };
-}
+using Run = schedlab::test::CliRun;
+Run cli(const QStringList& args) { return schedlab::test::runCli(args, 300000); }
 } // namespace
 
 class TestCliKubernetes : public QObject {

@@ -1,6 +1,7 @@
 // `schedlab-cli replay` without --mode: the mode "auto" picks (and says why), the default replay
 // window of a long timed trace (the busiest stretch, said on stderr) and --from/--to.
 
+#include "cli_run.h"
 #include "test_util.h"
 
 #include <QJsonArray>
@@ -13,18 +14,8 @@
 using schedlab::test::dataPath;
 
 namespace {
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SCHEDLAB_CLI), args);
-    p.waitForFinished(120000);
-    return Run { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
+using Run = schedlab::test::CliRun;
+Run cli(const QStringList& args) { return schedlab::test::runCli(args, 120000); }
 QString data(const char* rel) { return QString::fromStdString(dataPath(rel)); }
 
 // One 8-processor machine over 10 days: a 1-proc hour at 0, a 4-proc hour at day 5 and a 1-proc
