@@ -212,10 +212,23 @@ int runDecisions(const std::vector<std::string>& argv)
         auto agreement = incident::compareWithLogged(index, *policyName, {}, {}, schedulerConfig ? &*schedulerConfig : nullptr);
         if (!agreement)
             return fail("decisions: " + agreement.error().toString(), 2);
-        if (json)
-            std::fputs(QJsonDocument(agreementJson(agreement.value())).toJson(QJsonDocument::Indented).constData(), stdout);
-        else
+        // Which KubeSchedulerConfiguration the re-scoring ran under (k8s policies only).
+        const std::string& configText = schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig;
+        std::string configSummary;
+        if (!configText.empty() && policy::acceptsSchedulerConfig(*policyName))
+            if (auto c = policy::parseKubeSchedulerConfig(configText, "scheduler configuration"))
+                configSummary = c->summary();
+        if (json) {
+            QJsonObject o = agreementJson(agreement.value());
+            if (!configSummary.empty())
+                o.insert("schedulerConfig", QString::fromStdString(configSummary));
+            std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        } else {
             printAgreement(agreement.value());
+            if (!configSummary.empty())
+                std::printf("  under the scheduler configuration %s: %s\n", schedulerConfig ? "given" : "of the run",
+                    configSummary.c_str());
+        }
         return 0;
     }
     if (k < 0) {
