@@ -91,6 +91,18 @@ commands:
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R] [--k8s-pods 100000] [--k8s-nodes 5000]
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
         (openb and SWF of N MB, a kubectl dump; --big-mb 0 skips them)
+  sweep plan TRACE... --mode fill|timed [--policy a,b] [--seeds 42-51] [--shards N] --out S.sweep
+        [--queue fcfs] [--backfill easy|none] [--ratio 1.3] [--tie-break order] [--scheduler-config FILE]
+        [--record summary|full]
+  sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab]
+  sweep merge S.sweep SHARD.schedlab... --project P
+  sweep status S.sweep [SHARD.schedlab...]
+  sweep emit slurm|k8s S.sweep [--dir SHARDS] [--project P] [--parallel M] [--cpus C] [--mem 4G]
+        [--time 04:00:00] [--cli PATH] [--plan-path PATH] [--image IMG] [--claim PVC]
+        a study as a plan of cells (trace x policy x seed) in shards; each shard runs into its own
+        project (the index from --shard, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; finished cells
+        are skipped on a re-run); merge copies every finished cell once; emit prints a Slurm submit
+        script (job array + dependent merge) or a Kubernetes Indexed Job (docs/sweeps.md)
   completion bash
         print a bash completion script: source <(schedlab-cli completion bash)
 
@@ -241,6 +253,8 @@ int main(int argc, char** argv)
         return schedlab::cli::runRounds(args);
     if (command == "bench")
         return schedlab::cli::runBench(args);
+    if (command == "sweep")
+        return schedlab::cli::runSweep(args);
     if (command == "completion") {
         if (args.size() != 1 || args[0] != "bash") {
             std::fprintf(stderr, "schedlab-cli: completion takes one shell: bash\n");

@@ -133,6 +133,14 @@ public:
     Status endRun(int64_t runId, RunStatus status, const std::string& error = {});
 
     Result<std::vector<RunRow>> runs();
+    /// Copies finished runs of the project file `otherPath` (same schema) into this one, in one
+    /// transaction: each run's row under a new id, its results, decisions, journal, and its trace
+    /// (the one here with the same content hash, else a copy). Each run comes with a setting key
+    /// that records its new id in the same transaction; a run whose key is set already is not
+    /// copied (two merges at once copy a run once). Returns, per run, (its id here, copied now)
+    /// (project_merge.cpp; used by sweep merge).
+    Result<std::vector<std::pair<int64_t, bool>>> copyRunsFrom(const std::string& otherPath,
+        const std::vector<std::pair<int64_t, std::string>>& runs);
 
     // Fine-tune rounds (rounds.cpp); same crash rules as runs: inserted 'running', finished in one
     // transaction with curves and evaluation, interrupted ones marked failed on the next open.

@@ -29,12 +29,16 @@ public:
 
     /// Id of the last run inserted by run() or store(); -1 before.
     int64_t lastRunId() const { return m_lastId; }
+    /// run() keeps the decision log and state journal (the default) or only results, series and
+    /// summaries (a sweep's cells: a fraction of the bytes; incident replay then replays the run).
+    void setRecordDecisions(bool on) { m_recordDecisions = on; }
 
 private:
     Status finish(int64_t runId, const RunOutcome& outcome);
     store::Project& m_project;
     int64_t m_traceId;
     int64_t m_lastId = -1;
+    bool m_recordDecisions = true;
 };
 
 } // namespace schedlab::workflow

@@ -1,0 +1,284 @@
+// `schedlab-cli sweep plan|run|merge|status|emit` (core/workflow/sweep.h, docs/sweeps.md).
+
+#include "cli_args.h"
+#include "commands.h"
+#include "import_options.h"
+
+#include "policy/k8s_scheduler_config.h"
+#include "policy/placement_policy.h"
+#include "rl/learned_policy.h"
+#include "store/project.h"
+#include "workflow/run_args.h"
+#include "workflow/sweep.h"
+#include "workflow/sweep_emit.h"
+
+#include <QCoreApplication>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+namespace schedlab::cli {
+
+namespace {
+
+int sweepPlan(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "mode", "policy", "seeds", "shards", "out", "queue", "backfill", "ratio", "tie-break", "record",
+                                          "scheduler-config", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks" },
+            kImportFlags);
+        !e.empty())
+        return fail("sweep plan: " + e, 2);
+    const auto out = a.value("out");
+    const std::string mode = a.value("mode").value_or("");
+    if (!out || a.positional().empty() || (mode != "fill" && mode != "timed"))
+        return fail("sweep plan: usage: sweep plan TRACE... --mode fill|timed --policy a,b --seeds 42-51 --shards N --out S.sweep "
+                    "(several traces: separate their file groups with ',')",
+            2);
+    workflow::SweepSpec spec;
+    if (std::string e = importOptionsFrom(a, spec.importOptions); !e.empty())
+        return fail("sweep plan: " + e, 2);
+    // TRACE... : files of one trace, or groups separated by "," ("a.csv b.csv , c.swf").
+    spec.traces.emplace_back();
+    for (const std::string& p : a.positional()) {
+        if (p == ",") {
+            spec.traces.emplace_back();
+            continue;
+        }
+        spec.traces.back().push_back(p);
+    }
+    std::erase_if(spec.traces, [](const auto& t) { return t.empty(); });
+    spec.policies = splitList(a.value("policy").value_or("bestfit,fgd"));
+    for (const std::string& p : spec.policies)
+        if (!rl::isModelPolicy(p) && !policy::makePlacementPolicy(p))
+            return fail("sweep plan: unknown policy '" + p + "' (see schedlab-cli policies)", 2);
+    auto seeds = workflow::parseSeeds(a.value("seeds").value_or("42"));
+    if (!seeds)
+        return fail("sweep plan: --" + seeds.error().message, 2);
+    spec.seeds = seeds.value();
+    std::string error;
+    spec.shards = int(a.integer("shards", 1, error));
+    const std::string record = a.value("record").value_or("summary");
+    if (record != "full" && record != "summary")
+        return fail("sweep plan: --record is summary (results, series, summaries) or full (and decision logs, journals)", 2);
+    spec.recordDecisions = record == "full";
+    if (mode == "fill") {
+        sim::FillOptions f;
+        f.ratio = a.real("ratio", f.ratio, error);
+        policy::parseTieBreak(a.value("tie-break").value_or("order"), f.tieBreak);
+        spec.base = sim::RunSpec::fill({}, f);
+    } else {
+        sim::TimedOptions t;
+        if (!policy::parseQueueOrder(a.value("queue").value_or("fcfs"), t.queue))
+            return fail("sweep plan: --queue is one of fcfs, sjf, priority, wfp3, unicep, f1, fair", 2);
+        t.backfill = a.value("backfill").value_or("easy") == "none" ? sim::Backfill::None : sim::Backfill::Easy;
+        policy::parseTieBreak(a.value("tie-break").value_or("random"), t.tieBreak);
+        spec.base = sim::RunSpec::timed({}, t);
+    }
+    if (!error.empty())
+        return fail("sweep plan: " + error, 2);
+    if (auto path = a.value("scheduler-config")) {
+        auto config = policy::readKubeSchedulerConfig(*path, &spec.base.schedulerConfig);
+        if (!config)
+            return fail("sweep plan: --scheduler-config: " + config.error().toString(), 2);
+    }
+    auto plan = workflow::makeSweepPlan(spec);
+    if (!plan)
+        return fail("sweep plan: " + plan.error().toString(), plan.error().code == ErrorCode::Invalid ? 2 : 1);
+    if (Status s = workflow::writeSweepPlan(*plan, *out); !s)
+        return fail(s.error().toString());
+    std::printf("wrote %s: sweep %s, %zu cells (%zu traces x %zu policies x %zu seeds) in %d shards\n", out->c_str(), plan->id.c_str(),
+        plan->cells.size(), plan->traces.size(), spec.policies.size(), spec.seeds.size(), plan->shards);
+    return 0;
+}
+
+/// The default shard file of shard `i`: next to the plan.
+std::string shardFile(const std::string& planPath, int i) { return planPath + ".shard-" + std::to_string(i) + ".schedlab"; }
+
+int sweepRun(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "shard", "of", "project" }, {}); !e.empty())
+        return fail("sweep run: " + e, 2);
+    if (a.positional().size() != 1)
+        return fail("sweep run: usage: sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab]", 2);
+    const std::string planPath = a.positional()[0];
+    auto plan = workflow::readSweepPlan(planPath);
+    if (!plan)
+        return fail(plan.error().toString());
+    std::string error;
+    int shard = int(a.integer("shard", -1, error));
+    if (!error.empty())
+        return fail("sweep run: " + error, 2);
+    if (shard < 0)
+        shard = workflow::shardFromEnvironment();
+    if (shard < 0)
+        return fail("sweep run: give --shard I (or run under a Slurm array or a Kubernetes Indexed Job)", 2);
+    if (auto of = a.value("of"); of && std::to_string(plan->shards) != *of)
+        return fail("sweep run: --of " + *of + ", but the plan has " + std::to_string(plan->shards) + " shards", 2);
+    const std::string projectPath = a.value("project").value_or(shardFile(planPath, shard));
+    auto project = store::Project::open(projectPath);
+    if (!project)
+        return fail(project.error().toString());
+    const auto t0 = std::chrono::steady_clock::now();
+    auto report = workflow::runSweepShard(*plan, shard, *project.value());
+    if (!report)
+        return fail(report.error().toString());
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("shard %d of sweep %s into %s: %d cells run, %d done before (skipped), %d failed, %.2f s\n", shard, plan->id.c_str(),
+        projectPath.c_str(), report->ran, report->skipped, report->failed, secs);
+    for (const std::string& e : report->errors)
+        std::fprintf(stderr, "schedlab-cli: %s\n", e.c_str());
+    return report->failed ? 1 : 0;
+}
+
+int printMergeReport(const workflow::MergeReport& r, std::size_t cells)
+{
+    for (const std::string& e : r.refused)
+        std::fprintf(stderr, "schedlab-cli: refused %s\n", e.c_str());
+    std::printf("%d cells merged now, %d before; %zu of %zu cells missing", r.merged, r.already, r.missing.size(), cells);
+    if (!r.missing.empty()) {
+        std::printf(":");
+        for (std::size_t i = 0; i < r.missing.size() && i < 20; ++i)
+            std::printf(" %d", r.missing[i]);
+        if (r.missing.size() > 20)
+            std::printf(" ...");
+    }
+    std::printf("\n");
+    return r.refused.empty() && r.missing.empty() ? 0 : 1;
+}
+
+int sweepMerge(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "project" }, {}); !e.empty())
+        return fail("sweep merge: " + e, 2);
+    const auto projectPath = a.value("project");
+    if (!projectPath || a.positional().size() < 2)
+        return fail("sweep merge: usage: sweep merge S.sweep SHARD.schedlab... --project P.schedlab", 2);
+    auto plan = workflow::readSweepPlan(a.positional()[0]);
+    if (!plan)
+        return fail(plan.error().toString());
+    auto project = store::Project::open(*projectPath);
+    if (!project)
+        return fail(project.error().toString());
+    const std::vector<std::string> shards(a.positional().begin() + 1, a.positional().end());
+    const auto t0 = std::chrono::steady_clock::now();
+    auto report = workflow::mergeSweep(*plan, shards, *project.value());
+    if (!report)
+        return fail(report.error().toString());
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("merged %zu shard files into %s in %.2f s: ", shards.size(), projectPath->c_str(), secs);
+    return printMergeReport(*report, plan->cells.size());
+}
+
+int sweepStatus(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, {}, {}); !e.empty())
+        return fail("sweep status: " + e, 2);
+    if (a.positional().empty())
+        return fail("sweep status: usage: sweep status S.sweep [SHARD.schedlab...]", 2);
+    const std::string planPath = a.positional()[0];
+    auto plan = workflow::readSweepPlan(planPath);
+    if (!plan)
+        return fail(plan.error().toString());
+    std::vector<std::string> shards(a.positional().begin() + 1, a.positional().end());
+    if (shards.empty()) // the default shard files next to the plan
+        for (int i = 0; i < plan->shards; ++i)
+            if (std::filesystem::exists(shardFile(planPath, i)))
+                shards.push_back(shardFile(planPath, i));
+    std::printf("sweep %s: %zu cells in %d shards, %zu traces\n", plan->id.c_str(), plan->cells.size(), plan->shards, plan->traces.size());
+    std::vector<int> done(std::size_t(plan->shards), 0), cellsOf(std::size_t(plan->shards), 0);
+    for (const auto& c : plan->cells)
+        ++cellsOf[std::size_t(c.shard)];
+    int finished = 0;
+    for (const std::string& file : shards) {
+        auto p = store::Project::open(file, store::Project::OpenMode::ReadOnly);
+        if (!p) {
+            std::printf("  %s: %s\n", file.c_str(), p.error().message.c_str());
+            continue;
+        }
+        auto owner = p.value()->setting("sweep.plan");
+        if (!owner || *owner != plan->id) {
+            std::printf("  %s: not a shard of this sweep\n", file.c_str());
+            continue;
+        }
+        for (const auto& c : plan->cells)
+            if (auto run = p.value()->setting(workflow::sweepCellKey(plan->id, c.index)); run && !run->empty()) {
+                ++done[std::size_t(c.shard)];
+                ++finished;
+            }
+    }
+    for (int i = 0; i < plan->shards; ++i)
+        std::printf("  shard %d: %d of %d cells finished\n", i, done[std::size_t(i)], cellsOf[std::size_t(i)]);
+    std::printf("%d of %zu cells finished; %zu to run (sweep run S.sweep --shard I skips the finished ones)\n", finished, plan->cells.size(),
+        plan->cells.size() - std::size_t(finished));
+    return 0;
+}
+
+int sweepEmit(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "cli", "dir", "project", "parallel", "cpus", "mem", "time", "image", "claim", "plan-path" }, {});
+        !e.empty())
+        return fail("sweep emit: " + e, 2);
+    if (a.positional().size() != 2 || (a.positional()[0] != "slurm" && a.positional()[0] != "k8s"))
+        return fail("sweep emit: usage: sweep emit slurm|k8s S.sweep [--dir SHARDS] [--project P] [--parallel M] [--cpus C] [--mem 4G] "
+                    "[--time 04:00:00] [--cli PATH] [--image IMG --claim PVC]",
+            2);
+    const bool slurm = a.positional()[0] == "slurm";
+    const std::string planPath = a.positional()[1];
+    auto plan = workflow::readSweepPlan(planPath);
+    if (!plan)
+        return fail(plan.error().toString());
+    workflow::EmitOptions o;
+    std::error_code ec;
+    const std::string absPlan = std::filesystem::absolute(planPath, ec).lexically_normal().string();
+    if (slurm) {
+        o.cli = a.value("cli").value_or(QCoreApplication::applicationFilePath().toStdString());
+        o.planPath = a.value("plan-path").value_or(absPlan);
+        o.shardDir = a.value("dir").value_or(absPlan + ".shards");
+        o.project = a.value("project").value_or(absPlan + ".merged.schedlab");
+    } else {
+        o.cli = a.value("cli").value_or("schedlab-cli");
+        o.planPath = a.value("plan-path").value_or("/sweep/" + std::filesystem::path(planPath).filename().string());
+        o.shardDir = a.value("dir").value_or("/sweep/shards");
+        o.project = a.value("project").value_or("/sweep/merged.schedlab");
+    }
+    std::string error;
+    o.parallel = int(a.integer("parallel", 0, error));
+    o.cpus = int(a.integer("cpus", 1, error));
+    if (!error.empty() || o.parallel < 0 || o.cpus < 1)
+        return fail("sweep emit: " + (error.empty() ? std::string("--parallel >= 0, --cpus >= 1") : error), 2);
+    o.memory = a.value("mem").value_or(o.memory);
+    o.timeLimit = a.value("time").value_or(o.timeLimit);
+    o.image = a.value("image").value_or(o.image);
+    o.volumeClaim = a.value("claim").value_or(o.volumeClaim);
+    std::fputs((slurm ? workflow::emitSlurm(*plan, o) : workflow::emitKubernetes(*plan, o)).c_str(), stdout);
+    return 0;
+}
+
+} // namespace
+
+int runSweep(const std::vector<std::string>& argv)
+{
+    if (argv.empty())
+        return fail("sweep: plan, run, merge, status or emit (schedlab-cli sweep --help)", 2);
+    const std::string sub = argv[0];
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (sub == "plan")
+        return sweepPlan(rest);
+    if (sub == "run")
+        return sweepRun(rest);
+    if (sub == "merge")
+        return sweepMerge(rest);
+    if (sub == "status")
+        return sweepStatus(rest);
+    if (sub == "emit")
+        return sweepEmit(rest);
+    return fail("sweep: unknown subcommand '" + sub + "' (plan, run, merge, status, emit)", 2);
+}
+
+} // namespace schedlab::cli
