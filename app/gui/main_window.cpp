@@ -29,6 +29,7 @@
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
@@ -432,6 +433,15 @@ void MainWindow::buildMenus()
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     m_recentMenu->setObjectName("recentProjectsMenu");
     runMenu->addAction(tr("&Run Checked Policies"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] { runPolicies(); });
+    runMenu->addAction(tr("Plan &Sweep..."), this, [this] {
+        bool ok = false;
+        const int shards = QInputDialog::getInt(this, tr("Plan Sweep"), tr("Shards (one job each on the cluster):"), 4, 1, 100000, 1, &ok);
+        if (!ok)
+            return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Sweep plan"), QString(), tr("Sweep plans (*.sweep)"));
+        if (!path.isEmpty())
+            planSweep(path, shards);
+    });
     runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, [this] {
         m_importer->cancel();
         m_runner->cancel();

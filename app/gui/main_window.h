@@ -107,6 +107,11 @@ public:
     /// the built-in defaults); remembered. False (and an error shown) when it does not parse.
     bool setSchedulerConfig(const QString& path);
     QString schedulerConfigLabel() const;
+    /// Writes a sweep plan (docs/sweeps.md) of the open trace, the checked policies and seeds and
+    /// the dock's options in `shards` shards (main_window_sweep.cpp); false with an error shown.
+    bool planSweep(const QString& path, int shards);
+    /// The mode and options the Policies dock sets (no policy, no seed).
+    sim::RunSpec baseSpec() const;
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;

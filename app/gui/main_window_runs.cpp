@@ -170,23 +170,7 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     batch.trace = m_trace;
     batch.policies = policies;
     batch.seeds = seeds.value();
-    if (fillModeChosen()) {
-        sim::FillOptions o;
-        o.ratio = m_ratio->value();
-        o.trimAboveRatio = m_trim->isChecked();
-        batch.spec = sim::RunSpec::fill({}, o);
-    } else {
-        sim::TimedOptions o;
-        policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
-        o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
-        sim::parseHeadRule(m_head->currentText().toStdString(), o.head);
-        if (const auto window = replayWindow()) {
-            o.windowFromS = window->fromS;
-            o.windowToS = window->toS;
-        }
-        batch.spec = sim::RunSpec::timed({}, o);
-    }
-    batch.spec.schedulerConfig = m_schedulerConfig; // used by k8s-default / k8s-sampling only
+    batch.spec = baseSpec();
     // Colours follow the batch's policy order, not the order in which runs happen to finish.
     for (const std::string& p : policies) {
         sim::RunSpec keyed = batch.spec;
@@ -199,6 +183,29 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     m_cancel->setVisible(true);
     m_batchFrom = m_results.size();
     m_runner->start(batch);
+}
+
+sim::RunSpec MainWindow::baseSpec() const
+{
+    sim::RunSpec spec;
+    if (fillModeChosen()) {
+        sim::FillOptions o;
+        o.ratio = m_ratio->value();
+        o.trimAboveRatio = m_trim->isChecked();
+        spec = sim::RunSpec::fill({}, o);
+    } else {
+        sim::TimedOptions o;
+        policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
+        o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
+        sim::parseHeadRule(m_head->currentText().toStdString(), o.head);
+        if (const auto window = replayWindow()) {
+            o.windowFromS = window->fromS;
+            o.windowToS = window->toS;
+        }
+        spec = sim::RunSpec::timed({}, o);
+    }
+    spec.schedulerConfig = m_schedulerConfig; // used by k8s-default / k8s-sampling only
+    return spec;
 }
 
 void MainWindow::onRunFinished(const views::RunResult& r)

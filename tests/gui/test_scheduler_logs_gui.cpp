@@ -12,6 +12,7 @@
 
 #include "incident/run_index.h"
 #include "main_window.h"
+#include "store/sweep_plan.h"
 
 #include <QLineEdit>
 #include <QProcess>
@@ -97,6 +98,28 @@ private slots:
         QVERIFY(w.grab().save(shot));
         if (const QByteArray keep = qgetenv("SCHEDLAB_SCREENSHOT_DIR"); !keep.isEmpty())
             w.grab().save(QString::fromLocal8Bit(keep) + "/inspector-logged.png");
+    }
+
+    // Run > Plan Sweep: the open trace, the checked policies and seeds, the dock's mode, written as
+    // a plan the CLI's sweep commands read (store/sweep_plan.h).
+    void planSweepFromTheDocks()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(!w.planSweep(m_dir.filePath("none.sweep"), 2)); // no trace yet
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        auto* seeds = w.findChild<QLineEdit*>("seedsEdit");
+        QVERIFY(seeds);
+        seeds->setText("1-5");
+        const QString path = m_dir.filePath("study.sweep");
+        QVERIFY(w.planSweep(path, 3));
+        auto plan = store::readSweepPlan(path.toStdString());
+        QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().toString().c_str());
+        QCOMPARE(plan->shards, 3);
+        QCOMPARE(int(plan->cells.size()), 4 * 5); // the 4 policies checked by default x 5 seeds
+        QCOMPARE(plan->cells[0].spec.isFill(), w.baseSpec().isFill());
+        QCOMPARE(plan->traces[0].files.size(), std::size_t(1));
     }
 
     void schedulerConfigIsCheckedUsedAndRemembered()
