@@ -72,7 +72,10 @@ int sweepPlan(const std::vector<std::string>& argv)
         sim::TimedOptions t;
         if (!policy::parseQueueOrder(a.value("queue").value_or("fcfs"), t.queue))
             return fail("sweep plan: --queue is one of fcfs, sjf, priority, wfp3, unicep, f1, fair", 2);
-        t.backfill = a.value("backfill").value_or("easy") == "none" ? sim::Backfill::None : sim::Backfill::Easy;
+        const std::string backfill = a.value("backfill").value_or("none"); // as replay
+        if (backfill != "none" && backfill != "easy")
+            return fail("sweep plan: --backfill is none or easy", 2);
+        t.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
         policy::parseTieBreak(a.value("tie-break").value_or("random"), t.tieBreak);
         spec.base = sim::RunSpec::timed({}, t);
     }

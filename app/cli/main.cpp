@@ -92,7 +92,7 @@ commands:
         measure importer throughput (MB/s) on the real traces, on FILE... and on large generated files
         (openb and SWF of N MB, a kubectl dump; --big-mb 0 skips them)
   sweep plan TRACE... --mode fill|timed [--policy a,b] [--seeds 42-51] [--shards N] --out S.sweep
-        [--queue fcfs] [--backfill easy|none] [--ratio 1.3] [--tie-break order] [--scheduler-config FILE]
+        [--queue fcfs] [--backfill none|easy] [--ratio 1.3] [--tie-break order] [--scheduler-config FILE]
         [--record summary|full]
   sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab]
   sweep merge S.sweep SHARD.schedlab... --project P
