@@ -117,7 +117,7 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
     for (const SchedulerLog::Decision& d : m_log.decisions)
         dumpS = std::max(dumpS, d.unixS);
 
-    std::vector<char> runGiven; // by task: the run time was given (a decision log's "runtime")
+    std::vector<char> runGiven(o.pods.size(), 0); // by task (at most one per pod): a decision log gave its run time
     // Pods, first of each uid (or namespace/name) kept.
     std::unordered_map<std::string, uint32_t> podTask; // uid and ns/name -> task
     int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0;
@@ -168,8 +168,7 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         }
         if (p.runS >= 0) {
             j.runTimeS = p.runS; // a decision log says how long it runs
-            runGiven.resize(trace.tasks.size() + 1, 0);
-            runGiven.back() = 1;
+            runGiven[task] = 1;
         } else if (start >= 0 && p.endS >= start) {
             j.runTimeS = p.endS - start;
         } else if (start >= 0 && dumpS >= start) {
@@ -207,7 +206,6 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         diag.warn("missing-field", files, -1, "",
             std::to_string(noTimes) + " pods without a creation time (not replayed in time)");
 
-    runGiven.resize(trace.tasks.size(), 0);
     const auto binds = foldLoggedDecisions(trace, ctx, nodeIndex, podTask);
     if (m_logYear > 0) // the year klog lines were read in, even when it came from a file's date
         trace.metadata["import.logYear"] = std::to_string(m_logYear);
