@@ -11,6 +11,7 @@
 #include "workflow/run_args.h"
 #include "workflow/sweep.h"
 #include "workflow/sweep_emit.h"
+#include "workflow/sweep_progress.h"
 
 #include <QCoreApplication>
 
@@ -179,43 +180,44 @@ int sweepMerge(const std::vector<std::string>& argv)
 int sweepStatus(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, {}, {}); !e.empty())
+    if (std::string e = a.parse(argv, { "project" }, {}); !e.empty())
         return fail("sweep status: " + e, 2);
     if (a.positional().empty())
-        return fail("sweep status: usage: sweep status S.sweep [SHARD.schedlab...]", 2);
+        return fail("sweep status: usage: sweep status S.sweep [SHARD.schedlab...] [--project MERGED.schedlab]", 2);
     const std::string planPath = a.positional()[0];
     auto plan = workflow::readSweepPlan(planPath);
     if (!plan)
         return fail(plan.error().toString());
     std::vector<std::string> shards(a.positional().begin() + 1, a.positional().end());
-    if (shards.empty()) // the default shard files next to the plan
-        for (int i = 0; i < plan->shards; ++i)
-            if (std::filesystem::exists(shardFile(planPath, i)))
-                shards.push_back(shardFile(planPath, i));
-    std::printf("sweep %s: %zu cells in %d shards, %zu traces\n", plan->id.c_str(), plan->cells.size(), plan->shards, plan->traces.size());
+    if (shards.empty()) // where sweep run and sweep emit put them
+        shards = workflow::findShardFiles(planPath);
+    std::unique_ptr<store::Project> merged;
+    if (const auto m = a.value("project")) {
+        auto p = store::Project::open(*m, store::Project::OpenMode::ReadOnly);
+        if (!p)
+            return fail(p.error().toString());
+        merged = std::move(p).value();
+    }
+    const workflow::SweepProgress progress = workflow::readSweepProgress(*plan, shards, merged.get());
+    std::printf("sweep %s: %zu cells in %d shards, %zu traces; %zu shard files read\n", plan->id.c_str(), plan->cells.size(), plan->shards,
+        plan->traces.size(), progress.shardFiles.size());
+    for (const std::string& problem : progress.problems)
+        std::printf("  %s\n", problem.c_str());
     std::vector<int> done(std::size_t(plan->shards), 0), cellsOf(std::size_t(plan->shards), 0);
-    for (const auto& c : plan->cells)
+    for (const auto& c : plan->cells) {
         ++cellsOf[std::size_t(c.shard)];
-    int finished = 0;
-    for (const std::string& file : shards) {
-        auto p = store::Project::open(file, store::Project::OpenMode::ReadOnly);
-        if (!p) {
-            std::printf("  %s: %s\n", file.c_str(), p.error().message.c_str());
-            continue;
-        }
-        auto owner = p.value()->setting("sweep.plan");
-        if (!owner || *owner != plan->id) {
-            std::printf("  %s: not a shard of this sweep\n", file.c_str());
-            continue;
-        }
-        for (const auto& c : plan->cells)
-            if (auto run = p.value()->setting(workflow::sweepCellKey(plan->id, c.index)); run && !run->empty()) {
-                ++done[std::size_t(c.shard)];
-                ++finished;
-            }
+        const workflow::CellStatus st = progress.cells[std::size_t(c.index)].status;
+        if (st == workflow::CellStatus::Finished || st == workflow::CellStatus::Merged)
+            ++done[std::size_t(c.shard)];
     }
     for (int i = 0; i < plan->shards; ++i)
         std::printf("  shard %d: %d of %d cells finished\n", i, done[std::size_t(i)], cellsOf[std::size_t(i)]);
+    for (const auto& c : plan->cells)
+        if (const auto& p = progress.cells[std::size_t(c.index)];
+            p.status == workflow::CellStatus::Running || p.status == workflow::CellStatus::Failed)
+            std::printf("  cell %d (%s seed %llu): %s, %s\n", c.index, c.spec.policy.c_str(), static_cast<unsigned long long>(c.spec.seed()),
+                workflow::cellStatusName(p.status), p.error.c_str());
+    const int finished = progress.count(workflow::CellStatus::Finished) + progress.count(workflow::CellStatus::Merged);
     std::printf("%d of %zu cells finished; %zu to run (sweep run S.sweep --shard I skips the finished ones)\n", finished, plan->cells.size(),
         plan->cells.size() - std::size_t(finished));
     return 0;

@@ -96,7 +96,7 @@ commands:
         [--record summary|full]
   sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab]
   sweep merge S.sweep SHARD.schedlab... --project P
-  sweep status S.sweep [SHARD.schedlab...]
+  sweep status S.sweep [SHARD.schedlab...] [--project MERGED]
   sweep emit slurm|k8s S.sweep [--dir SHARDS] [--project P] [--parallel M] [--cpus C] [--mem 4G]
         [--time 04:00:00] [--cli PATH] [--plan-path PATH] [--image IMG] [--claim PVC]
         a study as a plan of cells (trace x policy x seed) in shards; each shard runs into its own

@@ -430,11 +430,17 @@ Result<std::vector<RunRow>> Project::runs()
         r.seed = uint64_t(q->columnInt(10));
         r.wallSeconds = q->columnDouble(11);
         r.optionsJson = q->columnText(12);
-        // Read-only (a listing): a run whose process is gone is shown as interrupted, and only
-        // the next write marks it failed.
-        if (readOnly() && r.status == "running" && (q->columnText(14) != hostName() || !processAlive(q->columnInt(13)))) {
-            r.status = "interrupted";
-            r.error = "interrupted (the process running it stopped; marked failed by the next write)";
+        // Read-only (a listing): a run whose process on this host is gone is shown as interrupted,
+        // and only the next write marks it failed. One on another host (a shard on a cluster node)
+        // cannot be checked from here: it stays running, and the error says where.
+        if (readOnly() && r.status == "running") {
+            const std::string host = q->columnText(14);
+            if (host == hostName() && !processAlive(q->columnInt(13))) {
+                r.status = "interrupted";
+                r.error = "interrupted (the process running it stopped; marked failed by the next write)";
+            } else if (host != hostName()) {
+                r.error = "running on " + host + " (not checked from here)";
+            }
         }
         out.push_back(std::move(r));
     }
