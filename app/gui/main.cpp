@@ -2,6 +2,7 @@
 //   schedlab [FILE...]                   open the files as one trace (default: the bundled sample) and
 //                                        replay the default policies
 //   schedlab PROJECT.schedlab            open a project and show its newest runs
+//   schedlab [PROJECT.schedlab] S.sweep  follow a sweep plan's shard files in the Sweeps tab
 //   schedlab --screenshot OUT.png [--policies a,b] [FILE...]
 //                                        the same offscreen-able: when the runs finish, save the
 //                                        window to OUT.png and exit
@@ -30,7 +31,7 @@
 namespace {
 int tabIndex(const QString& name)
 {
-    return name == "comparison" ? 1 : name == "training" ? 2 : name == "incidents" ? 3 : 0;
+    return name == "comparison" ? 1 : name == "training" ? 2 : name == "incidents" ? 3 : name == "sweeps" ? 4 : 0;
 }
 
 QString bundledSample()
@@ -103,7 +104,7 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window to <png> once the runs finish, then exit.", "png");
     QCommandLineOption policies("policies", "Comma-separated placement policies to run at start.", "list");
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
-    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training or incidents (the first run indexed).", "name", "dashboard");
+    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training, incidents (the first run indexed) or sweeps.", "name", "dashboard");
     QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
     QCommandLineOption benchStep("bench-step", "Time stepping through decisions in the Incidents tab (files, --policies: the first).");
     QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT (default 1280x800).", "WxH", "1280x800");
@@ -142,12 +143,31 @@ int main(int argc, char** argv)
         window.setInteractive(false);
     }
     std::vector<std::string> files;
-    QString project;
+    QString project, sweep;
     for (const QString& f : parser.positionalArguments())
         if (f.endsWith(".schedlab"))
             project = f;
+        else if (f.endsWith(".sweep"))
+            sweep = f;
         else
             files.push_back(f.toStdString());
+    if (!sweep.isEmpty()) {
+        // A sweep plan (and the project its cells merge into): the Sweeps tab once the shard files are read.
+        window.show();
+        if (!project.isEmpty())
+            window.openProject(project);
+        if (parser.isSet(screenshot))
+            QObject::connect(window.sweepController(), &schedlab::app::SweepController::progressRead, &window, [&window, &parser, &screenshot] {
+                const QString out = parser.value(screenshot);
+                const bool ok = window.grab().save(out, "PNG");
+                std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out), window.width(),
+                    window.height());
+                QApplication::exit(ok ? 0 : 1);
+            }, Qt::SingleShotConnection);
+        if (!window.openSweep(sweep) && parser.isSet(screenshot))
+            return 1;
+        return app.exec();
+    }
     if (!project.isEmpty()) {
         window.showTab(tabIndex(parser.value(tab)));
         window.show();

@@ -94,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_incidentPanel = new views::IncidentPanel(tabs);
     m_incidents = new IncidentController(m_incidentPanel, this);
     tabs->addTab(m_incidentPanel, tr("Incidents"));
+    buildSweepTab();
     // Incident replay and the dashboard share one cursor: a click on a plot or the heatmap selects
     // the nearest decision; selecting a decision moves the cursor there.
     connect(m_dashboard, &views::DashboardWidget::cursorClicked, this, [this](double x) {
@@ -125,7 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
                 settings.setValue(QStringLiteral("tabDocks/%1/%2").arg(m_lastTab).arg(d->objectName()), d->toggleViewAction()->isChecked());
         m_lastTab = index;
         for (QDockWidget* d : findChildren<QDockWidget*>()) {
-            const bool byDefault = !(index == 3 && d->objectName() == "traceDock");
+            const bool byDefault = !((index == 3 || index == 4) && d->objectName() == "traceDock");
             const QVariant shown = settings.value(QStringLiteral("tabDocks/%1/%2").arg(index).arg(d->objectName()));
             // The view action says "open" for a dock behind a tabified sibling too.
             if ((shown.isValid() ? shown.toBool() : byDefault) != d->toggleViewAction()->isChecked())
@@ -410,6 +411,11 @@ void MainWindow::buildMenus()
         const QString path = QFileDialog::getSaveFileName(this, tr("Save Project As"), QString(), tr("schedlab projects (*.schedlab)"));
         if (!path.isEmpty())
             saveProjectAs(path);
+    });
+    file->addAction(tr("Open S&weep..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep Plan"), QString(), tr("Sweep plans (*.sweep);;All files (*)"));
+        if (!path.isEmpty())
+            openSweep(path);
     });
     file->addSeparator();
     file->addAction(tr("&Import Trace..."), QKeySequence::Open, this, &MainWindow::chooseTrace);

@@ -7,6 +7,7 @@
 #include "incident_panel.h"
 #include "project_session.h"
 #include "run_controller.h"
+#include "sweep_controller.h"
 #include "training_controller.h"
 #include "run_result.h"
 #include "trace/load_profile.h"
@@ -112,6 +113,13 @@ public:
     bool planSweep(const QString& path, int shards);
     /// The mode and options the Policies dock sets (no policy, no seed).
     sim::RunSpec baseSpec() const;
+    /// Shows a sweep plan in the Sweeps tab and follows its shard files; false with an error shown.
+    bool openSweep(const QString& path);
+    /// Opens a sweep cell on the dashboard: from the project when merged, else after merging the
+    /// finished cells into the open project (main_window_sweep.cpp).
+    void openSweepCell(int cell);
+    views::SweepView* sweepView() const { return m_sweepView; }
+    SweepController* sweepController() const { return m_sweeps; }
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -147,6 +155,11 @@ private:
     /// Adds the run's row to the run list; `before` = the id of the row it goes in front of (-1 = last).
     void addRunItem(const views::RunResult& r, bool checked, int before = -1);
     void loadStoredRun(QListWidgetItem* item);
+    /// A stored run's item in the Runs dock (unchecked, not loaded).
+    QListWidgetItem* addStoredRunItem(const store::RunRow& row);
+    /// Items for the project's runs the Runs dock does not list yet (after a merge); their count.
+    int appendNewStoredRuns();
+    void buildSweepTab();
     void fillRecentMenu();
     void refreshRounds();
     void loadProjectSettings();
@@ -197,6 +210,9 @@ private:
     TrainingController* m_trainer = nullptr;
     views::IncidentPanel* m_incidentPanel = nullptr;
     IncidentController* m_incidents = nullptr;
+    views::SweepView* m_sweepView = nullptr;
+    SweepController* m_sweeps = nullptr;
+    int m_pendingSweepCell = -1; ///< opened once the merge it waits for is done
     bool m_loadingSettings = false;
     int m_lastTab = 0; ///< the tab whose dock visibility is saved when another is shown
     int m_nextLoadedId = 1'000'000;

@@ -21,6 +21,7 @@
 #include <QMessageBox>
 
 #include <algorithm>
+#include <set>
 
 namespace schedlab::app {
 
@@ -245,26 +246,8 @@ bool MainWindow::openProject(const QString& path)
     }
     int finished = 0;
     for (const store::RunRow& row : rows.value()) {
-        QString text = QStringLiteral("%1 #%2 (run %3, %4)")
-                           .arg(QString::fromStdString(row.policy))
-                           .arg(row.seed)
-                           .arg(row.id)
-                           .arg(QString::fromStdString(row.mode));
-        auto* item = new QListWidgetItem(text);
-        item->setData(Qt::UserRole, -1); // not loaded yet
-        item->setData(Qt::UserRole + 1, qlonglong(row.id));
-        if (row.status == "finished") {
-            ++finished;
-            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-            item->setCheckState(Qt::Unchecked);
-            item->setToolTip(tr("stored %1, %2 s").arg(QString::fromStdString(row.finishedAt)).arg(row.wallSeconds, 0, 'f', 2));
-        } else {
-            item->setText(text + QStringLiteral(" — ") + QString::fromStdString(row.status));
-            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
-            item->setToolTip(QString::fromStdString(row.error.empty() ? row.status : row.error));
-        }
-        const QSignalBlocker block(m_runList);
-        m_runList->addItem(item);
+        finished += row.status == "finished" ? 1 : 0;
+        addStoredRunItem(row);
     }
     // Show the newest finished runs (up to four) right away.
     int shown = 0;
@@ -281,6 +264,49 @@ bool MainWindow::openProject(const QString& path)
     loadProjectSettings();
     m_status->setText(tr("Opened %1: %2 stored runs (%3 finished)").arg(m_session.path()).arg(rows->size()).arg(finished));
     return true;
+}
+
+QListWidgetItem* MainWindow::addStoredRunItem(const store::RunRow& row)
+{
+    QString text = QStringLiteral("%1 #%2 (run %3, %4)")
+                       .arg(QString::fromStdString(row.policy))
+                       .arg(row.seed)
+                       .arg(row.id)
+                       .arg(QString::fromStdString(row.mode));
+    auto* item = new QListWidgetItem(text);
+    item->setData(Qt::UserRole, -1); // not loaded yet
+    item->setData(Qt::UserRole + 1, qlonglong(row.id));
+    if (row.status == "finished") {
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+        item->setToolTip(tr("stored %1, %2 s").arg(QString::fromStdString(row.finishedAt)).arg(row.wallSeconds, 0, 'f', 2));
+    } else {
+        item->setText(text + QStringLiteral(" — ") + QString::fromStdString(row.status));
+        item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+        item->setToolTip(QString::fromStdString(row.error.empty() ? row.status : row.error));
+    }
+    const QSignalBlocker block(m_runList);
+    m_runList->addItem(item);
+    return item;
+}
+
+int MainWindow::appendNewStoredRuns()
+{
+    auto rows = m_session.storedRuns();
+    if (!rows) {
+        showError(QString::fromStdString(rows.error().toString()));
+        return 0;
+    }
+    std::set<qlonglong> listed;
+    for (int i = 0; i < m_runList->count(); ++i)
+        listed.insert(m_runList->item(i)->data(Qt::UserRole + 1).toLongLong());
+    int added = 0;
+    for (const store::RunRow& row : rows.value())
+        if (!listed.count(row.id)) {
+            addStoredRunItem(row);
+            ++added;
+        }
+    return added;
 }
 
 void MainWindow::loadStoredRun(QListWidgetItem* item)

@@ -259,6 +259,7 @@ void MainWindow::refreshDashboard()
         if (!r.fork)
             replayable.push_back(r);
     m_incidents->setProjectPath(m_session.isOpen() ? m_session.path().toStdString() : std::string());
+    m_sweeps->setProjectPath(m_session.isOpen() ? m_session.path().toStdString() : std::string());
     m_incidentPanel->setRuns(replayable, m_trace);
 }
 

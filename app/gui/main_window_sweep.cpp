@@ -1,13 +1,22 @@
-// Run > Plan Sweep: the open trace, the checked policies and seeds and the Policies dock's options
-// as a sweep plan (store/sweep_plan.h) to run on a cluster (docs/sweeps.md).
+// Sweeps in the workbench (docs/sweeps.md): Run > Plan Sweep writes the open trace, the checked
+// policies and seeds and the Policies dock's options as a sweep plan (store/sweep_plan.h) to run
+// on a cluster; the Sweeps tab follows a plan's shard files (SweepController) and opens a cell on
+// the dashboard, merging the finished cells into the open project first when they are not yet.
 
 #include "main_window.h"
 
+#include "store/project.h"
 #include "store/sweep_plan.h"
+#include "sweep_view.h"
 #include "trace/import_context.h"
 #include "workflow/run_args.h"
 
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QTabWidget>
+
+#include <cstdlib>
+#include <utility>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -44,11 +53,87 @@ bool MainWindow::planSweep(const QString& path, int shards)
         return false;
     }
     const QString name = QFileInfo(path).fileName();
+    openSweep(path);
     m_status->setText(tr("Wrote %1: %2 cells in %3 shards. On the cluster: schedlab-cli sweep emit slurm %1 (or k8s)")
                           .arg(name)
                           .arg(plan->cells.size())
                           .arg(plan->shards));
     return true;
+}
+
+void MainWindow::buildSweepTab()
+{
+    m_sweepView = new views::SweepView(m_tabs);
+    m_sweeps = new SweepController(m_sweepView, this);
+    m_tabs->addTab(m_sweepView, tr("Sweeps"));
+    connect(m_sweepView, &views::SweepView::openPlanRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep Plan"), QString(), tr("Sweep plans (*.sweep);;All files (*)"));
+        if (!path.isEmpty())
+            openSweep(path);
+    });
+    connect(m_sweepView, &views::SweepView::openCellRequested, this, &MainWindow::openSweepCell);
+    connect(m_sweeps, &SweepController::failed, this, &MainWindow::showError);
+    connect(m_sweeps, &SweepController::merged, this, [this] {
+        const int added = appendNewStoredRuns();
+        if (added > 0)
+            m_status->setText(tr("%1 sweep cells merged into %2").arg(added).arg(m_session.path()));
+        const int pending = std::exchange(m_pendingSweepCell, -1);
+        if (pending >= 0)
+            openSweepCell(pending);
+    });
+}
+
+bool MainWindow::openSweep(const QString& path)
+{
+    if (Status s = m_sweeps->openPlan(path); !s) {
+        showError(QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    m_sweeps->setProjectPath(m_session.isOpen() ? m_session.path().toStdString() : std::string());
+    m_tabs->setCurrentWidget(m_sweepView);
+    return true;
+}
+
+void MainWindow::openSweepCell(int cell)
+{
+    const store::SweepPlan& plan = m_sweepView->model()->plan();
+    if (cell < 0 || std::size_t(cell) >= plan.cells.size())
+        return;
+    if (!m_sweepView->model()->finished(cell)) {
+        m_sweepView->setMessage(tr("Cell %1 has not finished: nothing to show yet.").arg(cell));
+        return;
+    }
+    if (!m_session.isOpen()) {
+        showError(tr("Open or create a project to merge the sweep's cells into (File > New Project); then cells open on the dashboard."));
+        return;
+    }
+    // The run this cell became in the open project, if merged.
+    auto run = m_session.project()->setting(store::sweepCellKey(plan.id, cell));
+    if (!run || run->empty()) {
+        if (m_pendingSweepCell >= 0)
+            return; // one merge at a time; the first cell asked opens when it is done
+        m_pendingSweepCell = cell;
+        m_sweeps->merge();
+        return;
+    }
+    const qlonglong runId = std::atoll(run->c_str());
+    appendNewStoredRuns();
+    for (int i = 0; i < m_runList->count(); ++i) {
+        QListWidgetItem* item = m_runList->item(i);
+        if (item->data(Qt::UserRole + 1).toLongLong() != runId)
+            continue;
+        m_runList->scrollToItem(item);
+        if (item->checkState() != Qt::Checked)
+            item->setCheckState(Qt::Checked); // itemChanged loads it
+        m_tabs->setCurrentIndex(0);
+        m_status->setText(tr("Sweep cell %1 (%2 seed %3) is run %4 of the project")
+                              .arg(cell)
+                              .arg(QString::fromStdString(plan.cells[std::size_t(cell)].spec.policy))
+                              .arg(plan.cells[std::size_t(cell)].spec.seed())
+                              .arg(runId));
+        return;
+    }
+    showError(tr("Sweep cell %1: the project names run %2, which it does not list").arg(cell).arg(runId));
 }
 
 } // namespace schedlab::app
