@@ -7,6 +7,7 @@
 #include "policy/k8s_scheduler_config.h"
 #include "policy/placement_policy.h"
 #include "rl/learned_policy.h"
+#include "rl/reward.h"
 #include "store/project.h"
 #include "workflow/run_args.h"
 #include "workflow/sweep.h"
@@ -23,11 +24,58 @@ namespace schedlab::cli {
 
 namespace {
 
+/// Training cells (--train-rounds, --weights ranges and the train options); an error text.
+std::string trainingFrom(const Args& a, workflow::SweepSpec& spec)
+{
+    std::string error;
+    store::SweepTraining t;
+    t.rounds = int(a.integer("train-rounds", 1, error));
+    t.episodes = int(a.integer("episodes", t.episodes, error));
+    t.learningRate = a.real("lr", t.learningRate, error);
+    t.gamma = a.real("gamma", t.gamma, error);
+    t.batchSize = int(a.integer("batch", t.batchSize, error));
+    t.maxPods = a.integer("pods", 0, error);
+    if (!error.empty())
+        return error;
+    if (t.rounds < 1 || t.rounds > 1000 || t.episodes < 1 || !(t.learningRate > 0) || !(t.gamma >= 0 && t.gamma < 1) || t.batchSize < 1)
+        return "--train-rounds 1..1000, --episodes >= 1, --lr > 0, --gamma in [0, 1), --batch >= 1";
+    for (const char* flag : { "window", "from" })
+        if (auto v = a.value(flag)) {
+            auto d = *v == "0" ? Result<double>(0.0) : workflow::parseDuration(*v);
+            if (!d)
+                return std::string("--") + flag + ": " + d.error().message;
+            (std::string(flag) == "window" ? t.windowS : t.fromS) = *d;
+        }
+    auto evalSeeds = workflow::parseSeeds(a.value("eval-seeds").value_or("42-44"));
+    if (!evalSeeds)
+        return "--eval-" + evalSeeds.error().message;
+    t.evalSeeds = evalSeeds.value();
+    if (auto b = a.value("baselines"))
+        t.baselines = splitList(*b);
+    for (const std::string& b : t.baselines)
+        if (!policy::makePlacementPolicy(b))
+            return "--baselines: unknown policy '" + b + "'";
+    // Each weight vector checked and written in full (RewardConfig text), so cells compare.
+    auto vectors = store::expandWeightRanges(a.value("weights").value_or(rl::RewardConfig {}.toString()));
+    if (!vectors)
+        return "--" + vectors.error().message;
+    for (const std::string& v : *vectors) {
+        auto w = rl::RewardConfig::parse(v);
+        if (!w)
+            return "--weights '" + v + "': " + w.error().message;
+        spec.weights.push_back(w->toString());
+    }
+    spec.train = t;
+    spec.policies.clear();
+    return {};
+}
+
 int sweepPlan(const std::vector<std::string>& argv)
 {
     Args a;
     if (std::string e = a.parse(argv, { "mode", "policy", "seeds", "shards", "out", "queue", "backfill", "ratio", "tie-break", "record",
-                                          "scheduler-config", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks" },
+                                          "scheduler-config", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks", "train-rounds", "weights",
+                                          "episodes", "lr", "gamma", "batch", "pods", "window", "from", "eval-seeds", "baselines" },
             kImportFlags);
         !e.empty())
         return fail("sweep plan: " + e, 2);
@@ -87,13 +135,22 @@ int sweepPlan(const std::vector<std::string>& argv)
         if (!config)
             return fail("sweep plan: --scheduler-config: " + config.error().toString(), 2);
     }
+    if (a.value("train-rounds") || a.value("weights")) {
+        if (std::string e = trainingFrom(a, spec); !e.empty())
+            return fail("sweep plan: " + e, 2);
+    }
     auto plan = workflow::makeSweepPlan(spec);
     if (!plan)
         return fail("sweep plan: " + plan.error().toString(), plan.error().code == ErrorCode::Invalid ? 2 : 1);
     if (Status s = workflow::writeSweepPlan(*plan, *out); !s)
         return fail(s.error().toString());
-    std::printf("wrote %s: sweep %s, %zu cells (%zu traces x %zu policies x %zu seeds) in %d shards\n", out->c_str(), plan->id.c_str(),
-        plan->cells.size(), plan->traces.size(), spec.policies.size(), spec.seeds.size(), plan->shards);
+    if (spec.train)
+        std::printf("wrote %s: sweep %s, %zu training cells (%zu traces x %zu weight vectors x %zu seeds, %d rounds each) in %d shards\n",
+            out->c_str(), plan->id.c_str(), plan->cells.size(), plan->traces.size(), spec.weights.size(), spec.seeds.size(), spec.train->rounds,
+            plan->shards);
+    else
+        std::printf("wrote %s: sweep %s, %zu cells (%zu traces x %zu policies x %zu seeds) in %d shards\n", out->c_str(), plan->id.c_str(),
+            plan->cells.size(), plan->traces.size(), spec.policies.size(), spec.seeds.size(), plan->shards);
     return 0;
 }
 

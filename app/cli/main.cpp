@@ -94,6 +94,9 @@ commands:
   sweep plan TRACE... --mode fill|timed [--policy a,b] [--seeds 42-51] [--shards N] --out S.sweep
         [--queue fcfs] [--backfill none|easy] [--ratio 1.3] [--tie-break order] [--scheduler-config FILE]
         [--record summary|full]
+        training cells instead of policies: [--train-rounds N] --weights balance=0.2:0.6:0.2,packing=0.5
+        [--episodes 3] [--lr 1e-3] [--gamma 0.9] [--batch 64] [--pods N] [--window 4h] [--from 0]
+        [--eval-seeds 42-44] [--baselines a,b]  (--seeds: the training seeds, one cell each)
   sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab]
   sweep merge S.sweep SHARD.schedlab... --project P
   sweep status S.sweep [SHARD.schedlab...] [--project MERGED]

@@ -142,6 +142,21 @@ public:
     Result<std::vector<std::pair<int64_t, bool>>> copyRunsFrom(const std::string& otherPath,
         const std::vector<std::pair<int64_t, std::string>>& runs);
 
+    /// A lineage of rounds of another project file to copy: ids oldest first (each the parent of
+    /// the next; the first a root or a round whose parent is not copied), and the setting key that
+    /// records the copy (its value "round:<id here of the last>").
+    struct RoundChain {
+        std::vector<int64_t> rounds;
+        std::string onceKey;
+    };
+    /// Copies finished rounds of `otherPath` (same schema) with their curves, evaluations, trace
+    /// and checkpoint files (into `checkpointDir`, as round-<new id>.slq, checked against their
+    /// SHA-256; a checkpoint not where the other file says is looked for in "<otherPath>.models")
+    /// in one transaction, remapping parents. A chain whose key is set is not copied again.
+    /// Returns, per chain, (the last round's id here, copied now) (project_merge.cpp).
+    Result<std::vector<std::pair<int64_t, bool>>> copyRoundsFrom(const std::string& otherPath, const std::vector<RoundChain>& chains,
+        const std::string& checkpointDir);
+
     // Fine-tune rounds (rounds.cpp); same crash rules as runs: inserted 'running', finished in one
     // transaction with curves and evaluation, interrupted ones marked failed on the next open.
     Result<int64_t> beginRound(const RoundInfo& info);

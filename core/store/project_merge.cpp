@@ -1,14 +1,19 @@
-// Copying finished runs from another project file (a sweep shard) into this one, in one
-// transaction per file: the run row under a new id, every table keyed by run_id (columns read
-// from the schema, so tables added later come along), and its trace, matched by content hash.
+// Copying finished runs and fine-tune rounds from another project file (a sweep shard) into this
+// one, in one transaction per file: the run (round) row under a new id, every table keyed by it
+// (columns read from the schema, so tables added later come along), its trace, matched by content
+// hash, and a round's checkpoint file.
 
 #include "project.h"
 
 #include "sqlite_db.h"
+#include "sweep_plan.h"
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <utility>
 
 namespace schedlab::store {
@@ -35,53 +40,13 @@ Result<std::vector<std::string>> columnsOf(Database& db, const std::string& sche
     return cols;
 }
 
-} // namespace
-
-Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
-    const std::string& otherPath, const std::vector<std::pair<int64_t, std::string>>& runs)
+/// INSERT ... SELECT statements copying the rows of `tables` keyed by `key` from "shard" to
+/// "main" under a new key (bind 1: new, 2: old); tables the shard lacks are skipped.
+Result<std::vector<Statement>> keyedCopies(Database& db, const std::vector<std::string>& tables, const std::string& key)
 {
-    if (m_db->readOnly())
-        return makeError(ErrorCode::Io, "project is read-only; runs cannot be merged into it", m_path);
-    auto attach = m_db->prepare("ATTACH DATABASE ? AS shard");
-    if (!attach)
-        return attach.error();
-    attach->bind(1, otherPath);
-    if (Status s = attach->exec(); !s)
-        return s.error();
-    struct Detach {
-        Database& db;
-        ~Detach() { (void)db.exec("DETACH DATABASE shard"); }
-    } detach { *m_db };
-    auto fail = [&](const std::string& what) { return makeError(ErrorCode::Format, what, otherPath); };
-
-    // The statements, built once from the schema (so tables and columns added later come along).
-    auto runCols = columnsOf(*m_db, "main", "runs");
-    auto traceCols = columnsOf(*m_db, "main", "traces");
-    if (!runCols || !traceCols)
-        return !runCols ? runCols.error() : traceCols.error();
-    std::string into, from, traceList;
-    for (const std::string& c : *runCols)
-        if (c != "id") {
-            into += (into.empty() ? "" : ", ") + quote(c);
-            from += std::string(from.empty() ? "" : ", ") + (c == "trace_id" ? "?" : quote(c));
-        }
-    for (const std::string& c : *traceCols)
-        if (c != "id")
-            traceList += (traceList.empty() ? "" : ", ") + quote(c);
-    auto once = m_db->prepare("SELECT value FROM main.meta WHERE key = ?");
-    auto run = m_db->prepare("SELECT trace_id, status FROM shard.runs WHERE id = ?");
-    auto hash = m_db->prepare("SELECT content_hash FROM shard.traces WHERE id = ?");
-    auto findTrace = m_db->prepare("SELECT id FROM main.traces WHERE content_hash = ?");
-    auto insTrace = m_db->prepare("INSERT INTO main.traces(" + traceList + ") SELECT " + traceList + " FROM shard.traces WHERE id = ?");
-    auto insTraceData = m_db->prepare("INSERT INTO main.trace_data SELECT ?, format, raw_bytes, data FROM shard.trace_data WHERE trace_id = ?");
-    auto insRun = m_db->prepare("INSERT INTO main.runs(" + into + ") SELECT " + from + " FROM shard.runs WHERE id = ?");
-    auto mark = m_db->prepare("INSERT INTO main.meta(key, value) VALUES (?, ?)");
-    for (auto* q : { &once, &run, &hash, &findTrace, &insTrace, &insTraceData, &insRun, &mark })
-        if (!*q)
-            return q->error();
-    std::vector<Statement> copies; // one per run table the shard has
-    for (const char* table : kRunTables) {
-        auto cols = columnsOf(*m_db, "shard", table);
+    std::vector<Statement> copies;
+    for (const std::string& table : tables) {
+        auto cols = columnsOf(db, "shard", table);
         if (!cols)
             return cols.error();
         if (cols->empty())
@@ -89,21 +54,145 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
         std::string names, values;
         for (const std::string& c : *cols) {
             names += (names.empty() ? "" : ", ") + quote(c);
-            values += std::string(values.empty() ? "" : ", ") + (c == "run_id" ? "?" : quote(c));
+            values += std::string(values.empty() ? "" : ", ") + (c == key ? "?" : quote(c));
         }
-        auto copy = m_db->prepare("INSERT INTO main." + quote(table) + "(" + names + ") SELECT " + values + " FROM shard." + quote(table)
-            + " WHERE run_id = ?");
+        auto copy = db.prepare("INSERT INTO main." + quote(table) + "(" + names + ") SELECT " + values + " FROM shard." + quote(table)
+            + " WHERE " + key + " = ?");
         if (!copy)
             return copy.error();
         copies.push_back(std::move(copy).value());
     }
+    return copies;
+}
+
+/// "a", "b" -> "\"a\", \"b\"" and the matching select list, with `param` columns as "?".
+void columnLists(const std::vector<std::string>& cols, const std::set<std::string>& params, std::string& names, std::string& values)
+{
+    for (const std::string& c : cols) {
+        if (c == "id")
+            continue;
+        names += (names.empty() ? "" : ", ") + quote(c);
+        values += std::string(values.empty() ? "" : ", ") + (params.count(c) ? "?" : quote(c));
+    }
+}
+
+/// The attached file "shard" and its traces brought over once each (matched by content hash).
+class ShardTraces {
+public:
+    explicit ShardTraces(Database& db)
+        : m_db(db)
+    {
+    }
+    Status prepare()
+    {
+        auto traceCols = columnsOf(m_db, "main", "traces");
+        if (!traceCols)
+            return traceCols.error();
+        std::string names, values;
+        columnLists(*traceCols, {}, names, values);
+        auto hash = m_db.prepare("SELECT content_hash FROM shard.traces WHERE id = ?");
+        auto find = m_db.prepare("SELECT id FROM main.traces WHERE content_hash = ?");
+        auto ins = m_db.prepare("INSERT INTO main.traces(" + names + ") SELECT " + values + " FROM shard.traces WHERE id = ?");
+        auto data = m_db.prepare("INSERT INTO main.trace_data SELECT ?, format, raw_bytes, data FROM shard.trace_data WHERE trace_id = ?");
+        for (auto* q : { &hash, &find, &ins, &data })
+            if (!*q)
+                return q->error();
+        m_hash = std::move(hash).value();
+        m_find = std::move(find).value();
+        m_insert = std::move(ins).value();
+        m_data = std::move(data).value();
+        return {};
+    }
+    /// The id here of the shard's trace `id` (copied the first time); an error names `what`.
+    Result<int64_t> here(int64_t id, const std::string& what, const std::string& file)
+    {
+        if (auto it = m_here.find(id); it != m_here.end())
+            return it->second;
+        m_hash.reset();
+        m_hash.bind(1, id);
+        if (!m_hash.step())
+            return makeError(ErrorCode::Format, what + " names trace " + std::to_string(id) + ", which it lacks", file);
+        m_find.reset();
+        m_find.bind(1, m_hash.columnText(0));
+        if (m_find.step())
+            return m_here[id] = m_find.columnInt(0);
+        m_insert.reset();
+        m_insert.bind(1, id);
+        if (Status s = m_insert.exec(); !s)
+            return s.error();
+        const int64_t newId = m_db.lastInsertId();
+        m_data.reset();
+        m_data.bind(1, newId).bind(2, id);
+        if (Status s = m_data.exec(); !s)
+            return s.error();
+        return m_here[id] = newId;
+    }
+
+private:
+    Database& m_db;
+    Statement m_hash, m_find, m_insert, m_data;
+    std::map<int64_t, int64_t> m_here;
+};
+
+/// ATTACH "shard" for the lifetime of this object.
+struct Attached {
+    Database& db;
+    Status status;
+    Attached(Database& d, const std::string& path)
+        : db(d)
+    {
+        auto attach = db.prepare("ATTACH DATABASE ? AS shard");
+        if (!attach) {
+            status = attach.error();
+            return;
+        }
+        attach->bind(1, path);
+        status = attach->exec();
+    }
+    ~Attached()
+    {
+        if (status)
+            (void)db.exec("DETACH DATABASE shard");
+    }
+};
+
+} // namespace
+
+Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
+    const std::string& otherPath, const std::vector<std::pair<int64_t, std::string>>& runs)
+{
+    if (m_db->readOnly())
+        return makeError(ErrorCode::Io, "project is read-only; runs cannot be merged into it", m_path);
+    Attached attached(*m_db, otherPath);
+    if (!attached.status)
+        return attached.status.error();
+    auto fail = [&](const std::string& what) { return makeError(ErrorCode::Format, what, otherPath); };
+
+    // The statements, built once from the schema (so tables and columns added later come along).
+    auto runCols = columnsOf(*m_db, "main", "runs");
+    if (!runCols)
+        return runCols.error();
+    std::string into, from;
+    columnLists(*runCols, { "trace_id" }, into, from);
+    ShardTraces traces(*m_db);
+    if (Status s = traces.prepare(); !s)
+        return s.error();
+    auto once = m_db->prepare("SELECT value FROM main.meta WHERE key = ?");
+    auto run = m_db->prepare("SELECT trace_id, status FROM shard.runs WHERE id = ?");
+    auto insRun = m_db->prepare("INSERT INTO main.runs(" + into + ") SELECT " + from + " FROM shard.runs WHERE id = ?");
+    auto mark = m_db->prepare("INSERT INTO main.meta(key, value) VALUES (?, ?)");
+    for (auto* q : { &once, &run, &insRun, &mark })
+        if (!*q)
+            return q->error();
+    auto copies = keyedCopies(*m_db, { std::begin(kRunTables), std::end(kRunTables) }, "run_id");
+    if (!copies)
+        return copies.error();
 
     // One transaction for all of them: a crash keeps none of this file's runs, a finished merge all.
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
         return s.error();
     std::vector<std::pair<int64_t, bool>> out;
-    std::map<int64_t, int64_t> traceHere; // shard trace -> trace here
     for (const auto& [runId, onceKey] : runs) {
         // Copied before (by another merge, perhaps running now: BEGIN IMMEDIATE orders the two)?
         once->reset();
@@ -120,38 +209,24 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
         if (run->columnText(1) != "finished")
             return fail("run " + std::to_string(runId) + " is " + run->columnText(1) + ", not finished");
         // Its trace: the one here with the same content, else a copy of its row and stored data.
-        if (shardTrace >= 0 && !traceHere.count(shardTrace)) {
-            hash->reset();
-            hash->bind(1, shardTrace);
-            if (!hash->step())
-                return fail("run " + std::to_string(runId) + " names trace " + std::to_string(shardTrace) + ", which it lacks");
-            findTrace->reset();
-            findTrace->bind(1, hash->columnText(0));
-            if (findTrace->step()) {
-                traceHere[shardTrace] = findTrace->columnInt(0);
-            } else {
-                insTrace->reset();
-                insTrace->bind(1, shardTrace);
-                if (Status s = insTrace->exec(); !s)
-                    return s.error();
-                traceHere[shardTrace] = m_db->lastInsertId();
-                insTraceData->reset();
-                insTraceData->bind(1, traceHere[shardTrace]).bind(2, shardTrace);
-                if (Status s = insTraceData->exec(); !s)
-                    return s.error();
-            }
+        int64_t traceHere = -1;
+        if (shardTrace >= 0) {
+            auto t = traces.here(shardTrace, "run " + std::to_string(runId), otherPath);
+            if (!t)
+                return t.error();
+            traceHere = *t;
         }
         // The run row under a new id, then every row keyed by it, and the key that says so.
         insRun->reset();
-        if (shardTrace >= 0)
-            insRun->bind(1, traceHere[shardTrace]);
+        if (traceHere >= 0)
+            insRun->bind(1, traceHere);
         else
             insRun->bindNull(1);
         insRun->bind(2, runId);
         if (Status s = insRun->exec(); !s)
             return s.error();
         const int64_t newId = m_db->lastInsertId();
-        for (Statement& copy : copies) {
+        for (Statement& copy : *copies) {
             copy.reset();
             copy.bind(1, newId).bind(2, runId);
             if (Status s = copy.exec(); !s)
@@ -165,6 +240,125 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
     }
     if (Status s = tx.commit(); !s)
         return s.error();
+    return out;
+}
+
+Result<std::vector<std::pair<int64_t, bool>>> Project::copyRoundsFrom(
+    const std::string& otherPath, const std::vector<RoundChain>& chains, const std::string& checkpointDir)
+{
+    namespace fs = std::filesystem;
+    if (m_db->readOnly())
+        return makeError(ErrorCode::Io, "project is read-only; rounds cannot be merged into it", m_path);
+    std::error_code ec;
+    fs::create_directories(checkpointDir, ec);
+    if (ec)
+        return makeError(ErrorCode::Io, "cannot create the checkpoint folder: " + ec.message(), checkpointDir);
+    Attached attached(*m_db, otherPath);
+    if (!attached.status)
+        return attached.status.error();
+    auto fail = [&](const std::string& what) { return makeError(ErrorCode::Format, what, otherPath); };
+    auto roundCols = columnsOf(*m_db, "main", "rounds");
+    if (!roundCols)
+        return roundCols.error();
+    std::string into, from; // binds: parent_id, trace_id, checkpoint (column order), then the id
+    columnLists(*roundCols, { "parent_id", "trace_id", "checkpoint" }, into, from);
+    ShardTraces traces(*m_db);
+    if (Status s = traces.prepare(); !s)
+        return s.error();
+    auto once = m_db->prepare("SELECT value FROM main.meta WHERE key = ?");
+    auto round = m_db->prepare("SELECT trace_id, status, checkpoint, checkpoint_sha256 FROM shard.rounds WHERE id = ?");
+    auto insRound = m_db->prepare("INSERT INTO main.rounds(" + into + ") SELECT " + from + " FROM shard.rounds WHERE id = ?");
+    auto setCheckpoint = m_db->prepare("UPDATE main.rounds SET checkpoint = ? WHERE id = ?");
+    auto mark = m_db->prepare("INSERT INTO main.meta(key, value) VALUES (?, ?)");
+    for (auto* q : { &once, &round, &insRound, &setCheckpoint, &mark })
+        if (!*q)
+            return q->error();
+    auto copies = keyedCopies(*m_db, { "round_curves", "round_eval" }, "round_id");
+    if (!copies)
+        return copies.error();
+
+    Transaction tx(*m_db);
+    if (Status s = tx.begin(); !s)
+        return s.error();
+    std::vector<std::pair<int64_t, bool>> out;
+    std::vector<std::string> written; // checkpoint files of this transaction, removed if it fails
+    auto undoFiles = [&] {
+        for (const std::string& f : written)
+            fs::remove(f, ec);
+    };
+    for (const RoundChain& chain : chains) {
+        once->reset();
+        once->bind(1, "setting." + chain.onceKey);
+        if (once->step()) {
+            const std::string v = once->columnText(0);
+            out.emplace_back(std::atoll(v.c_str() + std::min(v.size(), std::strlen(kRoundKeyPrefix))), false);
+            continue;
+        }
+        int64_t parentHere = -1;
+        for (int64_t roundId : chain.rounds) {
+            round->reset();
+            round->bind(1, roundId);
+            if (!round->step())
+                return undoFiles(), fail("has no round " + std::to_string(roundId));
+            if (round->columnText(1) != "finished")
+                return undoFiles(), fail("round " + std::to_string(roundId) + " is " + round->columnText(1) + ", not finished");
+            const int64_t shardTrace = round->columnIsNull(0) ? -1 : round->columnInt(0);
+            std::string checkpoint = round->columnText(2);
+            const std::string sha = round->columnText(3);
+            // The checkpoint where the other file says, else beside it (the folder moved).
+            if (!fs::exists(checkpoint, ec))
+                checkpoint = (fs::path(otherPath + ".models") / fs::path(checkpoint).filename()).string();
+            auto actual = sweepFileSha256(checkpoint);
+            if (!actual)
+                return undoFiles(), fail("round " + std::to_string(roundId) + ": its checkpoint " + checkpoint + " cannot be read");
+            if (!sha.empty() && *actual != sha)
+                return undoFiles(), fail("round " + std::to_string(roundId) + ": checkpoint " + checkpoint + " does not match its SHA-256");
+            int64_t traceHere = -1;
+            if (shardTrace >= 0) {
+                auto t = traces.here(shardTrace, "round " + std::to_string(roundId), otherPath);
+                if (!t)
+                    return undoFiles(), t.error();
+                traceHere = *t;
+            }
+            insRound->reset();
+            if (parentHere >= 0)
+                insRound->bind(1, parentHere);
+            else
+                insRound->bindNull(1);
+            if (traceHere >= 0)
+                insRound->bind(2, traceHere);
+            else
+                insRound->bindNull(2);
+            insRound->bind(3, std::string_view()).bind(4, roundId);
+            if (Status s = insRound->exec(); !s)
+                return undoFiles(), s.error();
+            const int64_t newId = m_db->lastInsertId();
+            for (Statement& copy : *copies) {
+                copy.reset();
+                copy.bind(1, newId).bind(2, roundId);
+                if (Status s = copy.exec(); !s)
+                    return undoFiles(), s.error();
+            }
+            const std::string target
+                = fs::absolute(fs::path(checkpointDir) / ("round-" + std::to_string(newId) + ".slq"), ec).lexically_normal().string();
+            fs::copy_file(checkpoint, target, fs::copy_options::overwrite_existing, ec);
+            if (ec)
+                return undoFiles(), makeError(ErrorCode::Io, "cannot copy the checkpoint of round " + std::to_string(roundId) + ": " + ec.message(), target);
+            written.push_back(target);
+            setCheckpoint->reset();
+            setCheckpoint->bind(1, target).bind(2, newId);
+            if (Status s = setCheckpoint->exec(); !s)
+                return undoFiles(), s.error();
+            parentHere = newId;
+        }
+        mark->reset();
+        mark->bind(1, "setting." + chain.onceKey).bind(2, kRoundKeyPrefix + std::to_string(parentHere));
+        if (Status s = mark->exec(); !s)
+            return undoFiles(), s.error();
+        out.emplace_back(parentHere, true);
+    }
+    if (Status s = tx.commit(); !s)
+        return undoFiles(), s.error();
     return out;
 }
 

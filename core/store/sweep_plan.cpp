@@ -13,7 +13,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,13 +60,64 @@ std::optional<std::string> pathOf(const QJsonValue& v)
     return std::nullopt;
 }
 
+QJsonObject trainingJson(const SweepTraining& t)
+{
+    QJsonArray seeds, baselines;
+    for (uint64_t s : t.evalSeeds)
+        seeds.append(QString::number(s));
+    for (const std::string& b : t.baselines)
+        baselines.append(QString::fromStdString(b));
+    return QJsonObject { { "rounds", t.rounds }, { "episodes", t.episodes }, { "learningRate", t.learningRate }, { "gamma", t.gamma },
+        { "batchSize", t.batchSize }, { "maxPods", QString::number(t.maxPods) }, { "weights", QString::fromStdString(t.weights) },
+        { "fromS", t.fromS }, { "windowS", t.windowS }, { "evalSeeds", seeds }, { "baselines", baselines } };
+}
+
+/// Reads a cell's "train" object; an error text naming the field, empty when fine.
+std::string trainingFrom(const QJsonObject& o, SweepTraining& t)
+{
+    t.rounds = o.value("rounds").toInt(0);
+    t.episodes = o.value("episodes").toInt(0);
+    t.learningRate = o.value("learningRate").toDouble(-1);
+    t.gamma = o.value("gamma").toDouble(-1);
+    t.batchSize = o.value("batchSize").toInt(0);
+    t.maxPods = o.value("maxPods").toString("0").toLongLong();
+    t.weights = o.value("weights").toString().toStdString();
+    t.fromS = o.value("fromS").toDouble(-1);
+    t.windowS = o.value("windowS").toDouble(0);
+    if (t.rounds < 1 || t.rounds > 1000)
+        return "/rounds: expected 1..1000";
+    if (t.episodes < 1)
+        return "/episodes: expected a number of episodes >= 1";
+    if (!(t.learningRate > 0))
+        return "/learningRate: expected a rate > 0";
+    if (!(t.gamma >= 0 && t.gamma < 1))
+        return "/gamma: expected a discount in [0, 1)";
+    if (t.batchSize < 1)
+        return "/batchSize: expected >= 1";
+    if (t.maxPods < 0)
+        return "/maxPods: expected >= 0";
+    if (!(t.fromS >= 0) || !(t.windowS > 0))
+        return "/windowS: expected a window > 0 from >= 0";
+    t.evalSeeds.clear();
+    for (const QJsonValue& v : o.value("evalSeeds").toArray())
+        t.evalSeeds.push_back(v.toString().toULongLong());
+    if (t.evalSeeds.empty())
+        return "/evalSeeds: expected seeds";
+    for (const QJsonValue& v : o.value("baselines").toArray())
+        t.baselines.push_back(v.toString().toStdString());
+    return {};
+}
+
 QJsonObject cellJson(const SweepCell& c)
 {
     const RunInfo info = runInfoOf(c.spec, -1);
-    return QJsonObject { { "cell", c.index }, { "trace", c.trace }, { "shard", c.shard }, { "mode", QString::fromStdString(info.mode) },
+    QJsonObject o { { "cell", c.index }, { "trace", c.trace }, { "shard", c.shard }, { "mode", QString::fromStdString(info.mode) },
         { "policy", QString::fromStdString(info.policy) }, { "queue", QString::fromStdString(info.queue) },
         { "backfill", QString::fromStdString(info.backfill) }, { "seed", QString::number(info.seed) },
         { "options", QJsonDocument::fromJson(QByteArray::fromStdString(info.optionsJson)).object() } };
+    if (c.train)
+        o.insert("train", trainingJson(*c.train));
+    return o;
 }
 
 /// What identifies the plan: traces by content and options (not paths: the files may live
@@ -103,8 +156,10 @@ std::vector<const SweepCell*> SweepPlan::cellsOf(int s) const
 
 Result<SweepPlan> makeSweepPlan(const SweepSpec& spec)
 {
-    if (spec.traces.empty() || spec.policies.empty() || spec.seeds.empty())
-        return makeError(ErrorCode::Invalid, "a sweep needs traces, policies and seeds");
+    if (spec.traces.empty() || (spec.policies.empty() && !spec.train) || spec.seeds.empty())
+        return makeError(ErrorCode::Invalid, "a sweep needs traces, policies (or training) and seeds");
+    if (spec.train && spec.weights.empty())
+        return makeError(ErrorCode::Invalid, "a training sweep needs at least one weight vector");
     if (spec.shards < 1 || spec.shards > 100000)
         return makeError(ErrorCode::Invalid, "--shards takes 1 to 100000");
     SweepPlan plan;
@@ -129,7 +184,21 @@ Result<SweepPlan> makeSweepPlan(const SweepSpec& spec)
                 t.importOptions[k] = v;
         plan.traces.push_back(std::move(t));
     }
-    for (std::size_t ti = 0; ti < plan.traces.size(); ++ti)
+    for (std::size_t ti = 0; spec.train && ti < plan.traces.size(); ++ti)
+        for (const std::string& weights : spec.weights)
+            for (uint64_t seed : spec.seeds) {
+                SweepCell c;
+                c.index = int(plan.cells.size());
+                c.trace = int(ti);
+                c.shard = c.index % plan.shards;
+                c.spec = spec.base;
+                c.spec.policy = "learned";
+                c.spec.setSeed(seed);
+                c.train = *spec.train;
+                c.train->weights = weights;
+                plan.cells.push_back(std::move(c));
+            }
+    for (std::size_t ti = 0; !spec.train && ti < plan.traces.size(); ++ti)
         for (const std::string& policy : spec.policies)
             for (uint64_t seed : spec.seeds) {
                 SweepCell c;
@@ -262,6 +331,14 @@ Result<SweepPlan> readSweepPlan(const std::string& path)
         if (!spec)
             return bad(at, spec.error().message);
         cell.spec = std::move(spec).value();
+        if (c.contains("train")) {
+            SweepTraining t;
+            if (!c.value("train").isObject())
+                return bad(at + "/train", "expected an object");
+            if (std::string e = trainingFrom(c.value("train").toObject(), t); !e.empty())
+                return bad(at + "/train" + e.substr(0, e.find(':')), e.substr(e.find(':') + 2));
+            cell.train = std::move(t);
+        }
         plan.cells.push_back(std::move(cell));
     }
     if (planIdOf(plan) != plan.id)
@@ -279,6 +356,67 @@ int shardFromEnvironment()
                 return int(i);
         }
     return -1;
+}
+
+Result<std::vector<std::string>> expandWeightRanges(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(';', start), text.size());
+        const std::string vector = text.substr(start, end - start);
+        start = end + 1;
+        if (vector.empty())
+            continue;
+        // Each "name=value" or "name=from:to:step" -> its values, as text.
+        std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+        std::size_t p = 0;
+        while (p <= vector.size()) {
+            const std::size_t q = std::min(vector.find(',', p), vector.size());
+            const std::string part = vector.substr(p, q - p);
+            p = q + 1;
+            if (part.empty())
+                continue;
+            const std::size_t eq = part.find('=');
+            if (eq == std::string::npos || eq == 0)
+                return makeError(ErrorCode::Parse, "weights: '" + part + "' is not name=value or name=from:to:step");
+            const std::string name = part.substr(0, eq), value = part.substr(eq + 1);
+            std::vector<std::string> values;
+            if (value.find(':') == std::string::npos) {
+                values.push_back(value);
+            } else {
+                double from = 0, to = 0, step = 0;
+                char tail = 0;
+                if (std::sscanf(value.c_str(), "%lf:%lf:%lf%c", &from, &to, &step, &tail) != 3 || !(step > 0) || to < from)
+                    return makeError(ErrorCode::Parse, "weights: '" + part + "': a range is from:to:step with from <= to and step > 0");
+                const long n = std::lround(std::floor((to - from) / step + 1e-9)) + 1;
+                if (n > 1000)
+                    return makeError(ErrorCode::Range, "weights: '" + part + "' gives more than 1000 values");
+                for (long i = 0; i < n; ++i) {
+                    char buf[32];
+                    std::snprintf(buf, sizeof buf, "%.6g", from + double(i) * step);
+                    values.push_back(buf);
+                }
+            }
+            axes.emplace_back(name, std::move(values));
+        }
+        std::vector<std::string> vectors { "" };
+        for (const auto& [name, values] : axes) {
+            std::vector<std::string> next;
+            for (const std::string& prefix : vectors)
+                for (const std::string& v : values)
+                    next.push_back(prefix + (prefix.empty() ? "" : ",") + name + "=" + v);
+            vectors = std::move(next);
+            if (vectors.size() > 100000)
+                return makeError(ErrorCode::Range, "weights: more than 100000 weight vectors");
+        }
+        for (std::string& v : vectors)
+            if (!v.empty())
+                out.push_back(std::move(v));
+    }
+    if (out.empty())
+        return makeError(ErrorCode::Parse, "weights: no weight vector in '" + text + "'");
+    return out;
 }
 
 std::string sweepCellKey(const std::string& planId, int index) { return "sweep." + planId + ".cell." + std::to_string(index); }

@@ -9,6 +9,7 @@
 #include "trace/import_context.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,28 @@ struct SweepTrace {
     std::map<std::string, std::string> importOptions; ///< the trace's "import.*" metadata
 };
 
+/// A training cell's fine-tune session (workflow/fine_tune_session.h): `rounds` rounds from a
+/// fresh network, each `episodes` episodes, with these reward weights (rl::RewardConfig text,
+/// checked when planned); the cell's spec gives the mode, seed (training episodes) and options.
+struct SweepTraining {
+    int rounds = 1;
+    int episodes = 3;
+    double learningRate = 1e-3;
+    double gamma = 0.9;
+    int batchSize = 64;
+    int64_t maxPods = 0; ///< fill: pods per episode (0 = all)
+    std::string weights;
+    double fromS = 0, windowS = 4 * 3600.0; ///< timed: training window
+    std::vector<uint64_t> evalSeeds { 42, 43, 44 };
+    std::vector<std::string> baselines; ///< empty: the round's defaults
+};
+
 struct SweepCell {
     int index = 0;
     int trace = 0; ///< into SweepPlan::traces
     int shard = 0;
-    sim::RunSpec spec;
+    sim::RunSpec spec; ///< a training cell: policy "learned", seed = the training seed
+    std::optional<SweepTraining> train; ///< set: a training cell (rounds, not a run)
 };
 
 struct SweepPlan {
@@ -52,6 +70,9 @@ struct SweepSpec {
     trace::ImportOptions importOptions;
     std::vector<std::string> policies;
     std::vector<uint64_t> seeds;
+    /// Set: training cells, one per (trace, weight vector, seed), instead of policy cells.
+    std::optional<SweepTraining> train;
+    std::vector<std::string> weights; ///< the weight vectors of training cells (RewardConfig text)
     sim::RunSpec base; ///< mode and options (the policy and seed are the cells')
     int shards = 1;
     bool recordDecisions = false;
@@ -70,6 +91,13 @@ int shardFromEnvironment();
 /// The project setting naming the run of cell `index` of plan `planId` ("sweep.<id>.cell.<index>").
 std::string sweepCellKey(const std::string& planId, int index);
 
+/// A training cell's finished key value: "round:<id>" (its last round); a policy cell's is the run id.
+inline constexpr const char* kRoundKeyPrefix = "round:";
+/// Expands weight ranges into weight vectors: "balance=0.2:0.6:0.2,packing=0.5" -> balance 0.2,
+/// 0.4, 0.6 each with packing 0.5 (a range is from:to:step, inclusive; a plain value is fixed);
+/// several ranges give their cartesian product, in the order given. ";" separates whole vectors
+/// ("balance=1;packing=1"). Errors name the bad part.
+Result<std::vector<std::string>> expandWeightRanges(const std::string& text);
 /// Hex SHA-256 of a file's bytes (what a plan records of its traces).
 Result<std::string> sweepFileSha256(const std::string& path);
 

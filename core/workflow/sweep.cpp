@@ -2,13 +2,17 @@
 
 #include "sweep.h"
 
+#include "fine_tune_session.h"
 #include "run_recorder.h"
 
 #include "store/project.h"
 #include "trace/trace_loader.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <cstring>
+#include <set>
 
 namespace schedlab::workflow {
 
@@ -28,6 +32,64 @@ Result<trace::Trace> loadPlannedTrace(const SweepTrace& t, const std::string& wh
         return loaded.error();
     return std::move(loaded->trace);
 }
+
+/// A training cell's fine-tune session, into `project` with its checkpoints in "<project>.models";
+/// the last round's id.
+Result<int64_t> runTrainingCell(const SweepCell& c, const trace::Trace& trace, const std::vector<std::string>& files,
+    store::Project& project, CancelToken cancel)
+{
+    const store::SweepTraining& t = *c.train;
+    auto reward = rl::RewardConfig::parse(t.weights);
+    if (!reward)
+        return makeError(ErrorCode::Invalid, "weights '" + t.weights + "': " + reward.error().message);
+    SessionOptions s;
+    s.rounds = t.rounds;
+    rl::TrainOptions& o = s.base.train;
+    o.mode = c.spec.isFill() ? rl::TrainMode::Fill : rl::TrainMode::Timed;
+    o.reward = reward.value();
+    o.episodes = t.episodes;
+    o.learningRate = t.learningRate;
+    o.gamma = t.gamma;
+    o.batchSize = t.batchSize;
+    o.maxPods = t.maxPods;
+    o.seed = c.spec.seed();
+    if (const sim::FillOptions* f = c.spec.fillOptions())
+        o.ratio = f->ratio;
+    if (const sim::TimedOptions* timed = c.spec.timedOptions()) {
+        o.queue = timed->queue;
+        o.backfill = timed->backfill;
+    }
+    s.base.fromS = t.fromS;
+    s.base.windowS = t.windowS;
+    s.base.evalSeeds = t.evalSeeds;
+    s.base.baselines = t.baselines;
+    std::error_code ec;
+    s.base.checkpointDir = std::filesystem::absolute(project.path() + ".models", ec).lexically_normal().string();
+    std::filesystem::create_directories(s.base.checkpointDir, ec);
+    if (ec)
+        return makeError(ErrorCode::Io, "cannot create the checkpoint folder: " + ec.message(), s.base.checkpointDir);
+    auto rounds = runSession(trace, files, &project, s, {}, cancel);
+    if (!rounds)
+        return rounds.error();
+    if (rounds->empty() || rounds->back().roundId < 0)
+        return makeError(ErrorCode::Invalid, "the session stored no round");
+    return rounds->back().roundId;
+}
+
+/// The rounds of a project: id -> (status, parent).
+Result<std::map<int64_t, std::pair<std::string, int64_t>>> roundsOf(store::Project& project)
+{
+    auto rows = project.rounds();
+    if (!rows)
+        return rows.error();
+    std::map<int64_t, std::pair<std::string, int64_t>> out;
+    for (const store::RoundRow& r : *rows)
+        out[r.id] = { r.status, r.parentId };
+    return out;
+}
+
+bool isRoundKey(const std::string& v) { return v.rfind(store::kRoundKeyPrefix, 0) == 0; }
+int64_t roundOfKey(const std::string& v) { return std::atoll(v.c_str() + std::strlen(store::kRoundKeyPrefix)); }
 
 } // namespace
 
@@ -50,6 +112,9 @@ Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Proje
         return rows.error();
     for (const store::RunRow& r : *rows)
         finished[r.id] = r.status;
+    auto rounds = roundsOf(project);
+    if (!rounds)
+        return rounds.error();
 
     ShardReport report;
     const std::vector<const SweepCell*> cells = plan.cellsOf(shard);
@@ -62,7 +127,9 @@ Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Proje
         auto done = project.setting(key);
         if (!done)
             return done.error();
-        if (!done->empty() && finished[std::atoll(done->c_str())] == "finished") {
+        const bool cellDone = isRoundKey(*done) ? (rounds->count(roundOfKey(*done)) && rounds->at(roundOfKey(*done)).first == "finished")
+                                                : (!done->empty() && finished[std::atoll(done->c_str())] == "finished");
+        if (cellDone) {
             ++report.skipped;
             continue;
         }
@@ -77,16 +144,24 @@ Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Proje
                 return id.error();
             t.second = *id;
         }
-        RunRecorder recorder(project, t.second);
-        recorder.setRecordDecisions(plan.recordDecisions);
-        auto out = recorder.run(c.spec, *t.first, {}, cancel);
-        if (!out) {
-            if (out.error().isCancelled())
-                return out.error();
-            ++report.failed;
-            report.errors.push_back("cell " + std::to_string(c.index) + ": " + out.error().toString());
+        // A training cell: a fine-tune session (restarted whole if interrupted); else one run.
+        Result<std::string> doneAs = std::string();
+        if (c.train) {
+            auto last = runTrainingCell(c, *t.first, plan.traces[std::size_t(c.trace)].files, project, cancel);
+            doneAs = last ? Result<std::string>(store::kRoundKeyPrefix + std::to_string(*last)) : Result<std::string>(last.error());
         } else {
-            if (Status s = project.setSetting(key, std::to_string(recorder.lastRunId())); !s)
+            RunRecorder recorder(project, t.second);
+            recorder.setRecordDecisions(plan.recordDecisions);
+            auto out = recorder.run(c.spec, *t.first, {}, cancel);
+            doneAs = out ? Result<std::string>(std::to_string(recorder.lastRunId())) : Result<std::string>(out.error());
+        }
+        if (!doneAs) {
+            if (doneAs.error().isCancelled())
+                return doneAs.error();
+            ++report.failed;
+            report.errors.push_back("cell " + std::to_string(c.index) + ": " + doneAs.error().toString());
+        } else {
+            if (Status s = project.setSetting(key, *doneAs); !s)
                 return s.error();
             ++report.ran;
         }
@@ -127,14 +202,42 @@ Result<MergeReport> mergeSweep(const SweepPlan& plan, const std::vector<std::str
             continue;
         }
         std::vector<std::pair<int, int64_t>> runs; // cell, run id in the shard
+        std::vector<int> chainCells;
+        std::vector<store::Project::RoundChain> chains; // training cells: their rounds, oldest first
+        auto rounds = roundsOf(*shard.value());
+        if (!rounds) {
+            report.refused.push_back(file + ": " + rounds.error().message);
+            continue;
+        }
         for (const SweepCell& c : plan.cells) {
             if (have[std::size_t(c.index)])
                 continue;
             auto run = shard.value()->setting(sweepCellKey(plan.id, c.index));
-            if (run && !run->empty())
+            if (!run || run->empty())
+                continue;
+            if (!isRoundKey(*run)) {
                 runs.emplace_back(c.index, std::atoll(run->c_str()));
+                continue;
+            }
+            store::Project::RoundChain chain { {}, sweepCellKey(plan.id, c.index) };
+            std::set<int64_t> seen; // a parent loop in a damaged file ends the walk
+            for (int64_t r = roundOfKey(*run); r >= 0 && rounds->count(r) && seen.insert(r).second; r = rounds->at(r).second)
+                chain.rounds.insert(chain.rounds.begin(), r);
+            chains.push_back(std::move(chain));
+            chainCells.push_back(c.index);
         }
         shard.value().reset(); // closed before it is attached
+        if (!chains.empty()) {
+            auto copied = project.copyRoundsFrom(file, chains, project.path() + ".models");
+            if (!copied) {
+                report.refused.push_back(file + ": " + copied.error().message);
+            } else {
+                for (std::size_t k = 0; k < chains.size(); ++k) {
+                    have[std::size_t(chainCells[k])] = 1;
+                    ++((*copied)[k].second ? report.merged : report.already);
+                }
+            }
+        }
         if (runs.empty())
             continue;
         std::vector<std::pair<int64_t, std::string>> keyed;

@@ -2,10 +2,13 @@
 
 #include "sweep_progress.h"
 
+#include "rl/reward.h"
 #include "store/project.h"
 #include "store/run_spec_codec.h"
 
 #include <algorithm>
+#include <cstring>
+#include <tuple>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -68,6 +71,38 @@ std::map<std::string, double> summaryOf(store::Project& p, int64_t runId)
     return out;
 }
 
+/// A training cell's figures: its last round's evaluation of the learned policy, mean over seeds.
+std::map<std::string, double> roundSummaryOf(store::Project& p, int64_t roundId)
+{
+    std::map<std::string, double> sum;
+    std::map<std::string, int> n;
+    if (auto eval = p.roundEval(roundId))
+        for (const store::EvalValue& v : *eval)
+            if (v.policy == "learned") {
+                sum[v.metric] += v.value;
+                ++n[v.metric];
+            }
+    for (auto& [k, v] : sum)
+        v /= n[k];
+    return sum;
+}
+
+/// The finished cell a key value names: a run ("12") or a training cell's last round ("round:7").
+CellProgress finishedCell(store::Project& p, const std::string& key, CellStatus status)
+{
+    CellProgress c;
+    c.status = status;
+    c.file = p.path();
+    if (key.rfind(store::kRoundKeyPrefix, 0) == 0) {
+        c.runId = std::atoll(key.c_str() + std::strlen(store::kRoundKeyPrefix));
+        c.summary = roundSummaryOf(p, c.runId);
+    } else {
+        c.runId = std::atoll(key.c_str());
+        c.summary = summaryOf(p, c.runId);
+    }
+    return c;
+}
+
 /// A run row's identity as a cell's: policy, seed and the stored options (the spec's encoding).
 std::string specKey(const std::string& policy, uint64_t seed, const std::string& mode, const std::string& options)
 {
@@ -82,17 +117,17 @@ SweepProgress readSweepProgress(const store::SweepPlan& plan, const std::vector<
     out.cells.resize(plan.cells.size());
     if (merged)
         for (const store::SweepCell& c : plan.cells)
-            if (auto run = merged->setting(store::sweepCellKey(plan.id, c.index)); run && !run->empty()) {
-                CellProgress& p = out.cells[std::size_t(c.index)];
-                p.status = CellStatus::Merged;
-                p.file = merged->path();
-                p.runId = std::atoll(run->c_str());
-                p.summary = summaryOf(*merged, p.runId);
-            }
+            if (auto run = merged->setting(store::sweepCellKey(plan.id, c.index)); run && !run->empty())
+                out.cells[std::size_t(c.index)] = finishedCell(*merged, *run, CellStatus::Merged);
     std::map<std::string, std::vector<int>> bySpec; // cells by identity, in index order
+    std::map<std::string, std::vector<int>> byWeights; // training cells by mode and weights
     for (const store::SweepCell& c : plan.cells) {
         const store::RunInfo info = store::runInfoOf(c.spec, -1);
-        bySpec[specKey(info.policy, info.seed, info.mode, info.optionsJson)].push_back(c.index);
+        if (!c.train) {
+            bySpec[specKey(info.policy, info.seed, info.mode, info.optionsJson)].push_back(c.index);
+        } else if (auto w = rl::RewardConfig::parse(c.train->weights)) {
+            byWeights[info.mode + '\n' + w->toString()].push_back(c.index);
+        }
     }
     for (const std::string& file : shardFiles) {
         auto shard = store::Project::open(file, store::Project::OpenMode::ReadOnly);
@@ -111,9 +146,8 @@ SweepProgress readSweepProgress(const store::SweepPlan& plan, const std::vector<
             CellProgress& cp = out.cells[std::size_t(c.index)];
             if (cp.status == CellStatus::Merged || cp.status == CellStatus::Finished)
                 continue;
-            if (auto run = p.setting(store::sweepCellKey(plan.id, c.index)); run && !run->empty()) {
-                cp = CellProgress { CellStatus::Finished, file, std::atoll(run->c_str()), {}, summaryOf(p, std::atoll(run->c_str())) };
-            }
+            if (auto run = p.setting(store::sweepCellKey(plan.id, c.index)); run && !run->empty())
+                cp = finishedCell(p, *run, CellStatus::Finished);
         }
         // Attempts that did not finish (newest last): the first unfinished cell with that spec.
         auto rows = p.runs();
@@ -121,20 +155,25 @@ SweepProgress readSweepProgress(const store::SweepPlan& plan, const std::vector<
             out.problems.push_back(rows.error().toString());
             continue;
         }
-        for (const store::RunRow& r : *rows) {
-            if (r.status == "finished")
-                continue;
-            const auto it = bySpec.find(specKey(r.policy, r.seed, r.mode, r.optionsJson));
-            if (it == bySpec.end())
-                continue;
-            for (int index : it->second) {
+        std::vector<std::tuple<std::string, std::string, int64_t, const std::vector<int>*>> attempts; // status, error, id, cells
+        for (const store::RunRow& r : *rows)
+            if (r.status != "finished")
+                if (const auto it = bySpec.find(specKey(r.policy, r.seed, r.mode, r.optionsJson)); it != bySpec.end())
+                    attempts.emplace_back(r.status, r.error, r.id, &it->second);
+        if (auto rounds = p.rounds())
+            for (const store::RoundRow& r : *rounds)
+                if (r.status != "finished")
+                    if (const auto it = byWeights.find(r.mode + '\n' + r.weights); it != byWeights.end())
+                        attempts.emplace_back(r.status, r.error, r.id, &it->second);
+        for (const auto& [status, error, id, cells] : attempts) {
+            for (int index : *cells) {
                 CellProgress& cp = out.cells[std::size_t(index)];
                 if (cp.status == CellStatus::Merged || cp.status == CellStatus::Finished)
                     continue;
-                cp.status = r.status == "running" ? CellStatus::Running : CellStatus::Failed;
+                cp.status = status == "running" ? CellStatus::Running : CellStatus::Failed;
                 cp.file = file;
-                cp.runId = r.id;
-                cp.error = r.error.empty() ? r.status : r.error;
+                cp.runId = id;
+                cp.error = error.empty() ? status : error;
                 break;
             }
         }
