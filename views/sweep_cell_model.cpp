@@ -22,7 +22,7 @@ void SweepCellModel::setPlan(const store::SweepPlan& plan)
     m_progress.cells.resize(plan.cells.size());
     m_keys.clear();
     const std::string mode = !plan.cells.empty() && plan.cells.front().spec.isFill() ? "fill" : "timed";
-    const auto d = defaultMetrics(mode);
+    const auto d = defaultMetrics(mode, !plan.cells.empty() && plan.cells.front().train.has_value());
     m_metrics = d;
     recomputeFront();
     endResetModel();
@@ -52,8 +52,12 @@ void SweepCellModel::setMetrics(const QString& x, const QString& y, const QStrin
         emit dataChanged(index(0, MetricX), index(rowCount() - 1, Front));
 }
 
-std::array<QString, 3> SweepCellModel::defaultMetrics(const std::string& mode)
+std::array<QString, 3> SweepCellModel::defaultMetrics(const std::string& mode, bool training)
 {
+    // Training cells report their last round's evaluation (rl::evalMetrics).
+    if (training)
+        return mode == "fill" ? std::array<QString, 3> { "fragRatePct", "finalGpuAllocPct", "failedPods" }
+                              : std::array<QString, 3> { "waitP99S", "meanGpuUtilPct", "failed" };
     if (mode == "fill")
         return { "finalFragAmount", "finalGpuAllocPct", "failed" };
     return { "wait.p99", "meanGpuFragRate", "meanGpuUtil" };
@@ -117,6 +121,8 @@ QVariant SweepCellModel::data(const QModelIndex& index, int role) const
             tip += tr(" in %1 (run %2)").arg(QString::fromStdString(p.file)).arg(p.runId);
         if (!p.error.empty())
             tip += "\n" + QString::fromStdString(p.error);
+        if (c.train)
+            tip += tr("\ntraining: %1 rounds of %2 episodes, weights %3").arg(c.train->rounds).arg(c.train->episodes).arg(QString::fromStdString(c.train->weights));
         return tip;
     }
     if (role == Qt::TextAlignmentRole)
@@ -133,8 +139,13 @@ QVariant SweepCellModel::data(const QModelIndex& index, int role) const
         const auto& files = m_plan.traces[std::size_t(c.trace)].files;
         return files.empty() ? QString::number(c.trace) : QFileInfo(QString::fromStdString(files.back())).fileName();
     }
-    case Policy:
-        return QString::fromStdString(c.spec.policy);
+    case Policy: {
+        if (!c.train)
+            return QString::fromStdString(c.spec.policy);
+        // A training cell: its weights (the first four terms) and rounds.
+        const QStringList terms = QString::fromStdString(c.train->weights).split(',');
+        return tr("learned ×%1 [%2]").arg(c.train->rounds).arg(terms.mid(0, 4).join(' '));
+    }
     case Seed:
         return qulonglong(c.spec.seed());
     case Status:

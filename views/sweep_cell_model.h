@@ -32,8 +32,9 @@ public:
     void setMetrics(const QString& x, const QString& y, const QString& z);
     QString metric(int axis) const { return m_metrics[std::size_t(axis)]; }
     /// Defaults for the mode: timed p99 wait / GPU fragmentation rate / GPU utilisation; fill
-    /// fragmentation amount / GPU allocation / failed pods.
-    static std::array<QString, 3> defaultMetrics(const std::string& mode);
+    /// fragmentation amount / GPU allocation / failed pods; training cells the same from their
+    /// evaluation's names.
+    static std::array<QString, 3> defaultMetrics(const std::string& mode, bool training = false);
     /// Utilisation, allocation and completions are maximised, everything else minimised.
     static metrics::Sense senseOf(const QString& key);
     /// A finished (or merged) cell's value of `key`; NaN when it has none.

@@ -448,6 +448,21 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             planSweep(path, shards);
     });
+    runMenu->addAction(tr("Plan &Training Sweep..."), this, [this] {
+        bool ok = false;
+        const QString weights = QInputDialog::getText(this, tr("Plan Training Sweep"),
+            tr("Reward weights, one lineage per vector (ranges from:to:step, ';' between vectors);\n"
+               "rounds, episodes and seeds come from the Training tab:"),
+            QLineEdit::Normal, QString::fromStdString(m_reward->config().toString()), &ok);
+        if (!ok || weights.isEmpty())
+            return;
+        const int shards = QInputDialog::getInt(this, tr("Plan Training Sweep"), tr("Shards (one job each on the cluster):"), 4, 1, 100000, 1, &ok);
+        if (!ok)
+            return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Sweep plan"), QString(), tr("Sweep plans (*.sweep)"));
+        if (!path.isEmpty())
+            planTrainingSweep(path, shards, weights);
+    });
     runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, [this] {
         m_importer->cancel();
         m_runner->cancel();

@@ -111,6 +111,9 @@ public:
     /// Writes a sweep plan (docs/sweeps.md) of the open trace, the checked policies and seeds and
     /// the dock's options in `shards` shards (main_window_sweep.cpp); false with an error shown.
     bool planSweep(const QString& path, int shards);
+    /// Writes a sweep plan of training cells: the Training tab's settings, one fine-tune lineage
+    /// per weight vector of `weights` (the Reward dock's text, ranges allowed: "balance=0.2:0.6:0.2").
+    bool planTrainingSweep(const QString& path, int shards, const QString& weights);
     /// The mode and options the Policies dock sets (no policy, no seed).
     sim::RunSpec baseSpec() const;
     /// Shows a sweep plan in the Sweeps tab and follows its shard files; false with an error shown.

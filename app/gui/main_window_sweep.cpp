@@ -5,6 +5,10 @@
 
 #include "main_window.h"
 
+#include "reward_editor.h"
+#include "training_panel.h"
+
+#include "rl/reward.h"
 #include "store/project.h"
 #include "store/sweep_plan.h"
 #include "sweep_view.h"
@@ -16,9 +20,11 @@
 #include <QTabWidget>
 
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 #include <QLabel>
 #include <QLineEdit>
+#include <QDoubleSpinBox>
 #include <QListWidget>
 
 namespace schedlab::app {
@@ -61,6 +67,68 @@ bool MainWindow::planSweep(const QString& path, int shards)
     return true;
 }
 
+bool MainWindow::planTrainingSweep(const QString& path, int shards, const QString& weights)
+{
+    if (!m_trace || m_tracePaths.empty()) {
+        showError(tr("Open a trace first: a sweep plan names its files."));
+        return false;
+    }
+    // The Training tab's settings (mode, window, episodes, rounds, rate, baselines, seeds), the
+    // weight vectors from `weights` (the Reward dock's, or ranges of them).
+    const views::TrainRequest r = m_training->request();
+    store::SweepSpec spec;
+    spec.traces = { m_tracePaths };
+    spec.importOptions = trace::importOptionsFromMetadata(m_trace->metadata);
+    spec.seeds = { r.seed };
+    spec.shards = shards;
+    store::SweepTraining t;
+    t.rounds = r.rounds;
+    t.episodes = r.episodes;
+    t.learningRate = r.learningRate;
+    t.gamma = r.gamma;
+    t.maxPods = r.pods;
+    t.fromS = r.fromH * 3600;
+    t.windowS = r.windowH * 3600;
+    t.evalSeeds = r.evalSeeds;
+    t.baselines = r.baselines;
+    spec.train = t;
+    auto vectors = store::expandWeightRanges(weights.toStdString());
+    if (!vectors) {
+        showError(QString::fromStdString(vectors.error().message));
+        return false;
+    }
+    for (const std::string& v : *vectors) {
+        auto w = rl::RewardConfig::parse(v, m_reward->config());
+        if (!w) {
+            showError(tr("Weights '%1': %2").arg(QString::fromStdString(v), QString::fromStdString(w.error().message)));
+            return false;
+        }
+        spec.weights.push_back(w->toString());
+    }
+    sim::FillOptions fill;
+    fill.ratio = m_ratio->value();
+    spec.base = r.mode == rl::TrainMode::Fill ? sim::RunSpec::fill({}, fill) : baseSpec();
+    if (r.mode == rl::TrainMode::Timed && spec.base.isFill())
+        spec.base = sim::RunSpec::timed({}, sim::TimedOptions {});
+    auto plan = store::makeSweepPlan(spec);
+    if (!plan) {
+        showError(QString::fromStdString(plan.error().toString()));
+        return false;
+    }
+    if (Status s = store::writeSweepPlan(*plan, path.toStdString()); !s) {
+        showError(QString::fromStdString(s.error().toString()));
+        return false;
+    }
+    openSweep(path);
+    m_status->setText(tr("Wrote %1: %2 training cells (%3 weight vectors, %4 rounds each) in %5 shards")
+                          .arg(QFileInfo(path).fileName())
+                          .arg(plan->cells.size())
+                          .arg(spec.weights.size())
+                          .arg(t.rounds)
+                          .arg(plan->shards));
+    return true;
+}
+
 void MainWindow::buildSweepTab()
 {
     m_sweepView = new views::SweepView(m_tabs);
@@ -75,6 +143,7 @@ void MainWindow::buildSweepTab()
     connect(m_sweeps, &SweepController::failed, this, &MainWindow::showError);
     connect(m_sweeps, &SweepController::merged, this, [this] {
         const int added = appendNewStoredRuns();
+        refreshRounds(); // training cells come in as rounds
         if (added > 0)
             m_status->setText(tr("%1 sweep cells merged into %2").arg(added).arg(m_session.path()));
         const int pending = std::exchange(m_pendingSweepCell, -1);
@@ -114,6 +183,24 @@ void MainWindow::openSweepCell(int cell)
             return; // one merge at a time; the first cell asked opens when it is done
         m_pendingSweepCell = cell;
         m_sweeps->merge();
+        return;
+    }
+    if (run->rfind(store::kRoundKeyPrefix, 0) == 0) {
+        // A training cell: its last round, replayed on the dashboard with the checked baselines.
+        const int64_t roundId = std::atoll(run->c_str() + std::strlen(store::kRoundKeyPrefix));
+        refreshRounds();
+        auto rounds = m_session.project()->rounds();
+        if (rounds)
+            for (const store::RoundRow& r : *rounds)
+                if (r.id == roundId) {
+                    showRoundsOnDashboard({ "learned:" + r.checkpoint });
+                    m_status->setText(tr("Sweep cell %1 is round %2 of the project (weights %3)")
+                                          .arg(cell)
+                                          .arg(roundId)
+                                          .arg(QString::fromStdString(r.weights)));
+                    return;
+                }
+        showError(tr("Sweep cell %1: the project names round %2, which it does not list").arg(cell).arg(roundId));
         return;
     }
     const qlonglong runId = std::atoll(run->c_str());

@@ -2,7 +2,10 @@
 // shard 0 done shows 4 finished cells and 8 waiting, plots them with the Pareto front the model
 // computed, picks up shard 1 when it finishes (auto-refresh), opens a finished cell on the
 // dashboard by merging the finished cells into the open project (each once), exports its table.
+// A training sweep planned from the Reward dock's weights (a range) trains a lineage per vector;
+// its cell opens as the learned policy of its last round on the dashboard.
 
+#include "open_and_wait.h"
 #include "test_util.h"
 
 #include "main_window.h"
@@ -19,6 +22,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace schedlab;
@@ -136,6 +140,42 @@ private slots:
 
         const QString shot = m_dir.filePath("sweeps.png");
         QVERIFY(w.grab().save(shot));
+    }
+
+    void trainingSweepFromTheRewardDock()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(test::openAndWait(w, { test::dataPath("tiny/nodes.csv"), test::dataPath("tiny/pods.csv") }));
+        QVERIFY(w.newProject(m_dir.filePath("train.schedlab")));
+        const QString plan = m_dir.filePath("train.sweep");
+        QVERIFY2(w.planTrainingSweep(plan, 2, "balance=0.1:0.9:0.8"), qPrintable(w.bannerText()));
+        QTRY_COMPARE_WITH_TIMEOUT(w.sweepView()->model()->rowCount(), 2, 10000);
+        const store::SweepPlan& p = w.sweepView()->model()->plan();
+        QVERIFY(p.cells[0].train && p.cells[0].train->weights.rfind("balance=0.1,", 0) == 0);
+        QVERIFY(p.cells[1].train && p.cells[1].train->weights.rfind("balance=0.9,", 0) == 0);
+        QVERIFY2(w.sweepView()->model()->data(w.sweepView()->model()->index(1, views::SweepCellModel::Policy)).toString().startsWith("learned ×1 [balance=0.9"),
+            qPrintable(w.sweepView()->model()->data(w.sweepView()->model()->index(1, views::SweepCellModel::Policy)).toString()));
+        QCOMPARE(w.sweepView()->model()->metric(0), QString("fragRatePct"));
+        // The shards run (as a cluster would), then the view sees them.
+        for (int s = 0; s < 2; ++s) {
+            auto project = store::Project::open(plan.toStdString() + ".shard-" + std::to_string(s) + ".schedlab");
+            QVERIFY(project.ok());
+            auto r = workflow::runSweepShard(p, s, *project.value());
+            QVERIFY2(r.ok() && r->ran == 1, r.ok() ? (r->errors.empty() ? "" : r->errors[0].c_str()) : r.error().toString().c_str());
+        }
+        emit w.sweepView()->refreshRequested();
+        QTRY_COMPARE_WITH_TIMEOUT(w.sweepView()->model()->progress().count(workflow::CellStatus::Finished), 2, 10000);
+        QVERIFY(w.sweepView()->model()->value(1, "finalGpuAllocPct") > 0);
+        // Opening cell 1 merges both lineages, then replays its last round on the dashboard.
+        w.openSweepCell(1);
+        QTRY_COMPARE_WITH_TIMEOUT(w.sweepView()->model()->progress().count(workflow::CellStatus::Merged), 2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(w.results().begin(), w.results().end(),
+                                     [](const views::RunResult& r) { return r.policy.rfind("learned:", 0) == 0; }),
+            60000);
+        auto stored = store::Project::open(m_dir.filePath("train.schedlab").toStdString(), store::Project::OpenMode::ReadOnly);
+        QCOMPARE(int(stored.value()->rounds()->size()), 2);
     }
 
     void aBadPlanIsRefusedByName()
