@@ -160,14 +160,42 @@ std::string shardFile(const std::string& planPath, int i) { return planPath + ".
 int sweepRun(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "shard", "of", "project" }, {}); !e.empty())
+    if (std::string e = a.parse(argv, { "shard", "of", "project", "merged" }, { "only-missing" }); !e.empty())
         return fail("sweep run: " + e, 2);
     if (a.positional().size() != 1)
-        return fail("sweep run: usage: sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab]", 2);
+        return fail("sweep run: usage: sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab] | "
+                    "sweep run S.sweep --only-missing [--merged P.schedlab] [--project OUT.schedlab]",
+            2);
     const std::string planPath = a.positional()[0];
     auto plan = workflow::readSweepPlan(planPath);
     if (!plan)
         return fail(plan.error().toString());
+    if (a.flag("only-missing")) {
+        // Every cell no shard file (nor the merged project) holds finished, wherever its shard was.
+        if (a.value("shard"))
+            return fail("sweep run: --only-missing runs the cells of every shard; leave out --shard", 2);
+        std::unique_ptr<store::Project> merged;
+        if (auto m = a.value("merged")) {
+            auto p = store::Project::open(*m, store::Project::OpenMode::ReadOnly);
+            if (!p)
+                return fail(p.error().toString());
+            merged = std::move(p).value();
+        }
+        const std::string projectPath = a.value("project").value_or(planPath + ".shard-missing.schedlab");
+        auto project = store::Project::open(projectPath);
+        if (!project)
+            return fail(project.error().toString());
+        const auto t0 = std::chrono::steady_clock::now();
+        auto report = workflow::runMissingCells(*plan, workflow::findShardFiles(planPath), merged.get(), *project.value());
+        if (!report)
+            return fail(report.error().toString());
+        std::printf("missing cells of sweep %s into %s: %d cells run, %d done before (skipped), %d failed, %.2f s\n", plan->id.c_str(),
+            projectPath.c_str(), report->ran, report->skipped, report->failed,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        for (const std::string& e : report->errors)
+            std::fprintf(stderr, "schedlab-cli: %s\n", e.c_str());
+        return report->failed ? 1 : 0;
+    }
     std::string error;
     int shard = int(a.integer("shard", -1, error));
     if (!error.empty())

@@ -98,6 +98,7 @@ commands:
         [--episodes 3] [--lr 1e-3] [--gamma 0.9] [--batch 64] [--pods N] [--window 4h] [--from 0]
         [--eval-seeds 42-44] [--baselines a,b]  (--seeds: the training seeds, one cell each)
   sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab]
+  sweep run S.sweep --only-missing [--merged P.schedlab] [--project OUT.schedlab]
   sweep merge S.sweep SHARD.schedlab... --project P
   sweep status S.sweep [SHARD.schedlab...] [--project MERGED]
   sweep emit slurm|k8s S.sweep [--dir SHARDS] [--project P] [--parallel M] [--cpus C] [--mem 4G]

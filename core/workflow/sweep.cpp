@@ -4,6 +4,7 @@
 
 #include "fine_tune_session.h"
 #include "run_recorder.h"
+#include "sweep_progress.h"
 
 #include "store/project.h"
 #include "trace/trace_loader.h"
@@ -93,10 +94,12 @@ int64_t roundOfKey(const std::string& v) { return std::atoll(v.c_str() + std::st
 
 } // namespace
 
-Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Project& project, ProgressFn progress, CancelToken cancel)
+namespace {
+
+/// Runs `cells` of `plan` into `project` (a shard file), skipping those finished there.
+Result<ShardReport> runCells(const SweepPlan& plan, const std::vector<const SweepCell*>& cells, store::Project& project, ProgressFn progress,
+    CancelToken cancel)
 {
-    if (shard < 0 || shard >= plan.shards)
-        return makeError(ErrorCode::Invalid, "shard " + std::to_string(shard) + " is not one of the plan's 0.." + std::to_string(plan.shards - 1));
     // A shard file holds one plan's cells: another plan's is refused, not mixed in.
     auto owner = project.setting("sweep.plan");
     if (!owner)
@@ -117,7 +120,6 @@ Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Proje
         return rounds.error();
 
     ShardReport report;
-    const std::vector<const SweepCell*> cells = plan.cellsOf(shard);
     std::map<int, std::pair<std::shared_ptr<trace::Trace>, int64_t>> traces; // plan trace -> (trace, id here)
     for (std::size_t k = 0; k < cells.size(); ++k) {
         const SweepCell& c = *cells[k];
@@ -169,6 +171,32 @@ Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Proje
             progress(double(k + 1) / double(cells.size()));
     }
     return report;
+}
+
+} // namespace
+
+Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Project& project, ProgressFn progress, CancelToken cancel)
+{
+    if (shard < 0 || shard >= plan.shards)
+        return makeError(ErrorCode::Invalid, "shard " + std::to_string(shard) + " is not one of the plan's 0.." + std::to_string(plan.shards - 1));
+    return runCells(plan, plan.cellsOf(shard), project, std::move(progress), cancel);
+}
+
+Result<ShardReport> runMissingCells(const SweepPlan& plan, const std::vector<std::string>& shardFiles, store::Project* merged,
+    store::Project& project, ProgressFn progress, CancelToken cancel)
+{
+    std::vector<std::string> others;
+    for (const std::string& f : shardFiles) {
+        std::error_code ec;
+        if (!std::filesystem::equivalent(f, project.path(), ec))
+            others.push_back(f);
+    }
+    const SweepProgress done = readSweepProgress(plan, others, merged);
+    std::vector<const SweepCell*> cells;
+    for (const SweepCell& c : plan.cells)
+        if (done.cells[std::size_t(c.index)].status != CellStatus::Finished && done.cells[std::size_t(c.index)].status != CellStatus::Merged)
+            cells.push_back(&c);
+    return runCells(plan, cells, project, std::move(progress), cancel);
 }
 
 Result<MergeReport> mergeSweep(const SweepPlan& plan, const std::vector<std::string>& shardFiles, store::Project& project)

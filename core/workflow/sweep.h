@@ -1,6 +1,7 @@
 #pragma once
 /// Sweeps (docs/sweeps.md): a plan file lists the cells of a study — each a run spec on one of the
-/// plan's traces — and assigns them to shards. A shard runs its cells into its own project file
+/// plan's traces, or a fine-tune session (training cell: rounds of the learned policy with one
+/// weight vector) — and assigns them to shards. A shard runs its cells into its own project file
 /// (restart-safe: finished cells are skipped); merging copies the shards' runs into one project,
 /// once each. Slurm job arrays and Kubernetes Indexed Jobs run the shards (sweep_emit.cpp).
 
@@ -38,6 +39,13 @@ struct ShardReport {
 /// open, and runs again). The traces' files must still hash as planned.
 Result<ShardReport> runSweepShard(const SweepPlan& plan, int shard, store::Project& project, ProgressFn progress = {},
     CancelToken cancel = {});
+
+/// Runs every cell of the plan that no file of `shardFiles` (other than `project` itself) nor
+/// `merged` (may be null) holds finished, into `project` — after a node failure, the cells left
+/// over, wherever their shard was. A cell still running elsewhere runs here too; the merge keeps
+/// whichever copy it meets first.
+Result<ShardReport> runMissingCells(const SweepPlan& plan, const std::vector<std::string>& shardFiles, store::Project* merged,
+    store::Project& project, ProgressFn progress = {}, CancelToken cancel = {});
 
 struct MergeReport {
     int merged = 0; ///< runs copied in by this merge

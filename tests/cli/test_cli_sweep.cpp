@@ -119,6 +119,30 @@ private slots:
             QCOMPARE(v.toObject()["status"].toString(), QString("finished"));
     }
 
+    // After a node failure: the cells no shard file holds, whichever shard they were, run in one
+    // process into S.sweep.shard-missing.schedlab, which status and merge then take with the rest.
+    void onlyMissingRunsTheLeftovers()
+    {
+        const QString plan = m_dir.filePath("m.sweep");
+        Run r = cli({ "sweep", "plan", sample(), "--mode", "timed", "--policy", "firstfit,bestfit", "--seeds", "1-3", "--shards", "3", "--out", plan });
+        QVERIFY2(r.code == 0, r.err.constData());
+        for (const char* shard : { "0", "2" })
+            QCOMPARE(cli({ "sweep", "run", plan, "--shard", shard }).code, 0);
+        r = cli({ "sweep", "status", plan });
+        QVERIFY2(r.out.contains("4 of 6 cells finished"), r.out.constData());
+        r = cli({ "sweep", "run", plan, "--only-missing" });
+        QVERIFY2(r.code == 0 && r.out.contains("2 cells run, 0 done before"), r.out.constData() + r.err);
+        r = cli({ "sweep", "run", plan, "--only-missing" }); // again: nothing left
+        QVERIFY2(r.code == 0 && r.out.contains("0 cells run"), r.out.constData());
+        r = cli({ "sweep", "status", plan });
+        QVERIFY2(r.out.contains("6 of 6 cells finished") && r.out.contains("shard 1: 2 of 2"), r.out.constData());
+        const QString merged = m_dir.filePath("m.schedlab");
+        r = cli({ "sweep", "merge", plan, plan + ".shard-0.schedlab", plan + ".shard-2.schedlab", plan + ".shard-missing.schedlab", "--project",
+            merged });
+        QVERIFY2(r.code == 0 && r.out.contains("6 cells merged now, 0 before; 0 of 6 cells missing"), r.out.constData());
+        QCOMPARE(cli({ "sweep", "run", plan, "--only-missing", "--shard", "1" }).code, 2);
+    }
+
     void emitNamesThePlan()
     {
         const QString plan = m_dir.filePath("e.sweep");
