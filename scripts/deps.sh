@@ -5,7 +5,7 @@ set -euo pipefail
 PACKAGES=(cmake g++ ninja-build ccache pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev libqcustomplot-dev libqt6sql6-sqlite libgl1-mesa-dev
     libtorch-dev libopenblas0-pthread libsqlite3-dev zlib1g-dev libbenchmark-dev xvfb xauth
-    libsimdjson-dev libyaml-cpp-dev
+    libsimdjson-dev libyaml-cpp-dev libbz2-dev
     munge slurmctld slurmd slurm-client
     clang-14 libclang-rt-14-dev)
 

@@ -194,13 +194,15 @@ int runBench(const std::vector<std::string>& argv)
 {
     if (!argv.empty() && argv[0] == "seek")
         return runBenchSeek(std::vector<std::string>(argv.begin() + 1, argv.end()));
+    if (!argv.empty() && argv[0] == "autoscale")
+        return benchAutoscale(std::vector<std::string>(argv.begin() + 1, argv.end()));
     Args args;
     if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat", "max-jobs", "max-easy-jobs", "k8s-pods", "k8s-nodes" }, {}); !e.empty())
         return fail("bench: " + e, 2);
     if (args.positional().empty()
         || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"
             && args.positional()[0] != "scaling"))
-        return fail("bench: usage: bench import|replay|model|scaling|seek [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
+        return fail("bench: usage: bench import|replay|model|scaling|seek|autoscale [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
     std::string error;
     if (args.positional()[0] == "scaling") {
         const int64_t maxJobs = args.integer("max-jobs", 1000000, error);

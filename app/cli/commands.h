@@ -26,6 +26,10 @@ int runRounds(const std::vector<std::string>& args);
 /// `sweep plan|run|merge|status|emit` (cmd_sweep.cpp).
 int runSweep(const std::vector<std::string>& args);
 
+/// `autoscale` and `bench autoscale` (cmd_autoscale.cpp).
+int runAutoscale(const std::vector<std::string>& args);
+int benchAutoscale(const std::vector<std::string>& args);
+
 /// `bench model` (cmd_bench_model.cpp).
 int benchModel(const std::string& tracesDir);
 /// `bench scaling` (cmd_bench_scaling.cpp): timed replay seconds against jobs and queue length.

@@ -107,6 +107,13 @@ commands:
         project (the index from --shard, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; finished cells
         are skipped on a re-run); merge copies every finished cell once; emit prints a Slurm submit
         script (job array + dependent merge) or a Kubernetes Indexed Job (docs/sweeps.md)
+  autoscale LOAD [--policy hpa,forecast,forecast:naive,static:N] [--service FILE] [--from T] [--window T]
+        [--interpolate] [--json] [--series]
+        replay a service's request load (per-second counts, .tbz2 of them, arrivals CSV with TIMESTAMP,
+        or timestamp,value CSV) under replica policies: replica-hours, cost, SLO-violation minutes,
+        missed requests, scaling actions, scale-up lags, utilisation (core/autoscale/README.md)
+  bench autoscale LOAD [--runs 100] [--jobs N] [--service FILE]
+        time one HPA run over the whole load and --runs runs of several policies in parallel
   completion bash
         print a bash completion script: source <(schedlab-cli completion bash)
 
@@ -259,6 +266,8 @@ int main(int argc, char** argv)
         return schedlab::cli::runBench(args);
     if (command == "sweep")
         return schedlab::cli::runSweep(args);
+    if (command == "autoscale")
+        return schedlab::cli::runAutoscale(args);
     if (command == "completion") {
         if (args.size() != 1 || args[0] != "bash") {
             std::fprintf(stderr, "schedlab-cli: completion takes one shell: bash\n");

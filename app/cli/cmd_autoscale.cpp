@@ -1,0 +1,175 @@
+// `schedlab-cli autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T]
+// [--interpolate] [--json]` and `bench autoscale`: the autoscaling replay (core/autoscale).
+
+#include "cli_args.h"
+#include "commands.h"
+
+#include "autoscale/autoscale_replay.h"
+#include "workflow/run_args.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace schedlab::cli {
+
+namespace {
+
+using namespace schedlab::autoscale;
+
+double quantile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, std::size_t(q * double(v.size() - 1) + 0.5))];
+}
+
+QJsonObject toJson(const AutoscaleResult& r, bool series)
+{
+    QJsonObject o { { "policy", QString::fromStdString(r.policy) }, { "steps", double(r.steps) }, { "requests", r.requests },
+        { "replicaHours", r.replicaHours }, { "cost", r.cost }, { "minutes", r.minutes }, { "sloViolationMinutes", r.sloViolationMinutes },
+        { "missedShare", r.missedShare }, { "scalingActions", r.scalingActions }, { "meanUtilization", r.meanUtilization },
+        { "maxBacklog", r.maxBacklog }, { "maxReplicas", r.maxReplicas }, { "scaleUpLags", int(r.scaleUpLagsS.size()) },
+        { "scaleUpLagMedianS", quantile(r.scaleUpLagsS, 0.5) }, { "scaleUpLagP90S", quantile(r.scaleUpLagsS, 0.9) },
+        { "simSeconds", r.simSeconds } };
+    if (series) {
+        QJsonArray s;
+        for (const MinutePoint& p : r.series)
+            s.append(QJsonArray { p.t, p.arrivalRate, p.ready, p.replicas, p.capacityRps, p.p99S, p.missedShare, p.backlog });
+        o["seriesColumns"] = QJsonArray { "t", "arrivalRate", "ready", "replicas", "capacityRps", "p99S", "missedShare", "backlog" };
+        o["series"] = s;
+    }
+    return o;
+}
+
+struct Setup {
+    LoadSeries load;
+    ServiceConfig service;
+    AutoscaleOptions options;
+};
+
+/// Load, service and window from the common options; an error text.
+std::string setUp(const Args& a, Setup& s)
+{
+    auto load = readLoadSeries(a.positional()[0], a.flag("interpolate") ? Resample::Interpolated : Resample::Stepped);
+    if (!load)
+        return load.error().toString();
+    s.load = std::move(load).value();
+    if (auto f = a.value("service")) {
+        auto c = readServiceConfig(*f);
+        if (!c)
+            return c.error().toString();
+        s.service = std::move(c).value();
+    }
+    for (const char* flag : { "from", "window" })
+        if (auto v = a.value(flag)) {
+            auto d = *v == "0" ? Result<double>(0.0) : workflow::parseDuration(*v);
+            if (!d)
+                return std::string("--") + flag + ": " + d.error().message;
+            (std::string(flag) == "from" ? s.options.fromS : s.options.durationS) = *d;
+        }
+    return {};
+}
+
+} // namespace
+
+int runAutoscale(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "policy", "service", "from", "window" }, { "json", "series", "interpolate" }); !e.empty())
+        return fail("autoscale: " + e, 2);
+    if (a.positional().size() != 1)
+        return fail("autoscale: usage: autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T] [--json]", 2);
+    const std::vector<std::string> specs = splitList(a.value("policy").value_or("hpa,forecast"));
+    // Every policy checked before any work.
+    {
+        std::string error;
+        for (const std::string& p : specs)
+            if (!makeReplicaPolicy(p, ServiceConfig {}, &error))
+                return fail("autoscale: " + error, 2);
+    }
+    Setup s;
+    if (std::string e = setUp(a, s); !e.empty())
+        return fail(e);
+    const bool json = a.flag("json");
+    QJsonArray runs;
+    if (!json)
+        std::printf("%s: %zu s of load (%s), %.0f requests; service %.0f ms, capacity %.2f req/s per replica at %.0f %%, start-up %.0f s, "
+                    "SLO p99 %.0f ms\n%-16s %12s %10s %8s %10s %8s %10s %10s %8s %8s\n",
+            s.load.name.c_str(), s.load.requests.size(), s.load.source.c_str(), s.load.total(), s.service.serviceTimeS * 1000,
+            s.service.capacityRps(), s.service.targetUtilization * 100, s.service.startupDelayS, s.service.sloP99S * 1000, "policy",
+            "replica-h", "cost", "SLO min", "missed %", "actions", "lag p50 s", "lag p90 s", "util %", "sim s");
+    for (const std::string& spec : specs) {
+        auto policy = makeReplicaPolicy(spec, s.service, nullptr);
+        auto r = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
+        if (!r)
+            return fail("autoscale: " + spec + ": " + r.error().toString());
+        if (json)
+            runs.append(toJson(*r, a.flag("series")));
+        else
+            std::printf("%-16s %12.1f %10.2f %8d %10.3f %8d %10.0f %10.0f %8.1f %8.3f\n", r->policy.c_str(), r->replicaHours, r->cost,
+                r->sloViolationMinutes, r->missedShare * 100, r->scalingActions, quantile(r->scaleUpLagsS, 0.5),
+                quantile(r->scaleUpLagsS, 0.9), r->meanUtilization * 100, r->simSeconds);
+    }
+    if (json)
+        std::printf("%s\n", QJsonDocument(QJsonObject { { "load", QString::fromStdString(s.load.name) },
+                                              { "loadSource", QString::fromStdString(s.load.source) },
+                                              { "steps", double(s.load.requests.size()) }, { "runs", runs } })
+                                .toJson(QJsonDocument::Indented)
+                                .constData());
+    return 0;
+}
+
+int benchAutoscale(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, { "service", "runs", "jobs", "from", "window" }, { "interpolate" }); !e.empty())
+        return fail("bench autoscale: " + e, 2);
+    if (a.positional().size() != 1)
+        return fail("bench autoscale: usage: bench autoscale LOAD [--runs 100] [--jobs N] [--service FILE]", 2);
+    Setup s;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (std::string e = setUp(a, s); !e.empty())
+        return fail(e);
+    const double readS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::string error;
+    const int runs = int(a.integer("runs", 100, error));
+    const int jobs = int(a.integer("jobs", std::max(1u, std::thread::hardware_concurrency()), error));
+    if (!error.empty() || runs < 1 || jobs < 1)
+        return fail("bench autoscale: --runs >= 1, --jobs >= 1", 2);
+    std::printf("%s: %zu steps read in %.3f s (%s)\n", s.load.name.c_str(), s.load.requests.size(), readS, s.load.source.c_str());
+    auto policy = makeReplicaPolicy("hpa", s.service, nullptr);
+    auto one = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
+    if (!one)
+        return fail(one.error().toString());
+    std::printf("one HPA run: %.3f s (%.1f ns per step), %d minutes, %d SLO-violation minutes, %.1f replica-hours\n", one->simSeconds,
+        one->simSeconds * 1e9 / double(one->steps), one->minutes, one->sloViolationMinutes, one->replicaHours);
+    // Many runs: policies x static sizes (as a weight or seed sweep would be), on `jobs` threads.
+    const std::vector<std::string> kinds = { "hpa", "forecast", "forecast:naive" };
+    std::atomic<int> next { 0 }, failed { 0 };
+    const auto t1 = std::chrono::steady_clock::now();
+    std::vector<std::thread> pool;
+    for (int j = 0; j < jobs; ++j)
+        pool.emplace_back([&] {
+            for (int i; (i = next++) < runs;) {
+                const std::string spec = i % 4 == 3 ? "static:" + std::to_string(1 + i % 17) : kinds[std::size_t(i % 4)];
+                auto p = makeReplicaPolicy(spec, s.service, nullptr);
+                if (!autoscale::runAutoscale(s.load, s.service, *p, s.options))
+                    ++failed;
+            }
+        });
+    for (std::thread& t : pool)
+        t.join();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    std::printf("%d runs (hpa, forecast, forecast:naive, static:N in turn) on %d threads: %.2f s wall\n", runs, jobs, wall);
+    return failed ? 1 : 0;
+}
+
+} // namespace schedlab::cli

@@ -1,0 +1,222 @@
+// The autoscaling replay (autoscale_replay.h).
+
+#include "autoscale_replay.h"
+
+#include "queueing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <unordered_map>
+
+namespace schedlab::autoscale {
+
+namespace {
+
+/// P(T > slo) for a step's requests, memoised for steps without backlog (most of them).
+class MissCache {
+public:
+    MissCache(double mu, double slo)
+        : m_mu(mu)
+        , m_slo(slo)
+    {
+    }
+    double operator()(int ready, double lambda, double drain)
+    {
+        if (ready < 1)
+            return 1.0;
+        const double rate = std::min(lambda, 0.99 * double(ready) * m_mu);
+        if (drain > 0)
+            return responseTail(ready, rate, m_mu, m_slo - drain);
+        uint64_t bits;
+        static_assert(sizeof bits == sizeof rate);
+        std::memcpy(&bits, &rate, sizeof bits);
+        const uint64_t key = (bits * 0x9E3779B97F4A7C15ULL) ^ uint64_t(ready);
+        auto [it, fresh] = m_cache.try_emplace(key, 0.0);
+        if (fresh)
+            it->second = responseTail(ready, rate, m_mu, m_slo);
+        return it->second;
+    }
+
+private:
+    double m_mu, m_slo;
+    std::unordered_map<uint64_t, double> m_cache;
+};
+
+} // namespace
+
+Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig& service, ReplicaPolicy& policy,
+    const AutoscaleOptions& options, ProgressFn progress, CancelToken cancel)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!(service.serviceTimeS > 0) || service.maxReplicas < 1)
+        return makeError(ErrorCode::Invalid, "the service needs a service time > 0 and maxReplicas >= 1");
+    const std::size_t begin = std::size_t(std::max(0.0, options.fromS));
+    if (begin >= load.requests.size())
+        return makeError(ErrorCode::Range, "the replay starts after the load ends (" + std::to_string(load.requests.size()) + " s)");
+    const std::size_t end
+        = options.durationS > 0 ? std::min(load.requests.size(), begin + std::size_t(options.durationS)) : load.requests.size();
+    const double mu = service.serviceRate();
+    const int sync = std::max(1, int(std::lround(service.hpa.syncPeriodS)));
+    AutoscaleResult out;
+    out.policy = policy.name();
+    out.steps = int64_t(end - begin);
+
+    // Start: the initial replicas, all ready.
+    int ready = service.initialReplicas;
+    if (ready < 0) {
+        double first = 0;
+        for (std::size_t k = begin; k < std::min(end, begin + 60); ++k)
+            first += load.requests[k];
+        ready = int(std::ceil(first / 60.0 / service.capacityRps() - 1e-9));
+    }
+    ready = std::clamp(ready, service.minReplicas, service.maxReplicas);
+    std::deque<double> starting; // ready times, oldest first
+    double backlog = 0;
+    MissCache miss(mu, service.sloP99S);
+    double periodServed = 0, periodCapacity = 0, periodArrivals = 0;
+    double utilSum = 0;
+    int64_t utilSteps = 0;
+    double replicaSeconds = 0, missed = 0;
+    // The minute being summed, and its steps' (arrivals, ready, drain) for the misses.
+    double mArrivals = 0, mReady = 0, mReplicas = 0, mDrain = 0;
+    int mSteps = 0;
+    struct StepLoad {
+        float arrivals;
+        int ready;
+        double drain;
+    };
+    std::vector<StepLoad> mStepLoads;
+    mStepLoads.reserve(60);
+    bool inLag = false;
+    double lagStart = 0;
+    std::unordered_map<uint64_t, double> p99Cache;
+    auto closeMinute = [&](double t) {
+        if (mSteps == 0)
+            return;
+        // The minute's requests against its mean arrival rate (the rate the M/M/c model needs;
+        // a second's count is a sample of it), each step with its ready replicas and drain time.
+        const double rate = mArrivals / mSteps;
+        double mMissed = 0;
+        for (const StepLoad& s : mStepLoads)
+            if (s.arrivals > 0)
+                mMissed += s.arrivals * (s.ready > 0 ? miss(s.ready, rate, s.drain) : 1.0);
+        mStepLoads.clear();
+        missed += mMissed;
+        MinutePoint p;
+        p.t = t;
+        p.arrivalRate = float(mArrivals / mSteps);
+        p.ready = float(mReady / mSteps);
+        p.replicas = float(mReplicas / mSteps);
+        p.capacityRps = float(mReady / mSteps * service.capacityRps());
+        p.missedShare = mArrivals > 0 ? float(mMissed / mArrivals) : 0.0f;
+        p.backlog = float(backlog);
+        const int r = int(mReady / mSteps);
+        const double capped = std::min(rate, 0.99 * double(r) * mu);
+        const uint64_t key = uint64_t(std::llround(capped * 1e6)) * 100003ULL + uint64_t(r);
+        auto [it, fresh] = p99Cache.try_emplace(key, 0.0);
+        if (fresh)
+            it->second = responseQuantile(r, capped, mu, 0.99);
+        p.p99S = float(std::min(it->second + mDrain / mSteps, 1e9));
+        ++out.minutes;
+        if (mArrivals > 0 && p.missedShare > 0.01)
+            ++out.sloViolationMinutes;
+        // Scale-up lag: load above the ready capacity at the target, until it is not.
+        const bool short_ = mArrivals / mSteps > p.capacityRps + 1e-9;
+        if (short_ && !inLag) {
+            inLag = true;
+            lagStart = t;
+        } else if (!short_ && inLag) {
+            inLag = false;
+            out.scaleUpLagsS.push_back(t - lagStart);
+        }
+        out.series.push_back(p);
+        mArrivals = mReady = mReplicas = mDrain = 0;
+        mSteps = 0;
+    };
+
+    for (std::size_t k = begin; k < end; ++k) {
+        const double t = double(k - begin);
+        if ((k - begin) % 65536 == 0) {
+            if (cancel.isCancelled())
+                return makeError(ErrorCode::Cancelled, "autoscaling replay cancelled");
+            if (progress)
+                progress(double(k - begin) / double(end - begin));
+        }
+        while (!starting.empty() && starting.front() <= t) {
+            starting.pop_front();
+            ++ready;
+        }
+        // A decision every sync period (not at the very start).
+        if (k > begin && (k - begin) % std::size_t(sync) == 0) {
+            const int current = ready + int(starting.size());
+            ScalerView v;
+            v.t = t;
+            v.current = current;
+            v.ready = ready;
+            v.utilization = periodCapacity > 0 ? periodServed / periodCapacity : 0;
+            v.arrivalRate = periodArrivals / sync;
+            v.load = &load.requests;
+            v.step = k;
+            int desired = policy.decide(v);
+            // Guard rails: the change limit, min / max, then a user's pinned replicas.
+            if (service.maxChangePerDecision > 0)
+                desired = std::clamp(desired, current - service.maxChangePerDecision, current + service.maxChangePerDecision);
+            desired = std::clamp(desired, service.minReplicas, service.maxReplicas);
+            for (const OverrideWindow& w : service.overrides)
+                if (t >= w.fromS && t < w.toS)
+                    desired = w.replicas;
+            if (desired != current)
+                ++out.scalingActions;
+            for (int n = current; n < desired; ++n)
+                starting.push_back(t + service.startupDelayS);
+            for (int n = desired; n < current; ++n) {
+                if (!starting.empty())
+                    starting.pop_back();
+                else
+                    --ready;
+            }
+            periodServed = periodCapacity = periodArrivals = 0;
+        }
+        const double arrivals = load.requests[k];
+        const double capacity = double(ready) * mu;
+        const double served = std::min(backlog + arrivals, capacity);
+        backlog = backlog + arrivals - served;
+        const double drain = ready > 0 ? backlog / capacity : 0;
+        mStepLoads.push_back({ float(arrivals), ready, drain });
+        out.requests += arrivals;
+        out.maxBacklog = std::max(out.maxBacklog, backlog);
+        if (ready > 0) {
+            utilSum += served / capacity;
+            ++utilSteps;
+        }
+        periodServed += served;
+        periodCapacity += capacity;
+        periodArrivals += arrivals;
+        const int replicas = ready + int(starting.size());
+        out.maxReplicas = std::max(out.maxReplicas, replicas);
+        replicaSeconds += replicas;
+        mArrivals += arrivals;
+        mReady += ready;
+        mReplicas += replicas;
+        mDrain += drain;
+        if (++mSteps == 60)
+            closeMinute(t - 59);
+    }
+    closeMinute(double(end - begin) - mSteps);
+    if (inLag)
+        out.scaleUpLagsS.push_back(double(end - begin) - lagStart);
+    out.replicaHours = replicaSeconds / 3600.0;
+    out.cost = out.replicaHours * service.costPerReplicaHour;
+    out.missedShare = out.requests > 0 ? missed / out.requests : 0;
+    out.meanUtilization = utilSteps ? utilSum / double(utilSteps) : 0;
+    out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (progress)
+        progress(1.0);
+    return out;
+}
+
+} // namespace schedlab::autoscale

@@ -1,0 +1,58 @@
+#pragma once
+/// Replays a service's load under a replica policy, one-second steps (module README):
+///  - replicas start `startupDelayS` after they are asked for and serve only then; removing takes
+///    starting replicas first, then ready ones; every replica (starting or ready) is paid for;
+///  - each step serves min(backlog + arrivals, ready x mu) requests; what is left is the backlog;
+///  - a step's requests see the M/M/c response time at the step's arrival rate (at most 0.99 of the
+///    ready capacity) plus the drain time of the backlog at the step's end; P(T > SLO) for them
+///    follows (queueing.h); with no ready replica every request misses the SLO;
+///  - a minute violates the SLO when more than 1 % of its requests miss it (its p99 is above the
+///    SLO); the minute's p99 series value is the M/M/c p99 at its mean rate and its mean ready
+///    replicas (rounded down) plus its mean drain time;
+///  - a scale-up lag runs from a minute whose mean rate is above the ready capacity at the target
+///    (ready x capacityRps) to the first minute where it is not;
+///  - decisions every HPA sync period (policy, then guard rails: min/max, max change, override).
+/// Deterministic: the same load, service and policy give the same result.
+
+#include "load_series.h"
+#include "replica_policy.h"
+#include "service.h"
+
+#include "base/progress.h"
+#include "base/result.h"
+
+#include <string>
+#include <vector>
+
+namespace schedlab::autoscale {
+
+struct MinutePoint {
+    double t = 0; ///< minute start, seconds from the load's start
+    float arrivalRate = 0, ready = 0, replicas = 0, capacityRps = 0, p99S = 0, missedShare = 0, backlog = 0;
+};
+
+struct AutoscaleOptions {
+    double fromS = 0; ///< replay [fromS, fromS + durationS) of the load (policies see the load before too)
+    double durationS = 0; ///< 0 = to the end
+};
+
+struct AutoscaleResult {
+    std::string policy;
+    int64_t steps = 0;
+    double requests = 0;
+    double replicaHours = 0, cost = 0;
+    int minutes = 0, sloViolationMinutes = 0;
+    double missedShare = 0; ///< requests over the SLO / requests
+    int scalingActions = 0; ///< decisions that changed the replica count
+    double meanUtilization = 0; ///< served / ready capacity at mu, over steps with a ready replica
+    double maxBacklog = 0;
+    int maxReplicas = 0;
+    std::vector<double> scaleUpLagsS;
+    std::vector<MinutePoint> series;
+    double simSeconds = 0;
+};
+
+Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig& service, ReplicaPolicy& policy,
+    const AutoscaleOptions& options = {}, ProgressFn progress = {}, CancelToken cancel = {});
+
+} // namespace schedlab::autoscale

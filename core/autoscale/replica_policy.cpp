@@ -1,0 +1,148 @@
+// Replica policies (replica_policy.h).
+
+#include "replica_policy.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedlab::autoscale {
+
+namespace {
+
+class HpaPolicyImpl : public ReplicaPolicy {
+public:
+    explicit HpaPolicyImpl(const ServiceConfig& s)
+        : m_hpa(s.hpa, s.minReplicas, s.maxReplicas)
+        , m_target(s.targetUtilization)
+    {
+    }
+    std::string name() const override { return "hpa"; }
+    int decide(const ScalerView& v) override { return m_hpa.sync(v.t, v.current, v.ready, v.utilization, m_target); }
+
+private:
+    Hpa m_hpa;
+    double m_target;
+};
+
+class StaticPolicy : public ReplicaPolicy {
+public:
+    explicit StaticPolicy(int n)
+        : m_n(n)
+    {
+    }
+    std::string name() const override { return "static:" + std::to_string(m_n); }
+    int decide(const ScalerView&) override { return m_n; }
+
+private:
+    int m_n;
+};
+
+/// Target tracking of a forecast of the per-minute arrival rate.
+class ForecastPolicy : public ReplicaPolicy {
+public:
+    ForecastPolicy(const ServiceConfig& s, bool holtWinters)
+        : m_capacity(s.capacityRps())
+        , m_leadMin(int(std::ceil((s.startupDelayS + s.hpa.syncPeriodS) / 60.0)))
+        , m_holtWinters(holtWinters)
+    {
+    }
+    std::string name() const override { return m_holtWinters ? "forecast" : "forecast:naive"; }
+    int decide(const ScalerView& v) override
+    {
+        // Whole minutes seen so far, each folded into the model once.
+        const std::size_t minutes = v.step / 60;
+        while (m_minutes.size() < minutes) {
+            double sum = 0;
+            const std::size_t from = m_minutes.size() * 60;
+            for (std::size_t k = from; k < from + 60; ++k)
+                sum += (*v.load)[k];
+            observe(sum / 60.0);
+        }
+        const double rate = std::max(v.arrivalRate, forecast(std::size_t(m_leadMin)));
+        return int(std::ceil(rate / m_capacity - 1e-9));
+    }
+
+private:
+    static constexpr std::size_t kSeason = 1440; // minutes in a day
+    static constexpr double kAlpha = 0.3, kBeta = 0.01, kGamma = 0.3;
+
+    void observe(double x)
+    {
+        m_minutes.push_back(x);
+        const std::size_t n = m_minutes.size();
+        if (!m_holtWinters)
+            return;
+        if (n == kSeason) {
+            // Initialise from the first day: level its mean, seasonal deviations from it.
+            double mean = 0;
+            for (double y : m_minutes)
+                mean += y;
+            mean /= double(kSeason);
+            m_level = mean;
+            m_trend = 0;
+            m_season.resize(kSeason);
+            for (std::size_t i = 0; i < kSeason; ++i)
+                m_season[i] = m_minutes[i] - mean;
+        } else if (n > kSeason) {
+            double& s = m_season[(n - 1) % kSeason];
+            const double level = kAlpha * (x - s) + (1 - kAlpha) * (m_level + m_trend);
+            m_trend = kBeta * (level - m_level) + (1 - kBeta) * m_trend;
+            s = kGamma * (x - level) + (1 - kGamma) * s;
+            m_level = level;
+        }
+    }
+    /// The rate `h` minutes after the last whole minute seen.
+    double forecast(std::size_t h) const
+    {
+        const std::size_t n = m_minutes.size();
+        if (n == 0)
+            return 0;
+        if (n < kSeason)
+            return m_minutes.back(); // not a day yet: the last minute
+        const std::size_t target = n - 1 + h; // index of the minute forecast
+        if (!m_holtWinters)
+            return m_minutes[target - kSeason];
+        return std::max(0.0, m_level + double(h) * m_trend + m_season[target % kSeason]);
+    }
+
+    double m_capacity;
+    int m_leadMin;
+    bool m_holtWinters;
+    std::vector<double> m_minutes;
+    double m_level = 0, m_trend = 0;
+    std::vector<double> m_season;
+};
+
+} // namespace
+
+std::unique_ptr<ReplicaPolicy> makeReplicaPolicy(const std::string& spec, const ServiceConfig& service, std::string* error)
+{
+    if (spec == "hpa")
+        return std::make_unique<HpaPolicyImpl>(service);
+    if (spec == "forecast" || spec == "forecast:hw")
+        return std::make_unique<ForecastPolicy>(service, true);
+    if (spec == "forecast:naive")
+        return std::make_unique<ForecastPolicy>(service, false);
+    if (spec.rfind("static:", 0) == 0) {
+        char* end = nullptr;
+        const long n = std::strtol(spec.c_str() + 7, &end, 10);
+        if (end && *end == '\0' && spec.size() > 7 && n >= 0 && n <= 100000)
+            return std::make_unique<StaticPolicy>(int(n));
+        if (error)
+            *error = "'" + spec + "': static:N takes a number of replicas";
+        return nullptr;
+    }
+    if (error)
+        *error = "unknown replica policy '" + spec + "' (hpa, static:N, forecast, forecast:naive)";
+    return nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> replicaPolicies()
+{
+    return { { "hpa", "Kubernetes HPA (autoscaling/v2) on utilisation, with its behavior rules" },
+        { "static:N", "N replicas throughout" },
+        { "forecast", "target tracking of a Holt-Winters forecast (daily season), start-up delay ahead" },
+        { "forecast:naive", "target tracking of the same minute a day earlier, start-up delay ahead" } };
+}
+
+} // namespace schedlab::autoscale

@@ -1,0 +1,46 @@
+#pragma once
+/// Replica policies: what each decides at a sync (every HPA sync period, 15 s by default) from
+/// what a controller could see then — never the future load.
+///  - `hpa`: the Kubernetes HPA on utilisation (hpa.h);
+///  - `static:N`: N replicas throughout;
+///  - `forecast` (Holt-Winters, additive, daily season on per-minute rates) and `forecast:naive`
+///    (seasonal naive: the same minute a day earlier): target tracking of the forecast rate at
+///    now + start-up delay + one sync period, never below the rate arriving now;
+///    desired = ceil(rate / capacity per replica).
+/// Guard rails (every policy): min / max replicas, at most `maxChangePerDecision` replicas per
+/// decision, and override windows (replicas pinned by the user) — applied by the replay.
+
+#include "service.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace schedlab::autoscale {
+
+/// What a policy sees at a sync.
+struct ScalerView {
+    double t = 0; ///< seconds from the load's start
+    int current = 0; ///< replicas (ready + starting)
+    int ready = 0;
+    double utilization = 0; ///< of the ready replicas over the last sync period (served / capacity at mu)
+    double arrivalRate = 0; ///< requests/s over the last sync period
+    const std::vector<float>* load = nullptr; ///< the load so far: steps [0, step) only
+    std::size_t step = 0;
+};
+
+class ReplicaPolicy {
+public:
+    virtual ~ReplicaPolicy() = default;
+    virtual std::string name() const = 0;
+    /// Replicas wanted now (before the guard rails).
+    virtual int decide(const ScalerView& view) = 0;
+};
+
+/// "hpa", "static:N", "forecast", "forecast:naive"; nullptr with `error` set when unknown.
+std::unique_ptr<ReplicaPolicy> makeReplicaPolicy(const std::string& spec, const ServiceConfig& service, std::string* error);
+
+/// The policy names `makeReplicaPolicy` takes, with a line each.
+std::vector<std::pair<std::string, std::string>> replicaPolicies();
+
+} // namespace schedlab::autoscale

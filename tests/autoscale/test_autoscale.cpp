@@ -1,0 +1,226 @@
+// The autoscaling replay (core/autoscale) against hand-computed values: M/M/c response times, the
+// Kubernetes HPA's rules one at a time (tolerance, readiness, rate policies, stabilisation), a
+// replay's replicas, start-up delay, backlog, cost and guard rails, and the load readers.
+
+#include "test_util.h"
+
+#include "autoscale/autoscale_replay.h"
+#include "autoscale/hpa.h"
+#include "autoscale/load_series.h"
+#include "autoscale/queueing.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace schedlab;
+using namespace schedlab::autoscale;
+
+namespace {
+
+LoadSeries series(std::vector<float> v)
+{
+    LoadSeries s;
+    s.name = "hand";
+    s.requests = std::move(v);
+    return s;
+}
+
+} // namespace
+
+class TestAutoscale : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::string write(const std::string& name, const std::string& text)
+    {
+        const std::string p = m_dir.filePath(QString::fromStdString(name)).toStdString();
+        QFile f(QString::fromStdString(p));
+        f.open(QIODevice::WriteOnly);
+        f.write(text.data(), qint64(text.size()));
+        return p;
+    }
+
+private slots:
+    void mmcByHand()
+    {
+        // M/M/1, mu 5, lambda 3: C = rho = 0.6, P(T > t) = e^{-(mu - lambda) t}.
+        QCOMPARE(erlangC(1, 0.6), 0.6);
+        QVERIFY(std::abs(responseTail(1, 3, 5, 1.0) - std::exp(-2.0)) < 1e-12);
+        // M/M/2, mu 1, lambda 1: a = 1, B_1 = 1/2, B_2 = 1/5, C = 2 (1/5) / (2 - (4/5)) = 1/3;
+        // theta = 1 = mu, so P(T > t) = (2/3) e^{-t} + (1/3)(1 + t) e^{-t} = e^{-t} (1 + t/3).
+        QVERIFY(std::abs(erlangC(2, 1.0) - 1.0 / 3) < 1e-12);
+        for (double t : { 0.0, 0.5, 2.0, 5.0 })
+            QVERIFY(std::abs(responseTail(2, 1, 1, t) - std::exp(-t) * (1 + t / 3)) < 1e-12);
+        // Its p99 solves e^{-t}(1 + t/3) = 0.01: t = 5.6662 (to 1e-4, by hand bisection).
+        const double p99 = responseQuantile(2, 1, 1, 0.99);
+        QVERIFY2(std::abs(p99 - 5.6662) < 1e-3, qPrintable(QString::number(p99, 'g', 10)));
+        QVERIFY(std::abs(std::exp(-p99) * (1 + p99 / 3) - 0.01) < 1e-9);
+        // theta != mu: M/M/2, mu 1, lambda 0.5: a = 0.5, B_1 = 1/3, B_2 = 1/13, C = (2/13) / (2 - 0.5 (12/13)) = 1/10;
+        // theta = 1.5: H(t) = (e^{-1.5 t} - 1.5 e^{-t}) / (1 - 1.5).
+        QVERIFY(std::abs(erlangC(2, 0.5) - 0.1) < 1e-12);
+        const double t = 1.3, h = (std::exp(-1.5 * t) - 1.5 * std::exp(-t)) / (1 - 1.5);
+        QVERIFY(std::abs(responseTail(2, 0.5, 1, t) - (0.9 * std::exp(-t) + 0.1 * h)) < 1e-12);
+        // Unstable or no server: every request is late.
+        QCOMPARE(responseTail(2, 2, 1, 100), 1.0);
+        QCOMPARE(responseTail(0, 0.1, 1, 100), 1.0);
+        QVERIFY(std::isinf(responseQuantile(1, 5, 5, 0.99)));
+    }
+
+    void hpaToleranceAndReadiness()
+    {
+        // 4 ready at 65 % against 60 %: ratio 1.083, within 0.1: no change.
+        QCOMPARE(Hpa::recommend(4, 4, 0.65, 0.6, 0.1), 4);
+        // 4 ready at 90 %: ratio 1.5 -> ceil(1.5 x 4) = 6.
+        QCOMPARE(Hpa::recommend(4, 4, 0.90, 0.6, 0.1), 6);
+        // Scale down: 10 ready at 20 % -> ceil(0.333 x 10) = 4.
+        QCOMPARE(Hpa::recommend(10, 10, 0.20, 0.6, 0.1), 4);
+        // 4 replicas, 2 ready at 90 %: the 2 not ready count as 0 %: 0.9 x 2 / (0.6 x 4) = 0.75,
+        // the other direction: no change.
+        QCOMPARE(Hpa::recommend(4, 2, 0.90, 0.6, 0.1), 4);
+        // 3 replicas, 2 ready at 100 % against 50 %: 1.0 x 2 / (0.5 x 3) = 1.333 -> ceil(4.0) = 4.
+        QCOMPARE(Hpa::recommend(3, 2, 1.0, 0.5, 0.1), 4);
+        // No ready replica: no metrics, no change.
+        QCOMPARE(Hpa::recommend(3, 0, 0.0, 0.5, 0.1), 3);
+    }
+
+    void hpaRatePoliciesAndStabilisation()
+    {
+        Hpa hpa(HpaConfig {}, 1, 100);
+        // 2 ready at 100 % against 10 %: wants 20; up limit max(ceil(2 x 2), 2 + 4) = 6.
+        QCOMPARE(hpa.sync(0, 2, 2, 1.0, 0.1), 6);
+        // 15 s later the event at 0 is not within (0, 15]: the period starts at 6: max(12, 10) = 12.
+        QCOMPARE(hpa.sync(15, 6, 6, 1.0, 0.1), 12);
+        // 5 s later the +6 at 15 is within the period: start 6 again: max(12, 10) = 12, no change.
+        QCOMPARE(hpa.sync(20, 12, 12, 1.0, 0.1), 12);
+
+        // Scale-down stabilisation: the highest recommendation of the last 300 s.
+        Hpa down(HpaConfig {}, 1, 100);
+        QCOMPARE(down.sync(0, 10, 10, 0.6, 0.6), 10); // recommends 10
+        QCOMPARE(down.sync(15, 10, 10, 0.3, 0.6), 10); // recommends 5; the 10 of t = 0 holds
+        QCOMPARE(down.sync(299, 10, 10, 0.3, 0.6), 10); // still within (-1, 299]
+        QCOMPARE(down.sync(300, 10, 10, 0.3, 0.6), 5); // t = 0 falls out: the highest is 5
+        // A Pods down policy of 2 per 60 s and selectPolicy Min with 50 %: the smaller change.
+        HpaConfig c;
+        c.scaleDown = HpaRules { 0, HpaRules::Min, { { HpaPolicy::Pods, 2, 60 }, { HpaPolicy::Percent, 50, 60 } } };
+        Hpa slow(c, 1, 100);
+        QCOMPARE(slow.sync(0, 10, 10, 0.06, 0.6), 8); // wants 1: Pods 10 - 2 = 8, Percent 5; Min change -> 8
+        QCOMPARE(slow.sync(15, 8, 8, 0.06, 0.6), 8); // period start 10: Pods 8, Percent 5 -> 8, no change
+        // Disabled scale-down: never below the current.
+        c.scaleDown.select = HpaRules::Disabled;
+        Hpa never(c, 1, 100);
+        QCOMPARE(never.sync(0, 10, 10, 0.06, 0.6), 10);
+        // min / max replicas bound everything.
+        Hpa bounded(HpaConfig {}, 3, 5);
+        QCOMPARE(bounded.sync(0, 4, 4, 1.0, 0.1), 5);
+        QCOMPARE(bounded.sync(600, 5, 5, 0.0, 0.6), 3);
+    }
+
+    void replayByHand()
+    {
+        ServiceConfig s;
+        s.serviceTimeS = 1.0; // mu = 1 request/s per replica
+        s.targetUtilization = 0.5;
+        s.startupDelayS = 30;
+        s.initialReplicas = 1;
+        s.costPerReplicaHour = 3.6; // 0.001 per replica-second
+        // 60 s: 3 requests at t = 0, then none. One ready replica serves 1 per second: backlog 2, 1, 0.
+        auto grow = makeReplicaPolicy("static:3", s, nullptr);
+        std::vector<float> load(60, 0.0f);
+        load[0] = 3;
+        auto r = runAutoscale(series(load), s, *grow);
+        QVERIFY(r.ok());
+        QCOMPARE(r->maxBacklog, 2.0);
+        // The decision at t = 15 asks for 2 more; they serve from t = 45: replicas 1 x 15 s + 3 x 45 s.
+        QCOMPARE(r->scalingActions, 1);
+        QVERIFY(std::abs(r->replicaHours - 150.0 / 3600) < 1e-12);
+        QVERIFY(std::abs(r->cost - 0.150) < 1e-12);
+        QCOMPARE(r->minutes, 1);
+        QCOMPARE(r->series[0].ready, 1.5f); // (45 x 1 + 15 x 3) / 60
+        QCOMPARE(r->series[0].replicas, 2.5f);
+        QCOMPARE(r->maxReplicas, 3);
+        QCOMPARE(r->requests, 3.0);
+        // Guard rails: at most 1 replica per decision; pinned to 2 in [30, 60).
+        s.maxChangePerDecision = 1;
+        s.overrides = { { 30, 60, 2 } };
+        auto again = runAutoscale(series(std::vector<float>(90, 0.0f)), s, *grow);
+        QVERIFY(again.ok());
+        // t=15: 1 -> 2; t=30, 45: pinned at 2; t=60: 3; t=75: 3. Replica-seconds 15 + 45 x 2 + 30 x 3 = 195.
+        QVERIFY2(std::abs(again->replicaHours * 3600 - 195) < 1e-9, qPrintable(QString::number(again->replicaHours * 3600)));
+        QCOMPARE(again->scalingActions, 2);
+        // No replica at all: every request misses the SLO.
+        ServiceConfig none = s;
+        none.minReplicas = 0;
+        none.initialReplicas = 0;
+        none.overrides.clear();
+        auto zero = makeReplicaPolicy("static:0", none, nullptr);
+        auto z = runAutoscale(series(std::vector<float>(60, 1.0f)), none, *zero);
+        QVERIFY(z.ok());
+        QCOMPARE(z->missedShare, 1.0);
+        QCOMPARE(z->sloViolationMinutes, 1);
+        QCOMPARE(z->scaleUpLagsS.size(), std::size_t(1)); // short of capacity to the end
+    }
+
+    void loadReaders()
+    {
+        auto counts = readLoadSeries(write("w.txt", "1 0 3 \n2 "));
+        QVERIFY(counts.ok());
+        QCOMPARE(counts->requests, (std::vector<float> { 1, 0, 3, 2 }));
+        QCOMPARE(counts->source, std::string("per-second counts"));
+        auto badCount = readLoadSeries(write("b.txt", "1 2\n3 x 4"));
+        QVERIFY(!badCount.ok());
+        QVERIFY2(badCount.error().toString().find("b.txt:2: count 4: 'x 4' is not a non-negative integer") != std::string::npos,
+            badCount.error().toString().c_str());
+        // Arrivals binned to the second from the first.
+        auto arrivals = readLoadSeries(
+            write("a.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,374,44\n2023-11-16 18:15:46.99,1,1\n"
+                           "2023-11-16 18:15:49.10,2,2\n"));
+        QVERIFY(arrivals.ok());
+        QCOMPARE(arrivals->requests, (std::vector<float> { 2, 0, 0, 1 }));
+        auto badTime = readLoadSeries(write("t.csv", "TIMESTAMP,x\n2023-11-16 18:15:46,1\n2023-13-16 18:15:46,1\n"));
+        QVERIFY(!badTime.ok());
+        QVERIFY2(badTime.error().toString().find("t.csv:3: TIMESTAMP: '2023-13-16 18:15:46' is not a date and time") != std::string::npos,
+            badTime.error().toString().c_str());
+        // 2-s intervals: 4 then 8 requests, stepped: 2 2 4 4; interpolated around the midpoints.
+        const std::string nab = write("n.csv", "timestamp,value\n2014-04-10 00:00:00,4\n2014-04-10 00:00:02,8\n");
+        auto stepped = readLoadSeries(nab);
+        QVERIFY(stepped.ok());
+        QCOMPARE(stepped->requests, (std::vector<float> { 2, 2, 4, 4 }));
+        auto interpolated = readLoadSeries(nab, Resample::Interpolated);
+        QVERIFY(interpolated.ok());
+        // Second 0 is 0.25 of an interval before the first midpoint (toward nothing earlier: 2),
+        // second 1 a quarter after it toward 4: 2 + 2 x 0.25 = 2.5; second 2 toward the previous: 4 - 2 x 0.25.
+        QCOMPARE(interpolated->requests, (std::vector<float> { 2, 2.5f, 3.5f, 4 }));
+        QVERIFY(!readLoadSeries(write("e.txt", "  \n")).ok());
+        QVERIFY(!readLoadSeries(write("h.csv", "when,value\n1,2\n")).ok());
+    }
+
+    void nasaWholeTrace()
+    {
+        SCHEDLAB_REQUIRE_REAL_TRACES();
+        // Read straight from the archive: SOURCES.md gives 5,059,950 seconds and 3,461,610 requests.
+        auto nasa = readLoadSeries(test::realTrace("nasa-http-1995/workload.tbz2"));
+        QVERIFY2(nasa.ok(), nasa.ok() ? "" : nasa.error().toString().c_str());
+        QCOMPARE(nasa->requests.size(), std::size_t(5059950));
+        QCOMPARE(nasa->total(), 3461610.0);
+        // The outage: 135,851 zeros from index 2,435,065.
+        for (std::size_t k : { std::size_t(2435065), std::size_t(2435065 + 135850) })
+            QCOMPARE(nasa->requests[k], 0.0f);
+        ServiceConfig s;
+        auto hpa = makeReplicaPolicy("hpa", s, nullptr);
+        auto r = runAutoscale(*nasa, s, *hpa);
+        QVERIFY(r.ok());
+        QCOMPARE(r->requests, 3461610.0);
+        QCOMPARE(r->minutes, 84333); // ceil(5,059,950 / 60)
+        QVERIFY(r->replicaHours >= 5059950.0 / 3600 - 1e-6); // at least one replica throughout
+        // Azure LLM conversations: a header and 19,366 requests (no newline after the last).
+        auto azure = readLoadSeries(test::realTrace("azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv"));
+        QVERIFY2(azure.ok(), azure.ok() ? "" : azure.error().toString().c_str());
+        QCOMPARE(azure->total(), 19366.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAutoscale)
+#include "test_autoscale.moc"
