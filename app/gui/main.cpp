@@ -3,6 +3,7 @@
 //                                        replay the default policies
 //   schedlab PROJECT.schedlab            open a project and show its newest runs
 //   schedlab [PROJECT.schedlab] S.sweep  follow a sweep plan's shard files in the Sweeps tab
+//   schedlab --load LOAD [--service F]   replay a request load in the Autoscaling tab
 //   schedlab --screenshot OUT.png [--policies a,b] [FILE...]
 //                                        the same offscreen-able: when the runs finish, save the
 //                                        window to OUT.png and exit
@@ -31,7 +32,7 @@
 namespace {
 int tabIndex(const QString& name)
 {
-    return name == "comparison" ? 1 : name == "training" ? 2 : name == "incidents" ? 3 : name == "sweeps" ? 4 : 0;
+    return name == "comparison" ? 1 : name == "training" ? 2 : name == "incidents" ? 3 : name == "sweeps" ? 4 : name == "autoscaling" ? 5 : 0;
 }
 
 QString bundledSample()
@@ -104,7 +105,9 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window to <png> once the runs finish, then exit.", "png");
     QCommandLineOption policies("policies", "Comma-separated placement policies to run at start.", "list");
     QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
-    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training, incidents (the first run indexed) or sweeps.", "name", "dashboard");
+    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training, incidents (the first run indexed), sweeps or autoscaling.", "name", "dashboard");
+    QCommandLineOption load("load", "A request load to replay in the Autoscaling tab (with the default replica policies).", "file");
+    QCommandLineOption service("service", "The service file for --load.", "json");
     QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
     QCommandLineOption benchStep("bench-step", "Time stepping through decisions in the Incidents tab (files, --policies: the first).");
     QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT (default 1280x800).", "WxH", "1280x800");
@@ -115,6 +118,8 @@ int main(int argc, char** argv)
     parser.addOption(tab);
     parser.addOption(size);
     parser.addOption(benchStep);
+    parser.addOption(load);
+    parser.addOption(service);
     parser.addPositionalArgument("files", "Trace files to open as one trace (default: the bundled sample).");
     parser.process(app);
 
@@ -143,6 +148,22 @@ int main(int argc, char** argv)
         window.setInteractive(false);
     }
     std::vector<std::string> files;
+    if (parser.isSet(load)) {
+        // The Autoscaling tab on a load, replayed; a screenshot once it is done.
+        window.show();
+        if (parser.isSet(screenshot))
+            QObject::connect(window.autoscaleController(), &schedlab::app::AutoscaleController::finished, &window, [&window, &parser, &screenshot] {
+                QTimer::singleShot(100, [&window, &parser, &screenshot] {
+                    const QString out = parser.value(screenshot);
+                    const bool ok = window.grab().save(out, "PNG");
+                    std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out), window.width(),
+                        window.height());
+                    QApplication::exit(ok ? 0 : 1);
+                });
+            }, Qt::SingleShotConnection);
+        window.openAutoscaleLoad(parser.value(load), parser.isSet(service) ? parser.value(service) : QString(), true);
+        return app.exec();
+    }
     QString project, sweep;
     for (const QString& f : parser.positionalArguments())
         if (f.endsWith(".schedlab"))

@@ -95,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_incidents = new IncidentController(m_incidentPanel, this);
     tabs->addTab(m_incidentPanel, tr("Incidents"));
     buildSweepTab();
+    buildAutoscaleTab();
     // Incident replay and the dashboard share one cursor: a click on a plot or the heatmap selects
     // the nearest decision; selecting a decision moves the cursor there.
     connect(m_dashboard, &views::DashboardWidget::cursorClicked, this, [this](double x) {
@@ -126,7 +127,8 @@ MainWindow::MainWindow(QWidget* parent)
                 settings.setValue(QStringLiteral("tabDocks/%1/%2").arg(m_lastTab).arg(d->objectName()), d->toggleViewAction()->isChecked());
         m_lastTab = index;
         for (QDockWidget* d : findChildren<QDockWidget*>()) {
-            const bool byDefault = !((index == 3 || index == 4) && d->objectName() == "traceDock");
+            const bool byDefault = !((index == 3 || index == 4) && d->objectName() == "traceDock")
+                && index != 5; // Autoscaling: the docks are about placement
             const QVariant shown = settings.value(QStringLiteral("tabDocks/%1/%2").arg(index).arg(d->objectName()));
             // The view action says "open" for a dock behind a tabified sibling too.
             if ((shown.isValid() ? shown.toBool() : byDefault) != d->toggleViewAction()->isChecked())
@@ -416,6 +418,10 @@ void MainWindow::buildMenus()
         const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep Plan"), QString(), tr("Sweep plans (*.sweep);;All files (*)"));
         if (!path.isEmpty())
             openSweep(path);
+    });
+    file->addAction(tr("Open Request &Load..."), this, [this] {
+        m_tabs->setCurrentWidget(m_autoscaleView);
+        emit m_autoscaleView->openLoadRequested();
     });
     file->addSeparator();
     file->addAction(tr("&Import Trace..."), QKeySequence::Open, this, &MainWindow::chooseTrace);

@@ -8,6 +8,7 @@
 #include "project_session.h"
 #include "run_controller.h"
 #include "sweep_controller.h"
+#include "autoscale_controller.h"
 #include "training_controller.h"
 #include "run_result.h"
 #include "trace/load_profile.h"
@@ -122,6 +123,11 @@ public:
     /// finished cells into the open project (main_window_sweep.cpp).
     void openSweepCell(int cell);
     views::SweepView* sweepView() const { return m_sweepView; }
+    /// The Autoscaling tab on a load file (and a service file; a null string keeps the current
+    /// one), replaying it when `run` (main_window_autoscale.cpp).
+    void openAutoscaleLoad(const QString& loadPath, const QString& servicePath = QString(), bool run = false);
+    views::AutoscaleView* autoscaleView() const { return m_autoscaleView; }
+    AutoscaleController* autoscaleController() const { return m_autoscale; }
     SweepController* sweepController() const { return m_sweeps; }
 
 protected:
@@ -163,6 +169,7 @@ private:
     /// Items for the project's runs the Runs dock does not list yet (after a merge); their count.
     int appendNewStoredRuns();
     void buildSweepTab();
+    void buildAutoscaleTab();
     void fillRecentMenu();
     void refreshRounds();
     void loadProjectSettings();
@@ -215,6 +222,8 @@ private:
     IncidentController* m_incidents = nullptr;
     views::SweepView* m_sweepView = nullptr;
     SweepController* m_sweeps = nullptr;
+    views::AutoscaleView* m_autoscaleView = nullptr;
+    AutoscaleController* m_autoscale = nullptr;
     int m_pendingSweepCell = -1; ///< opened once the merge it waits for is done
     bool m_loadingSettings = false;
     int m_lastTab = 0; ///< the tab whose dock visibility is saved when another is shown

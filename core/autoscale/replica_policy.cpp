@@ -2,6 +2,8 @@
 
 #include "replica_policy.h"
 
+#include "queueing.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -42,6 +44,9 @@ class ForecastPolicy : public ReplicaPolicy {
 public:
     ForecastPolicy(const ServiceConfig& s, bool holtWinters)
         : m_capacity(s.capacityRps())
+        , m_mu(s.serviceRate())
+        , m_slo(s.sloP99S)
+        , m_max(s.maxReplicas)
         , m_leadMin(int(std::ceil((s.startupDelayS + s.hpa.syncPeriodS) / 60.0)))
         , m_holtWinters(holtWinters)
     {
@@ -59,7 +64,11 @@ public:
             observe(sum / 60.0);
         }
         const double rate = std::max(v.arrivalRate, forecast(std::size_t(m_leadMin)));
-        return int(std::ceil(rate / m_capacity - 1e-9));
+        // At the target utilisation, and enough for the SLO's p99 at that rate (M/M/c).
+        int c = std::max(1, int(std::ceil(rate / m_capacity - 1e-9)));
+        while (c < m_max && responseTail(c, rate, m_mu, m_slo) > 0.01) // p99 above the SLO
+            ++c;
+        return c;
     }
 
 private:
@@ -105,7 +114,8 @@ private:
         return std::max(0.0, m_level + double(h) * m_trend + m_season[target % kSeason]);
     }
 
-    double m_capacity;
+    double m_capacity, m_mu, m_slo;
+    int m_max;
     int m_leadMin;
     bool m_holtWinters;
     std::vector<double> m_minutes;

@@ -5,8 +5,8 @@
 ///  - `static:N`: N replicas throughout;
 ///  - `forecast` (Holt-Winters, additive, daily season on per-minute rates) and `forecast:naive`
 ///    (seasonal naive: the same minute a day earlier): target tracking of the forecast rate at
-///    now + start-up delay + one sync period, never below the rate arriving now;
-///    desired = ceil(rate / capacity per replica).
+///    now + start-up delay + one sync period, never below the rate arriving now; desired = the
+///    least replicas at or under the target utilisation whose M/M/c p99 at that rate meets the SLO.
 /// Guard rails (every policy): min / max replicas, at most `maxChangePerDecision` replicas per
 /// decision, and override windows (replicas pinned by the user) — applied by the replay.
 

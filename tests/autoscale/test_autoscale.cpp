@@ -163,6 +163,33 @@ private slots:
         QCOMPARE(z->scaleUpLagsS.size(), std::size_t(1)); // short of capacity to the end
     }
 
+    void forecastSizesForTheSlo()
+    {
+        // 3 requests every second, mu = 1, target 0.5: 6 replicas keep utilisation at the target;
+        // an SLO of 10 s is met there (M/M/6 at rho 0.5), one of 1 s never is (P(service > 1 s) = e^-1):
+        // the policy goes to maxReplicas.
+        ServiceConfig s;
+        s.serviceTimeS = 1.0;
+        s.targetUtilization = 0.5;
+        s.initialReplicas = 6;
+        s.maxReplicas = 20;
+        s.sloP99S = 10;
+        QVERIFY(responseTail(6, 3, 1, 10) <= 0.01);
+        auto f = makeReplicaPolicy("forecast", s, nullptr);
+        auto r = runAutoscale(series(std::vector<float>(600, 3.0f)), s, *f);
+        QVERIFY(r.ok());
+        QCOMPARE(r->maxReplicas, 6);
+        QCOMPARE(r->scalingActions, 0);
+        s.sloP99S = 1;
+        auto strict = makeReplicaPolicy("forecast:naive", s, nullptr);
+        r = runAutoscale(series(std::vector<float>(600, 3.0f)), s, *strict);
+        QVERIFY(r.ok());
+        QCOMPARE(r->maxReplicas, 20);
+        std::string error;
+        QVERIFY(!makeReplicaPolicy("static:x", s, &error) && error.find("static:N") != std::string::npos);
+        QVERIFY(!makeReplicaPolicy("vpa", s, &error) && error.find("unknown replica policy 'vpa'") != std::string::npos);
+    }
+
     void loadReaders()
     {
         auto counts = readLoadSeries(write("w.txt", "1 0 3 \n2 "));

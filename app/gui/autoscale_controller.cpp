@@ -1,0 +1,117 @@
+#include "autoscale_controller.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPointer>
+#include <QSettings>
+
+namespace schedlab::app {
+
+namespace {
+struct Outcome {
+    autoscale::LoadSeries load;
+    autoscale::ServiceConfig service;
+    std::vector<autoscale::AutoscaleResult> results;
+};
+} // namespace
+
+AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* parent)
+    : QObject(parent)
+    , m_view(view)
+    , m_jobs(this)
+{
+    connect(view, &views::AutoscaleView::runRequested, this, &AutoscaleController::run);
+    connect(view, &views::AutoscaleView::cancelRequested, this, [this] { m_jobs.cancel(); });
+    connect(view, &views::AutoscaleView::openLoadRequested, this, [this] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(m_view, tr("Open Request Load"), settings.value("autoscale/loadDir").toString(),
+            tr("Load files (*.txt *.tbz2 *.bz2 *.csv);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        settings.setValue("autoscale/loadDir", QFileInfo(path).absolutePath());
+        m_view->setLoadPath(path);
+    });
+    connect(view, &views::AutoscaleView::openServiceRequested, this, [this] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(m_view, tr("Open Service File"), settings.value("autoscale/serviceDir").toString(),
+            tr("Service files (*.json);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        settings.setValue("autoscale/serviceDir", QFileInfo(path).absolutePath());
+        m_view->setServicePath(path);
+    });
+}
+
+bool AutoscaleController::run()
+{
+    const views::AutoscaleRequest r = m_view->request();
+    if (r.loadPath.isEmpty()) {
+        m_view->showError(tr("Open a load file first (Load…)."));
+        return false;
+    }
+    if (r.policies.empty()) {
+        m_view->showError(tr("Check at least one policy."));
+        return false;
+    }
+    // Policies checked before any work.
+    for (const std::string& p : r.policies) {
+        std::string error;
+        if (!autoscale::makeReplicaPolicy(p, autoscale::ServiceConfig {}, &error)) {
+            m_view->showError(QString::fromStdString(error));
+            return false;
+        }
+    }
+    m_jobs.reset();
+    m_view->setProgress(0);
+    QPointer<views::AutoscaleView> view(m_view);
+    m_jobs.launch(
+        [r](ProgressFn progress, CancelToken cancel) -> Result<Outcome> {
+            Outcome out;
+            auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
+            if (!load)
+                return load.error();
+            out.load = std::move(load).value();
+            if (!r.servicePath.isEmpty()) {
+                auto service = autoscale::readServiceConfig(r.servicePath.toStdString());
+                if (!service)
+                    return service.error();
+                out.service = std::move(service).value();
+            }
+            autoscale::AutoscaleOptions options;
+            options.fromS = r.fromS;
+            options.durationS = r.durationS;
+            const double n = double(r.policies.size());
+            for (std::size_t i = 0; i < r.policies.size(); ++i) {
+                auto policy = autoscale::makeReplicaPolicy(r.policies[i], out.service, nullptr);
+                auto result = autoscale::runAutoscale(out.load, out.service, *policy, options,
+                    [&](double f) {
+                        if (progress)
+                            progress((double(i) + f) / n);
+                    },
+                    cancel);
+                if (!result)
+                    return result.error();
+                out.results.push_back(std::move(result).value());
+            }
+            return out;
+        },
+        [this, view](Result<Outcome> out) {
+            if (!view)
+                return;
+            view->setProgress(-1);
+            if (!out) {
+                view->showError(out.error().isCancelled() ? tr("Cancelled.") : QString::fromStdString(out.error().toString()));
+                emit finished(false);
+                return;
+            }
+            view->showResults(out->load, out->service, out->results);
+            emit finished(true);
+        },
+        [view](double f) {
+            if (view)
+                view->setProgress(f);
+        });
+    return true;
+}
+
+} // namespace schedlab::app

@@ -1,0 +1,29 @@
+#pragma once
+// The Autoscaling tab's work (JobTracker): reading the load and the service file and replaying the
+// load under each checked policy on a worker, with progress and cancel; results go back to the
+// view on the GUI thread. Opening files asks the user (dialogs) and remembers the folders.
+
+#include "autoscale_view.h"
+#include "job_tracker.h"
+
+#include <QObject>
+
+namespace schedlab::app {
+
+class AutoscaleController : public QObject {
+    Q_OBJECT
+public:
+    explicit AutoscaleController(views::AutoscaleView* view, QObject* parent = nullptr);
+    /// Replays the view's request now (false with the reason shown when it cannot start).
+    bool run();
+    bool isRunning() const { return m_jobs.isRunning(); }
+
+signals:
+    void finished(bool ok);
+
+private:
+    views::AutoscaleView* m_view;
+    JobTracker m_jobs;
+};
+
+} // namespace schedlab::app

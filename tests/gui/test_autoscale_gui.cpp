@@ -1,0 +1,98 @@
+// The Autoscaling tab driven through the real window offscreen: a two-hour generated load replayed
+// under the default policies (hpa, forecast, static:4): a summary row per policy matching a
+// replay of the same load in core, four plots with a graph per policy (and the load), their time
+// axes linked; a bad load file names its line.
+
+#include "autoscale_view.h"
+#include "main_window.h"
+
+#include "autoscale/autoscale_replay.h"
+
+#include <qcustomplot.h>
+
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace schedlab;
+
+class TestAutoscaleGui : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("schedlab-tests-autoscale");
+        QSettings().clear();
+    }
+
+    void replaysAndPlots()
+    {
+        // 2 hours: a quiet hour at 2 req/s, then a burst hour at 20 req/s (per-second counts):
+        // 3600 x 2 + 3600 x 20 = 79,200 requests.
+        QByteArray text;
+        for (int s = 0; s < 7200; ++s)
+            text += QByteArray::number(s < 3600 ? 2 : 20) + ' ';
+        const QString load = m_dir.filePath("burst.txt");
+        QFile f(load);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
+        f.close();
+
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        QSignalSpy done(w.autoscaleController(), &app::AutoscaleController::finished);
+        w.openAutoscaleLoad(load, QString(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+        QCOMPARE(done.at(0).at(0).toBool(), true);
+        views::AutoscaleView* v = w.autoscaleView();
+        QCOMPARE(v->summary()->rowCount(), 3);
+        QVERIFY2(v->statusText().contains("burst.txt: 7200 s of load (per-second counts), 79200 requests"), qPrintable(v->statusText()));
+        // The HPA row equals a replay in core of the same load and service.
+        auto series = autoscale::readLoadSeries(load.toStdString());
+        QVERIFY(series.ok());
+        auto hpa = autoscale::makeReplicaPolicy("hpa", autoscale::ServiceConfig {}, nullptr);
+        auto expected = autoscale::runAutoscale(*series, autoscale::ServiceConfig {}, *hpa);
+        QVERIFY(expected.ok());
+        bool found = false;
+        for (int r = 0; r < v->summary()->rowCount(); ++r)
+            if (v->summary()->item(r, 0)->text() == "hpa") {
+                found = true;
+                QCOMPARE(v->summary()->item(r, 1)->data(Qt::DisplayRole).toDouble(), std::round(expected->replicaHours * 10) / 10);
+                QCOMPARE(v->summary()->item(r, 3)->data(Qt::DisplayRole).toInt(), expected->sloViolationMinutes);
+                QCOMPARE(v->summary()->item(r, 5)->data(Qt::DisplayRole).toInt(), expected->scalingActions);
+                QVERIFY(expected->maxReplicas > 3); // the burst needs more than 20 / 6 replicas
+            }
+        QVERIFY(found);
+        QCOMPARE(v->plots()[0]->graphCount(), 4); // the load and the three policies' capacity
+        for (int i = 1; i < 4; ++i)
+            QCOMPARE(v->plots()[std::size_t(i)]->graphCount(), 3);
+        QCOMPARE(v->plots()[1]->graph(0)->dataCount(), 120); // a point a minute
+        // Linked in time: zoom one, the others follow.
+        v->plots()[2]->xAxis->setRange(0.5, 1.5);
+        for (QCustomPlot* p : v->plots())
+            QCOMPARE(p->xAxis->range().lower, 0.5);
+        QVERIFY(w.grab().save(m_dir.filePath("autoscaling.png")));
+
+        // A bad load file: the error names it and its line.
+        const QString bad = m_dir.filePath("bad.txt");
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("1 2 3\n4 five\n");
+        b.close();
+        w.openAutoscaleLoad(bad, QString(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 30000);
+        QCOMPARE(done.at(1).at(0).toBool(), false);
+        QVERIFY2(v->statusText().contains("bad.txt:2: count 5"), qPrintable(v->statusText()));
+    }
+};
+
+QTEST_MAIN(TestAutoscaleGui)
+#include "test_autoscale_gui.moc"
