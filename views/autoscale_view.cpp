@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -109,6 +110,34 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_status);
+    // Incidents of one run, and a fork of it at the chosen one under another policy.
+    auto* incidents = new QHBoxLayout;
+    incidents->addWidget(new QLabel(tr("Incidents"), this));
+    m_incidentRun = new QComboBox(this);
+    m_incidentRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_incidentRun->setMinimumContentsLength(8);
+    incidents->addWidget(m_incidentRun);
+    m_incidentList = new QComboBox(this);
+    m_incidentList->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_incidentList->setMinimumContentsLength(12);
+    m_incidentList->setToolTip(tr("Stretches over the SLO or short of capacity, most late requests first; choosing one zooms the plots to it"));
+    incidents->addWidget(m_incidentList, 1);
+    incidents->addWidget(new QLabel(tr("fork:"), this));
+    m_forkPolicy = new QComboBox(this);
+    m_forkPolicy->setEditable(true);
+    m_forkPolicy->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_forkPolicy->setMinimumContentsLength(10);
+    m_forkPolicy->addItems({ "forecast", "hpa", "forecast:naive", "static:8" });
+    m_forkPolicy->setToolTip(tr("hpa, forecast, forecast:naive or static:N"));
+    incidents->addWidget(m_forkPolicy);
+    m_fork = new QPushButton(tr("Fork"), this);
+    m_fork->setToolTip(tr("Replay the run again, switched to this policy at the incident's start, and add it to the plots"));
+    m_fork->setEnabled(false);
+    incidents->addWidget(m_fork);
+    layout->addLayout(incidents);
+    connect(m_incidentRun, &QComboBox::currentIndexChanged, this, [this] { listIncidents(); });
+    connect(m_incidentList, &QComboBox::activated, this, [this](int i) { selectIncident(i); });
+    connect(m_fork, &QPushButton::clicked, this, [this] { requestFork(m_forkPolicy->currentText().trimmed().toStdString()); });
 
     auto* split = new QSplitter(Qt::Vertical, this);
     m_summary = new QTableWidget(0, 10, split);
@@ -204,11 +233,87 @@ QString AutoscaleView::statusText() const { return m_status->text(); }
 void AutoscaleView::showResults(const autoscale::LoadSeries& load, const autoscale::ServiceConfig& service,
     const std::vector<autoscale::AutoscaleResult>& results)
 {
+    m_loadName = load.name;
+    m_loadSource = load.source;
+    m_loadRequests = load.total();
+    m_loadSteps = load.requests.size();
+    m_shownService = service;
+    m_results = results;
+    render();
+    {
+        const QSignalBlocker block(m_incidentRun);
+        m_incidentRun->clear();
+        for (const autoscale::AutoscaleResult& r : m_results)
+            m_incidentRun->addItem(QString::fromStdString(r.policy));
+    }
+    listIncidents();
+}
+
+void AutoscaleView::addFork(const autoscale::AutoscaleResult& result, double atS)
+{
+    m_results.push_back(result);
+    render();
+    {
+        const QSignalBlocker block(m_incidentRun);
+        m_incidentRun->addItem(QString::fromStdString(result.policy));
+    }
+    zoomTo(atS, atS + 3600);
+}
+
+void AutoscaleView::listIncidents()
+{
+    m_incidents.clear();
+    m_incidentList->clear();
+    const int run = m_incidentRun->currentIndex();
+    if (run >= 0 && std::size_t(run) < m_results.size())
+        m_incidents = autoscale::findIncidents(m_results[std::size_t(run)]);
+    for (std::size_t i = 0; i < m_incidents.size() && i < 200; ++i) {
+        const double at = m_incidents[i].fromS;
+        m_incidentList->addItem(QStringLiteral("%1 d %2:%3 — %4")
+                                    .arg(int(at / 86400))
+                                    .arg(int(std::fmod(at, 86400) / 3600), 2, 10, QChar('0'))
+                                    .arg(int(std::fmod(at, 3600) / 60), 2, 10, QChar('0'))
+                                    .arg(QString::fromStdString(m_incidents[i].what())));
+    }
+    if (m_incidents.empty())
+        m_incidentList->addItem(tr("no incident"));
+    m_fork->setEnabled(!m_incidents.empty());
+}
+
+void AutoscaleView::selectIncident(int i)
+{
+    if (i < 0 || std::size_t(i) >= m_incidents.size())
+        return;
+    m_incidentList->setCurrentIndex(i);
+    const autoscale::AutoscaleIncident& inc = m_incidents[std::size_t(i)];
+    zoomTo(inc.fromS - 1800, inc.toS + 1800);
+}
+
+void AutoscaleView::requestFork(const std::string& policy)
+{
+    const int run = m_incidentRun->currentIndex();
+    const int i = std::max(0, m_incidentList->currentIndex());
+    if (run < 0 || std::size_t(i) >= m_incidents.size())
+        return;
+    emit forkRequested(run, m_incidents[std::size_t(i)].fromS, policy);
+}
+
+void AutoscaleView::zoomTo(double fromS, double toS)
+{
+    m_plots[0]->xAxis->setRange(std::max(0.0, fromS) / 3600.0, toS / 3600.0); // linked: the others follow
+    for (QCustomPlot* p : m_plots)
+        p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AutoscaleView::render()
+{
+    const autoscale::ServiceConfig& service = m_shownService;
+    const std::vector<autoscale::AutoscaleResult>& results = m_results;
     m_status->setText(tr("%1: %2 s of load (%3), %4 requests. Service %5 ms, %6 req/s per replica at %7 %, start-up %8 s, SLO p99 %9 ms.")
-                          .arg(QString::fromStdString(load.name))
-                          .arg(load.requests.size())
-                          .arg(QString::fromStdString(load.source))
-                          .arg(load.total(), 0, 'f', 0)
+                          .arg(QString::fromStdString(m_loadName))
+                          .arg(m_loadSteps)
+                          .arg(QString::fromStdString(m_loadSource))
+                          .arg(m_loadRequests, 0, 'f', 0)
                           .arg(service.serviceTimeS * 1000, 0, 'g', 4)
                           .arg(service.capacityRps(), 0, 'g', 3)
                           .arg(service.targetUtilization * 100, 0, 'g', 3)
@@ -260,10 +365,11 @@ void AutoscaleView::showResults(const autoscale::LoadSeries& load, const autosca
         const autoscale::AutoscaleResult& r = results[std::size_t(i)];
         const QColor c = kColours[i % 6];
         const QString name = QString::fromStdString(r.policy);
-        QCPGraph* capacity = graph(m_plots[0], name, c);
-        QCPGraph* replicas = graph(m_plots[1], name, c);
-        QCPGraph* p99 = graph(m_plots[2], name, c);
-        QCPGraph* cost = graph(m_plots[3], name, c);
+        const Qt::PenStyle style = r.policy.find(" -> ") != std::string::npos ? Qt::DashLine : Qt::SolidLine; // forks dashed
+        QCPGraph* capacity = graph(m_plots[0], name, c, style);
+        QCPGraph* replicas = graph(m_plots[1], name, c, style);
+        QCPGraph* p99 = graph(m_plots[2], name, c, style);
+        QCPGraph* cost = graph(m_plots[3], name, c, style);
         double spent = 0;
         for (const autoscale::MinutePoint& p : r.series) {
             const double x = p.t / 3600.0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QCustomPlot;
 class QDoubleSpinBox;
 class QLabel;
@@ -41,6 +42,17 @@ public:
     void showResults(const autoscale::LoadSeries& load, const autoscale::ServiceConfig& service,
         const std::vector<autoscale::AutoscaleResult>& results);
     void showError(const QString& text);
+    /// A forked run (autoscale_replay.h, AutoscaleOptions::switchTo) added to the plots and the
+    /// table; the plots zoom to the fork.
+    void addFork(const autoscale::AutoscaleResult& result, double atS);
+
+    /// Incidents of the run chosen in the incidents row (worst first), as listed.
+    const std::vector<autoscale::AutoscaleIncident>& incidents() const { return m_incidents; }
+    /// Selects incident `i` of the listed ones: the plots zoom to it.
+    void selectIncident(int i);
+    /// Asks to fork the chosen run at the chosen incident under `policy` (forkRequested).
+    void requestFork(const std::string& policy);
+    const std::vector<autoscale::AutoscaleResult>& results() const { return m_results; }
 
     QTableWidget* summary() const { return m_summary; }
     const std::vector<QCustomPlot*>& plots() const { return m_plots; }
@@ -51,9 +63,14 @@ signals:
     void cancelRequested();
     void openLoadRequested();
     void openServiceRequested();
+    /// Replay run `run` (of results()) again, switched to `policy` at `atS`.
+    void forkRequested(int run, double atS, const std::string& policy);
 
 private:
     void linkRange(int from);
+    void render();
+    void listIncidents();
+    void zoomTo(double fromS, double toS);
     QLabel* m_load;
     QLabel* m_service;
     QLabel* m_status;
@@ -67,8 +84,18 @@ private:
     QProgressBar* m_progress;
     QTableWidget* m_summary;
     std::vector<QCustomPlot*> m_plots;
+    QComboBox* m_incidentRun;
+    QComboBox* m_incidentList;
+    QComboBox* m_forkPolicy;
+    QPushButton* m_fork;
     QString m_loadPath, m_servicePath;
     bool m_linking = false;
+    std::string m_loadName, m_loadSource;
+    double m_loadRequests = 0;
+    std::size_t m_loadSteps = 0;
+    autoscale::ServiceConfig m_shownService;
+    std::vector<autoscale::AutoscaleResult> m_results;
+    std::vector<autoscale::AutoscaleIncident> m_incidents;
 };
 
 } // namespace schedlab::views

@@ -78,12 +78,42 @@ std::string setUp(const Args& a, Setup& s)
     return {};
 }
 
+/// `--fork-at T --fork-policy P`: the run of `base` against the same run switched to P at T, over
+/// [T, T + fork-window).
+int forkRun(const Args& a, Setup& s, const std::string& base)
+{
+    auto at = *a.value("fork-at") == "0" ? Result<double>(0.0) : workflow::parseDuration(*a.value("fork-at"));
+    auto window = workflow::parseDuration(a.value("fork-window").value_or("1h"));
+    if (!at || !window)
+        return fail("autoscale: --fork-at / --fork-window: " + (!at ? at.error().message : window.error().message), 2);
+    auto original = makeReplicaPolicy(base, s.service, nullptr);
+    auto switched = makeReplicaPolicy(base, s.service, nullptr);
+    auto other = makeReplicaPolicy(*a.value("fork-policy"), s.service, nullptr);
+    auto run = autoscale::runAutoscale(s.load, s.service, *original, s.options);
+    AutoscaleOptions fork = s.options;
+    fork.switchAtS = *at;
+    fork.switchTo = other.get();
+    auto forked = autoscale::runAutoscale(s.load, s.service, *switched, fork);
+    if (!run || !forked)
+        return fail("autoscale: " + (!run ? run.error() : forked.error()).toString());
+    std::printf("from %.0f s for %.0f s (whole minutes):\n%-40s %10s %10s %8s %10s %8s\n", *at, *window, "run", "replica-h", "cost",
+        "SLO min", "missed %", "peak");
+    for (const AutoscaleResult* r : { &*run, &*forked }) {
+        const AutoscaleResult w = sliceResult(*r, *at, *at + *window, s.service.costPerReplicaHour);
+        std::printf("%-40s %10.2f %10.3f %8d %10.3f %8d\n", r->policy.c_str(), w.replicaHours, w.cost, w.sloViolationMinutes,
+            w.missedShare * 100, w.maxReplicas);
+    }
+    return 0;
+}
+
 } // namespace
 
 int runAutoscale(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "policy", "service", "from", "window" }, { "json", "series", "interpolate" }); !e.empty())
+    if (std::string e = a.parse(argv, { "policy", "service", "from", "window", "fork-at", "fork-policy", "fork-window" },
+            { "json", "series", "interpolate", "incidents" });
+        !e.empty())
         return fail("autoscale: " + e, 2);
     if (a.positional().size() != 1)
         return fail("autoscale: usage: autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T] [--json]", 2);
@@ -95,9 +125,18 @@ int runAutoscale(const std::vector<std::string>& argv)
             if (!makeReplicaPolicy(p, ServiceConfig {}, &error))
                 return fail("autoscale: " + error, 2);
     }
+    if (a.value("fork-at") || a.value("fork-policy")) {
+        std::string error;
+        if (!a.value("fork-at") || !a.value("fork-policy"))
+            return fail("autoscale: a fork needs --fork-at T and --fork-policy P", 2);
+        if (!makeReplicaPolicy(*a.value("fork-policy"), ServiceConfig {}, &error))
+            return fail("autoscale: --fork-policy: " + error, 2);
+    }
     Setup s;
     if (std::string e = setUp(a, s); !e.empty())
         return fail(e);
+    if (a.value("fork-at"))
+        return forkRun(a, s, specs.front());
     const bool json = a.flag("json");
     QJsonArray runs;
     if (!json)
@@ -111,12 +150,27 @@ int runAutoscale(const std::vector<std::string>& argv)
         auto r = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
         if (!r)
             return fail("autoscale: " + spec + ": " + r.error().toString());
-        if (json)
-            runs.append(toJson(*r, a.flag("series")));
-        else
+        if (json) {
+            QJsonObject o = toJson(*r, a.flag("series"));
+            if (a.flag("incidents")) {
+                QJsonArray list;
+                for (const AutoscaleIncident& i : findIncidents(*r))
+                    list.append(QJsonObject { { "fromS", i.fromS }, { "toS", i.toS }, { "sloMinutes", i.sloMinutes },
+                        { "worstP99S", i.worstP99S }, { "missedRequests", i.missedRequests }, { "readyAtStart", i.readyAtStart } });
+                o["incidents"] = list;
+            }
+            runs.append(o);
+        } else {
             std::printf("%-16s %12.1f %10.2f %8d %10.3f %8d %10.0f %10.0f %8.1f %8.3f\n", r->policy.c_str(), r->replicaHours, r->cost,
                 r->sloViolationMinutes, r->missedShare * 100, r->scalingActions, quantile(r->scaleUpLagsS, 0.5),
                 quantile(r->scaleUpLagsS, 0.9), r->meanUtilization * 100, r->simSeconds);
+            if (a.flag("incidents")) {
+                const auto incidents = findIncidents(*r);
+                std::printf("  %zu incidents%s\n", incidents.size(), incidents.size() > 10 ? ", the 10 worst:" : ":");
+                for (std::size_t i = 0; i < incidents.size() && i < 10; ++i)
+                    std::printf("    at %.0f s: %s\n", incidents[i].fromS, incidents[i].what().c_str());
+            }
+        }
     }
     if (json)
         std::printf("%s\n", QJsonDocument(QJsonObject { { "load", QString::fromStdString(s.load.name) },

@@ -108,10 +108,12 @@ commands:
         are skipped on a re-run); merge copies every finished cell once; emit prints a Slurm submit
         script (job array + dependent merge) or a Kubernetes Indexed Job (docs/sweeps.md)
   autoscale LOAD [--policy hpa,forecast,forecast:naive,static:N] [--service FILE] [--from T] [--window T]
-        [--interpolate] [--json] [--series]
+        [--interpolate] [--json] [--series] [--incidents] [--fork-at T --fork-policy P [--fork-window 1h]]
         replay a service's request load (per-second counts, .tbz2 of them, arrivals CSV with TIMESTAMP,
         or timestamp,value CSV) under replica policies: replica-hours, cost, SLO-violation minutes,
-        missed requests, scaling actions, scale-up lags, utilisation (core/autoscale/README.md)
+        missed requests, scaling actions, scale-up lags, utilisation (core/autoscale/README.md); --incidents
+        lists stretches over the SLO or short of capacity; --fork-at replays the first policy switched to
+        another at T and compares the two over the window after it
   bench autoscale LOAD [--runs 100] [--jobs N] [--service FILE]
         time one HPA run over the whole load and --runs runs of several policies in parallel
   completion bash

@@ -22,6 +22,7 @@ AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* pa
 {
     connect(view, &views::AutoscaleView::runRequested, this, &AutoscaleController::run);
     connect(view, &views::AutoscaleView::cancelRequested, this, [this] { m_jobs.cancel(); });
+    connect(view, &views::AutoscaleView::forkRequested, this, &AutoscaleController::fork);
     connect(view, &views::AutoscaleView::openLoadRequested, this, [this] {
         QSettings settings;
         const QString path = QFileDialog::getOpenFileName(m_view, tr("Open Request Load"), settings.value("autoscale/loadDir").toString(),
@@ -63,6 +64,7 @@ bool AutoscaleController::run()
     }
     m_jobs.reset();
     m_view->setProgress(0);
+    m_last = r;
     QPointer<views::AutoscaleView> view(m_view);
     m_jobs.launch(
         [r](ProgressFn progress, CancelToken cancel) -> Result<Outcome> {
@@ -105,6 +107,64 @@ bool AutoscaleController::run()
                 return;
             }
             view->showResults(out->load, out->service, out->results);
+            emit finished(true);
+        },
+        [view](double f) {
+            if (view)
+                view->setProgress(f);
+        });
+    return true;
+}
+
+bool AutoscaleController::fork(int run, double atS, const std::string& policy)
+{
+    const auto& shown = m_view->results();
+    if (run < 0 || std::size_t(run) >= shown.size() || m_jobs.isRunning())
+        return false;
+    std::string error;
+    if (!autoscale::makeReplicaPolicy(policy, autoscale::ServiceConfig {}, &error)) {
+        m_view->showError(QString::fromStdString(error));
+        return false;
+    }
+    // The run's own policy: the name up to a fork's " -> " (a fork of a fork starts from its base).
+    std::string base = shown[std::size_t(run)].policy;
+    base = base.substr(0, base.find(" -> "));
+    const views::AutoscaleRequest r = m_last;
+    m_view->setProgress(0);
+    QPointer<views::AutoscaleView> view(m_view);
+    m_jobs.launch(
+        [r, base, policy, atS](ProgressFn progress, CancelToken cancel) -> Result<autoscale::AutoscaleResult> {
+            auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
+            if (!load)
+                return load.error();
+            autoscale::ServiceConfig service;
+            if (!r.servicePath.isEmpty()) {
+                auto s = autoscale::readServiceConfig(r.servicePath.toStdString());
+                if (!s)
+                    return s.error();
+                service = std::move(s).value();
+            }
+            auto original = autoscale::makeReplicaPolicy(base, service, nullptr);
+            auto other = autoscale::makeReplicaPolicy(policy, service, nullptr);
+            if (!original || !other)
+                return makeError(ErrorCode::Invalid, "unknown policy");
+            autoscale::AutoscaleOptions options;
+            options.fromS = r.fromS;
+            options.durationS = r.durationS;
+            options.switchAtS = atS;
+            options.switchTo = other.get();
+            return autoscale::runAutoscale(*load, service, *original, options, progress, cancel);
+        },
+        [this, view, atS](Result<autoscale::AutoscaleResult> out) {
+            if (!view)
+                return;
+            view->setProgress(-1);
+            if (!out) {
+                view->showError(out.error().isCancelled() ? tr("Cancelled.") : QString::fromStdString(out.error().toString()));
+                emit finished(false);
+                return;
+            }
+            view->addFork(*out, atS);
             emit finished(true);
         },
         [view](double f) {

@@ -17,12 +17,15 @@ public:
     /// Replays the view's request now (false with the reason shown when it cannot start).
     bool run();
     bool isRunning() const { return m_jobs.isRunning(); }
+    /// Replays run `run` of the view's results switched to `policy` at `atS` (a fork) and adds it.
+    bool fork(int run, double atS, const std::string& policy);
 
 signals:
     void finished(bool ok);
 
 private:
     views::AutoscaleView* m_view;
+    views::AutoscaleRequest m_last; ///< what the shown results replayed
     JobTracker m_jobs;
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <cmath>
 #include <deque>
@@ -63,6 +64,11 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
     const int sync = std::max(1, int(std::lround(service.hpa.syncPeriodS)));
     AutoscaleResult out;
     out.policy = policy.name();
+    if (options.switchTo && options.switchAtS >= 0) {
+        char at[48];
+        std::snprintf(at, sizeof at, "%.0f", options.switchAtS);
+        out.policy += " -> " + options.switchTo->name() + " at " + at + " s";
+    }
     out.steps = int64_t(end - begin);
 
     // Start: the initial replicas, all ready.
@@ -161,7 +167,8 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
             v.arrivalRate = periodArrivals / sync;
             v.load = &load.requests;
             v.step = k;
-            int desired = policy.decide(v);
+            ReplicaPolicy& deciding = options.switchTo && options.switchAtS >= 0 && t >= options.switchAtS ? *options.switchTo : policy;
+            int desired = deciding.decide(v);
             // Guard rails: the change limit, min / max, then a user's pinned replicas.
             if (service.maxChangePerDecision > 0)
                 desired = std::clamp(desired, current - service.maxChangePerDecision, current + service.maxChangePerDecision);
@@ -216,6 +223,85 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
     out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (progress)
         progress(1.0);
+    return out;
+}
+
+std::string AutoscaleIncident::what() const
+{
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%d min over the SLO in %.0f min, worst p99 %.1f s, %.0f late requests, rate %.2f -> %.2f req/s, %.0f ready",
+        sloMinutes, (toS - fromS) / 60, worstP99S, missedRequests, double(rateAtStart), double(peakRate), double(readyAtStart));
+    return buf;
+}
+
+std::vector<AutoscaleIncident> findIncidents(const AutoscaleResult& run, double minLagS)
+{
+    // Minutes in trouble: over the SLO, or inside a long scale-up lag (load above capacity for
+    // at least minLagS).
+    const std::size_t n = run.series.size();
+    std::vector<char> bad(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        bad[i] = run.series[i].missedShare > 0.01f;
+    for (std::size_t i = 0; i < n;) {
+        std::size_t j = i;
+        while (j < n && run.series[j].arrivalRate > run.series[j].capacityRps + 1e-6f)
+            ++j;
+        if (j > i && double(j - i) * 60.0 >= minLagS)
+            std::fill(bad.begin() + long(i), bad.begin() + long(j), 1);
+        i = j > i ? j : i + 1;
+    }
+    std::vector<AutoscaleIncident> out;
+    for (std::size_t i = 0; i < n;) {
+        if (!bad[i]) {
+            ++i;
+            continue;
+        }
+        AutoscaleIncident inc;
+        const MinutePoint& first = run.series[i];
+        inc.fromS = first.t;
+        inc.replicasAtStart = first.replicas;
+        inc.readyAtStart = first.ready;
+        inc.rateAtStart = first.arrivalRate;
+        std::size_t j = i;
+        for (; j < n && bad[j]; ++j) {
+            const MinutePoint& m = run.series[j];
+            inc.sloMinutes += m.missedShare > 0.01f ? 1 : 0;
+            inc.worstP99S = std::max(inc.worstP99S, double(m.p99S));
+            inc.missedRequests += double(m.missedShare) * double(m.arrivalRate) * 60.0;
+            inc.peakRate = std::max(inc.peakRate, m.arrivalRate);
+        }
+        inc.toS = j < n ? run.series[j].t : run.series[j - 1].t + 60;
+        out.push_back(inc);
+        i = j;
+    }
+    std::stable_sort(out.begin(), out.end(), [](const AutoscaleIncident& a, const AutoscaleIncident& b) {
+        if (a.missedRequests != b.missedRequests)
+            return a.missedRequests > b.missedRequests;
+        return a.sloMinutes != b.sloMinutes ? a.sloMinutes > b.sloMinutes : a.toS - a.fromS > b.toS - b.fromS;
+    });
+    return out;
+}
+
+AutoscaleResult sliceResult(const AutoscaleResult& run, double fromS, double toS, double costPerReplicaHour)
+{
+    AutoscaleResult out;
+    out.policy = run.policy;
+    double missed = 0;
+    for (const MinutePoint& m : run.series) {
+        if (m.t < fromS || m.t >= toS)
+            continue;
+        out.series.push_back(m);
+        ++out.minutes;
+        out.sloViolationMinutes += m.arrivalRate > 0 && m.missedShare > 0.01f ? 1 : 0;
+        out.requests += double(m.arrivalRate) * 60;
+        missed += double(m.missedShare) * double(m.arrivalRate) * 60;
+        out.replicaHours += double(m.replicas) / 60.0;
+        out.maxReplicas = std::max(out.maxReplicas, int(std::ceil(m.replicas)));
+        out.maxBacklog = std::max(out.maxBacklog, double(m.backlog));
+    }
+    out.cost = out.replicaHours * costPerReplicaHour;
+    out.missedShare = out.requests > 0 ? missed / out.requests : 0;
+    out.steps = int64_t(out.minutes) * 60;
     return out;
 }
 

@@ -34,6 +34,10 @@ struct MinutePoint {
 struct AutoscaleOptions {
     double fromS = 0; ///< replay [fromS, fromS + durationS) of the load (policies see the load before too)
     double durationS = 0; ///< 0 = to the end
+    /// A fork: from `switchAtS` (seconds from the replay's start) on, `switchTo` decides instead of
+    /// the run's policy, from the state the run had there (replicas ready and starting, backlog).
+    double switchAtS = -1;
+    ReplicaPolicy* switchTo = nullptr;
 };
 
 struct AutoscaleResult {
@@ -51,6 +55,24 @@ struct AutoscaleResult {
     std::vector<MinutePoint> series;
     double simSeconds = 0;
 };
+
+/// A stretch of trouble in a run: consecutive minutes over the SLO (more than 1 % of requests
+/// late), or a scale-up lag of at least `minLagS`, merged when they overlap or touch.
+struct AutoscaleIncident {
+    double fromS = 0, toS = 0; ///< minute starts, [from, to)
+    int sloMinutes = 0; ///< minutes over the SLO in it
+    double worstP99S = 0;
+    double missedRequests = 0;
+    float replicasAtStart = 0, readyAtStart = 0, rateAtStart = 0, peakRate = 0;
+    std::string what() const; ///< "18 min over the SLO, worst p99 45.2 s, rate 3.1 -> 9.4 req/s, 3 ready"
+};
+
+/// The incidents of a run, worst first (most late requests, then most SLO minutes, then longest).
+std::vector<AutoscaleIncident> findIncidents(const AutoscaleResult& run, double minLagS = 300);
+
+/// A run's figures over [fromS, toS) of its series (whole minutes): SLO minutes, replica-hours,
+/// missed requests, scaling actions are not kept per minute and are left 0.
+AutoscaleResult sliceResult(const AutoscaleResult& run, double fromS, double toS, double costPerReplicaHour);
 
 Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig& service, ReplicaPolicy& policy,
     const AutoscaleOptions& options = {}, ProgressFn progress = {}, CancelToken cancel = {});

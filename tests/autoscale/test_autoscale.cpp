@@ -190,6 +190,50 @@ private slots:
         QVERIFY(!makeReplicaPolicy("vpa", s, &error) && error.find("unknown replica policy 'vpa'") != std::string::npos);
     }
 
+    void incidentsAndForks()
+    {
+        // 10 min at 1 req/s, 10 min at 30 req/s, 10 min at 1 req/s; mu = 10, one replica throughout:
+        // the burst needs 3 replicas at full speed; the backlog builds to 20 x 600 = 12,000 requests
+        // and drains at 9 req/s afterwards (past the end).
+        std::vector<float> load(1800, 1.0f);
+        std::fill(load.begin() + 600, load.begin() + 1200, 30.0f);
+        ServiceConfig s;
+        s.initialReplicas = 1;
+        auto one = makeReplicaPolicy("static:1", s, nullptr);
+        auto run = runAutoscale(series(load), s, *one);
+        QVERIFY(run.ok());
+        QVERIFY(std::abs(run->maxBacklog - 20.0 * 600) < 1e-6);
+        const auto incidents = findIncidents(*run);
+        QVERIFY(!incidents.empty());
+        QCOMPARE(incidents[0].fromS, 600.0); // the burst's first minute
+        QCOMPARE(incidents[0].toS, 1800.0); // late to the end: the backlog never drains
+        QCOMPARE(incidents[0].sloMinutes, 20);
+        QCOMPARE(incidents[0].readyAtStart, 1.0f);
+        QVERIFY2(incidents[0].what().rfind("20 min over the SLO in 20 min", 0) == 0, incidents[0].what().c_str());
+        // Fork at the incident under static:8 (ready 30 s after the switch): the same until then,
+        // fewer late minutes after it, at more replica-hours.
+        auto eight = makeReplicaPolicy("static:8", s, nullptr);
+        AutoscaleOptions fork;
+        fork.switchAtS = 600;
+        fork.switchTo = eight.get();
+        auto forked = runAutoscale(series(load), s, *one, fork);
+        QVERIFY(forked.ok());
+        QCOMPARE(forked->policy, std::string("static:1 -> static:8 at 600 s"));
+        for (std::size_t m = 0; m < 10; ++m) {
+            QCOMPARE(forked->series[m].replicas, run->series[m].replicas);
+            QCOMPARE(forked->series[m].missedShare, run->series[m].missedShare);
+        }
+        const AutoscaleResult before = sliceResult(*run, 600, 1800, s.costPerReplicaHour);
+        const AutoscaleResult after = sliceResult(*forked, 600, 1800, s.costPerReplicaHour);
+        QCOMPARE(before.minutes, 20);
+        QCOMPARE(before.sloViolationMinutes, 20);
+        QVERIFY2(after.sloViolationMinutes <= 2, qPrintable(QString::number(after.sloViolationMinutes)));
+        // The switch decides at t = 600 itself (a sync): 8 replicas for the window's 1,200 s
+        // (starting ones are paid).
+        QVERIFY(std::abs(after.replicaHours - 1200.0 * 8 / 3600) < 1e-6);
+        QVERIFY(std::abs(before.replicaHours - 1200.0 / 3600) < 1e-6);
+    }
+
     void loadReaders()
     {
         auto counts = readLoadSeries(write("w.txt", "1 0 3 \n2 "));
