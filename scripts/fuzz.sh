@@ -35,7 +35,7 @@ if [ -d "$T" ]; then
     install -m 644 "$S/ns/heptio-sonobuoy/Pods.json" build/fuzz/corpus/k8s/real-pods.json
     install -m 644 "$S/ns/default/Events.json" build/fuzz/corpus/k8s/real-events.json
 fi
-for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan project; do
+for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan autoscale_load autoscale_service project; do
     corpus="build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     cp -n tests/fuzz/seeds/$target/* "$corpus"/ 2>/dev/null || true

@@ -268,6 +268,39 @@ private slots:
         QVERIFY(!readLoadSeries(write("h.csv", "when,value\n1,2\n")).ok());
     }
 
+    void serviceFiles()
+    {
+        auto ok = readServiceConfig(test::dataPath("../../samples/autoscale/nasa-http.service.json"));
+        QVERIFY2(ok.ok(), ok.ok() ? "" : ok.error().toString().c_str());
+        QCOMPARE(ok->serviceTimeS, 1.0);
+        QCOMPARE(ok->sloP99S, 5.0);
+        QCOMPARE(ok->capacityRps(), 0.6);
+        QCOMPARE(ok->hpa.scaleDown.stabilizationS, 300); // not in the file: the Kubernetes default
+        auto full = readServiceConfig(write("s.json",
+            R"({"hpa": {"behavior": {"scaleDown": {"selectPolicy": "Min", "policies": [{"type": "Pods", "value": 1, "periodSeconds": 60}]}}},
+                "overrides": [{"fromS": 10, "toS": 20, "replicas": 3}]})"));
+        QVERIFY(full.ok());
+        QCOMPARE(full->hpa.scaleDown.select, HpaRules::Min);
+        QCOMPARE(int(full->hpa.scaleDown.policies.size()), 1);
+        QCOMPARE(full->hpa.scaleDown.policies[0].type, HpaPolicy::Pods);
+        QCOMPARE(full->overrides[0].replicas, 3);
+        const std::pair<const char*, const char*> bad[] = {
+            { R"({"hpa": {"behavior": {"scaleDown": {"selectPolicy": "Fastest"}}}})", "/hpa/behavior/scaleDown/selectPolicy: 'Fastest' is not Max" },
+            { R"({"minReplicas": 5, "maxReplicas": 2})", "/minReplicas: above maxReplicas" },
+            { R"({"serviceTimeMs": -1})", "/serviceTimeMs: expected a number in" },
+            { R"({"overrides": [{"fromS": 20, "toS": 10, "replicas": 3}]})", "/overrides/0/toS: must be after fromS" },
+            { R"({"hpa": {"behavior": {"scaleUp": {"policies": [{"type": "Pods", "value": 2.5, "periodSeconds": 15}]}}}})",
+                "/hpa/behavior/scaleUp/policies/0/value: expected a whole number" },
+            { "[1, 2]", "not a service file (JSON object)" },
+        };
+        for (const auto& [text, message] : bad) {
+            auto r = readServiceConfig(write("bad.json", text));
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error().toString().find(message) != std::string::npos && r.error().toString().find("bad.json") != std::string::npos,
+                r.error().toString().c_str());
+        }
+    }
+
     void nasaWholeTrace()
     {
         SCHEDLAB_REQUIRE_REAL_TRACES();
