@@ -10,7 +10,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -104,6 +106,22 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
     controls->addWidget(m_progress);
+    auto* csv = new QPushButton(tr("Export CSV…"), this);
+    auto* png = new QPushButton(tr("Export PNG…"), this);
+    files->addWidget(csv); // on the files row: the control rows stay narrow enough for 1024 px
+    files->addWidget(png);
+    connect(csv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Autoscaling Runs"), QString(), tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        if (const Status st = exportCsv(path); !st)
+            showError(QString::fromStdString(st.error().toString()));
+    });
+    connect(png, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Autoscaling Plots"), QString(), tr("PNG (*.png)"));
+        if (!path.isEmpty() && !exportPng(path))
+            showError(tr("%1: cannot write").arg(path));
+    });
     controls->addStretch(1);
     layout->addLayout(controls);
     m_status = new QLabel(this);
@@ -407,6 +425,42 @@ void AutoscaleView::render()
         p->replot();
         p->replot(QCustomPlot::rpQueuedReplot);
     }
+}
+
+Status AutoscaleView::exportCsv(const QString& path) const
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return makeError(ErrorCode::Io, "cannot write: " + f.errorString().toStdString(), path.toStdString());
+    QByteArray out;
+    for (const autoscale::AutoscaleResult& r : m_results)
+        out += QStringLiteral("# %1: replica-hours %2, cost %3, SLO-violation minutes %4, missed share %5, scaling actions %6\n")
+                   .arg(QString::fromStdString(r.policy))
+                   .arg(r.replicaHours, 0, 'g', 10)
+                   .arg(r.cost, 0, 'g', 10)
+                   .arg(r.sloViolationMinutes)
+                   .arg(r.missedShare, 0, 'g', 10)
+                   .arg(r.scalingActions)
+                   .toUtf8();
+    out += "policy,t_s,arrival_rate,ready,replicas,capacity_rps,p99_s,missed_share,backlog\n";
+    for (const autoscale::AutoscaleResult& r : m_results) {
+        const QByteArray name = '"' + QByteArray::fromStdString(r.policy).replace('"', "\"\"") + '"';
+        for (const autoscale::MinutePoint& p : r.series)
+            out += name + ',' + QByteArray::number(p.t, 'g', 12) + ',' + QByteArray::number(p.arrivalRate, 'g', 8) + ','
+                + QByteArray::number(p.ready, 'g', 8) + ',' + QByteArray::number(p.replicas, 'g', 8) + ','
+                + QByteArray::number(p.capacityRps, 'g', 8) + ',' + QByteArray::number(p.p99S, 'g', 8) + ','
+                + QByteArray::number(p.missedShare, 'g', 8) + ',' + QByteArray::number(p.backlog, 'g', 8) + '\n';
+    }
+    if (f.write(out) != out.size() || !f.commit())
+        return makeError(ErrorCode::Io, "cannot write: " + f.errorString().toStdString(), path.toStdString());
+    return {};
+}
+
+bool AutoscaleView::exportPng(const QString& path)
+{
+    // The grid of plots as shown (the widget holding them).
+    QWidget* grid = m_plots.front()->parentWidget();
+    return grid->grab().save(path, "PNG");
 }
 
 void AutoscaleView::linkRange(int from)

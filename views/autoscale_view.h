@@ -6,6 +6,7 @@
 // shows what it is handed; app/gui/AutoscaleController does the work.
 
 #include "autoscale/autoscale_replay.h"
+#include "base/result.h"
 
 #include <QWidget>
 
@@ -53,6 +54,11 @@ public:
     /// Asks to fork the chosen run at the chosen incident under `policy` (forkRequested).
     void requestFork(const std::string& policy);
     const std::vector<autoscale::AutoscaleResult>& results() const { return m_results; }
+    /// Every run's per-minute series as CSV (policy, t, rate, ready, replicas, capacity, p99,
+    /// missed share, backlog) after a '#' line per run with its summary.
+    Status exportCsv(const QString& path) const;
+    /// The four plots as one PNG.
+    bool exportPng(const QString& path);
 
     QTableWidget* summary() const { return m_summary; }
     const std::vector<QCustomPlot*>& plots() const { return m_plots; }

@@ -23,6 +23,14 @@ AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* pa
     connect(view, &views::AutoscaleView::runRequested, this, &AutoscaleController::run);
     connect(view, &views::AutoscaleView::cancelRequested, this, [this] { m_jobs.cancel(); });
     connect(view, &views::AutoscaleView::forkRequested, this, &AutoscaleController::fork);
+    // The files of the last replay, when they are still there.
+    QSettings settings;
+    for (const auto& [key, set] : { std::pair<const char*, void (views::AutoscaleView::*)(const QString&)> { "autoscale/load", &views::AutoscaleView::setLoadPath },
+             { "autoscale/service", &views::AutoscaleView::setServicePath } }) {
+        const QString path = settings.value(key).toString();
+        if (!path.isEmpty() && QFileInfo::exists(path))
+            (m_view->*set)(path);
+    }
     connect(view, &views::AutoscaleView::openLoadRequested, this, [this] {
         QSettings settings;
         const QString path = QFileDialog::getOpenFileName(m_view, tr("Open Request Load"), settings.value("autoscale/loadDir").toString(),
@@ -46,6 +54,9 @@ AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* pa
 bool AutoscaleController::run()
 {
     const views::AutoscaleRequest r = m_view->request();
+    QSettings settings; // the last load and service, for the next session
+    settings.setValue("autoscale/load", r.loadPath);
+    settings.setValue("autoscale/service", r.servicePath);
     if (r.loadPath.isEmpty()) {
         m_view->showError(tr("Open a load file first (Load…)."));
         return false;

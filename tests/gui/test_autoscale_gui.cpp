@@ -12,6 +12,7 @@
 #include <qcustomplot.h>
 
 #include <QFile>
+#include <QImage>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -98,6 +99,23 @@ private slots:
         QVERIFY2(after.sloViolationMinutes < before.sloViolationMinutes,
             qPrintable(QString("%1 vs %2").arg(after.sloViolationMinutes).arg(before.sloViolationMinutes)));
         QVERIFY(w.grab().save(m_dir.filePath("autoscaling.png")));
+        // Exports: a summary line per run, a header, a row per run and minute; the plots as a PNG.
+        const QString csv = m_dir.filePath("runs.csv");
+        QVERIFY(v->exportCsv(csv).ok());
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = c.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 4 + 1 + 4 * 120);
+        QVERIFY(lines[0].startsWith("# hpa: replica-hours "));
+        QCOMPARE(lines[4], QByteArray("policy,t_s,arrival_rate,ready,replicas,capacity_rps,p99_s,missed_share,backlog"));
+        QVERIFY2(lines[5].startsWith("\"hpa\",0,2,"), lines[5].constData());
+        QVERIFY(v->exportPng(m_dir.filePath("plots.png")));
+        QVERIFY(QImage(m_dir.filePath("plots.png")).width() > 400);
+        // The load file is remembered for the next window.
+        {
+            app::MainWindow next;
+            QCOMPARE(next.autoscaleView()->request().loadPath, load);
+        }
 
         // A bad load file: the error names it and its line.
         const QString bad = m_dir.filePath("bad.txt");
