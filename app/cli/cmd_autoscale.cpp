@@ -173,7 +173,7 @@ int runAutoscale(const std::vector<std::string>& argv)
         }
     }
     if (json)
-        std::printf("%s\n", QJsonDocument(QJsonObject { { "load", QString::fromStdString(s.load.name) },
+        std::printf("%s\n", QJsonDocument(QJsonObject { { "schema", "schedlab.autoscale/1" }, { "load", QString::fromStdString(s.load.name) },
                                               { "loadSource", QString::fromStdString(s.load.source) },
                                               { "steps", double(s.load.requests.size()) }, { "runs", runs } })
                                 .toJson(QJsonDocument::Indented)

@@ -1,0 +1,101 @@
+// `schedlab-cli autoscale` as a user runs it: options checked before any work, a small per-second
+// load replayed under the HPA and a static policy (JSON figures that agree with each other), its
+// incidents, a fork at the burst, and a bad file named with its line.
+
+#include "cli_run.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+using Run = schedlab::test::CliRun;
+Run cli(const QStringList& args) { return schedlab::test::runCli(args, 120000); }
+} // namespace
+
+class TestCliAutoscale : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_load;
+
+private slots:
+    void initTestCase()
+    {
+        // 20 minutes: 10 at 1 req/s, then 10 at 30 req/s (per-second counts).
+        QByteArray text;
+        for (int s = 0; s < 1200; ++s)
+            text += s < 600 ? "1 " : "30 ";
+        m_load = m_dir.filePath("burst.txt");
+        QFile f(m_load);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
+    }
+
+    void checksOptionsFirst()
+    {
+        Run r = cli({ "autoscale", m_load, "--policy", "hpa,vpa" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("unknown replica policy 'vpa'"), r.err.constData());
+        r = cli({ "autoscale", m_load, "--fork-at", "10m" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--fork-at T and --fork-policy P"));
+        r = cli({ "autoscale", m_dir.filePath("missing.txt") });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("missing.txt"));
+    }
+
+    void replaysToJson()
+    {
+        const Run r = cli({ "autoscale", m_load, "--policy", "hpa,static:1", "--json", "--incidents" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["schema"].toString(), QString("schedlab.autoscale/1"));
+        QCOMPARE(o["steps"].toInt(), 1200);
+        const QJsonArray runs = o["runs"].toArray();
+        QCOMPARE(runs.size(), 2);
+        for (const QJsonValue& v : runs) {
+            const QJsonObject run = v.toObject();
+            QCOMPARE(run["requests"].toDouble(), 600.0 + 600.0 * 30);
+            QCOMPARE(run["minutes"].toInt(), 20);
+            QVERIFY(std::abs(run["cost"].toDouble() - run["replicaHours"].toDouble() * 0.10) < 1e-9);
+        }
+        // One replica at mu = 10 req/s cannot take 30 req/s: the backlog grows 20 a second.
+        const QJsonObject one = runs[1].toObject();
+        QCOMPARE(one["policy"].toString(), QString("static:1"));
+        QCOMPARE(one["maxBacklog"].toDouble(), 20.0 * 600);
+        QCOMPARE(one["sloViolationMinutes"].toInt(), 10);
+        QCOMPARE(one["incidents"].toArray()[0].toObject()["fromS"].toDouble(), 600.0);
+        // The HPA scales up and misses fewer minutes.
+        QVERIFY(runs[0].toObject()["sloViolationMinutes"].toInt() < 10);
+        QVERIFY(runs[0].toObject()["maxReplicas"].toInt() >= 5);
+    }
+
+    void forksAtTheBurst()
+    {
+        const Run r = cli({ "autoscale", m_load, "--policy", "static:1", "--fork-at", "600", "--fork-policy", "static:8",
+            "--fork-window", "10m" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("from 600 s for 600 s"), r.out.constData());
+        // static:1 over the window: 10 replica-minutes, 10 SLO minutes; switched: 8 replicas for 10 min.
+        QVERIFY2(r.out.contains("static:1 ") && r.out.contains("0.17") && r.out.contains("static:1 -> static:8 at 600 s"), r.out.constData());
+        QVERIFY2(r.out.contains("1.33"), r.out.constData()); // 8 x 10 min = 1.333 replica-hours
+    }
+
+    void badFileNamesItsLine()
+    {
+        const QString bad = m_dir.filePath("bad.csv");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("timestamp,value\n2014-04-10 00:04:00,94.0\n2014-04-10 00:09:00,-5\n");
+        f.close();
+        const Run r = cli({ "autoscale", bad });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("bad.csv:3: value: '-5' is not a non-negative number"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliAutoscale)
+#include "test_cli_autoscale.moc"
