@@ -31,23 +31,21 @@ AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* pa
         if (!path.isEmpty() && QFileInfo::exists(path))
             (m_view->*set)(path);
     }
-    connect(view, &views::AutoscaleView::openLoadRequested, this, [this] {
+    // A file from a dialog that starts in the folder of the last one of its kind.
+    auto ask = [this](const QString& title, const QString& dirKey, const QString& filter, void (views::AutoscaleView::*set)(const QString&)) {
         QSettings settings;
-        const QString path = QFileDialog::getOpenFileName(m_view, tr("Open Request Load"), settings.value("autoscale/loadDir").toString(),
-            tr("Load files (*.txt *.tbz2 *.bz2 *.csv);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(m_view, title, settings.value(dirKey).toString(), filter);
         if (path.isEmpty())
             return;
-        settings.setValue("autoscale/loadDir", QFileInfo(path).absolutePath());
-        m_view->setLoadPath(path);
+        settings.setValue(dirKey, QFileInfo(path).absolutePath());
+        (m_view->*set)(path);
+    };
+    connect(view, &views::AutoscaleView::openLoadRequested, this, [ask] {
+        ask(tr("Open Request Load"), "autoscale/loadDir", tr("Load files (*.txt *.tbz2 *.bz2 *.csv);;All files (*)"),
+            &views::AutoscaleView::setLoadPath);
     });
-    connect(view, &views::AutoscaleView::openServiceRequested, this, [this] {
-        QSettings settings;
-        const QString path = QFileDialog::getOpenFileName(m_view, tr("Open Service File"), settings.value("autoscale/serviceDir").toString(),
-            tr("Service files (*.json);;All files (*)"));
-        if (path.isEmpty())
-            return;
-        settings.setValue("autoscale/serviceDir", QFileInfo(path).absolutePath());
-        m_view->setServicePath(path);
+    connect(view, &views::AutoscaleView::openServiceRequested, this, [ask] {
+        ask(tr("Open Service File"), "autoscale/serviceDir", tr("Service files (*.json);;All files (*)"), &views::AutoscaleView::setServicePath);
     });
 }
 

@@ -148,19 +148,20 @@ int main(int argc, char** argv)
         window.setInteractive(false);
     }
     std::vector<std::string> files;
+    // --screenshot: the window to the PNG, then exit (0 when written).
+    auto saveAndQuit = [&window, &parser, &screenshot] {
+        const QString out = parser.value(screenshot);
+        const bool ok = window.grab().save(out, "PNG");
+        std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out),
+            window.width(), window.height());
+        QApplication::exit(ok ? 0 : 1);
+    };
     if (parser.isSet(load)) {
         // The Autoscaling tab on a load, replayed; a screenshot once it is done.
         window.show();
         if (parser.isSet(screenshot))
-            QObject::connect(window.autoscaleController(), &schedlab::app::AutoscaleController::finished, &window, [&window, &parser, &screenshot] {
-                QTimer::singleShot(100, [&window, &parser, &screenshot] {
-                    const QString out = parser.value(screenshot);
-                    const bool ok = window.grab().save(out, "PNG");
-                    std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out), window.width(),
-                        window.height());
-                    QApplication::exit(ok ? 0 : 1);
-                });
-            }, Qt::SingleShotConnection);
+            QObject::connect(window.autoscaleController(), &schedlab::app::AutoscaleController::finished, &window,
+                [&saveAndQuit] { QTimer::singleShot(100, saveAndQuit); }, Qt::SingleShotConnection);
         window.openAutoscaleLoad(parser.value(load), parser.isSet(service) ? parser.value(service) : QString(), true);
         return app.exec();
     }
@@ -178,13 +179,8 @@ int main(int argc, char** argv)
         if (!project.isEmpty())
             window.openProject(project);
         if (parser.isSet(screenshot))
-            QObject::connect(window.sweepController(), &schedlab::app::SweepController::progressRead, &window, [&window, &parser, &screenshot] {
-                const QString out = parser.value(screenshot);
-                const bool ok = window.grab().save(out, "PNG");
-                std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out), window.width(),
-                    window.height());
-                QApplication::exit(ok ? 0 : 1);
-            }, Qt::SingleShotConnection);
+            QObject::connect(window.sweepController(), &schedlab::app::SweepController::progressRead, &window, saveAndQuit,
+                Qt::SingleShotConnection);
         if (!window.openSweep(sweep) && parser.isSet(screenshot))
             return 1;
         return app.exec();
@@ -196,12 +192,7 @@ int main(int argc, char** argv)
         if (parser.value(tab) == "training")
             window.trainingPanel()->lineage()->selectAll(); // the curves of every stored round
         if (parser.isSet(screenshot))
-            QTimer::singleShot(50, [&window, &parser, &screenshot] {
-                const QString out = parser.value(screenshot);
-                const bool ok = window.grab().save(out, "PNG");
-                std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write", qPrintable(out));
-                QApplication::exit(ok ? 0 : 1);
-            });
+            QTimer::singleShot(50, saveAndQuit);
         return app.exec();
     }
     if (files.empty()) {
@@ -211,13 +202,6 @@ int main(int argc, char** argv)
     }
     window.show(); // before the tab: the tab's dock visibility applies to a shown window
     window.showTab(tabIndex(parser.value(tab)));
-    auto saveAndQuit = [&window, &parser, &screenshot] {
-        const QString out = parser.value(screenshot);
-        const bool ok = window.grab().save(out, "PNG");
-        std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out),
-            window.width(), window.height());
-        QApplication::exit(ok ? 0 : 1);
-    };
     const bool willRun = !files.empty() && !parser.isSet(noRun);
     if (parser.isSet(screenshot)) {
         if (willRun && tabIndex(parser.value(tab)) == 3) {
