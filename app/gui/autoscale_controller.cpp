@@ -8,6 +8,17 @@
 namespace schedlab::app {
 
 namespace {
+/// A job's failure shown in the view (false), or true when it succeeded.
+template <class T>
+bool delivered(views::AutoscaleView* view, const Result<T>& out)
+{
+    view->setProgress(-1);
+    if (out)
+        return true;
+    view->showError(out.error().isCancelled() ? AutoscaleController::tr("Cancelled.") : QString::fromStdString(out.error().toString()));
+    return false;
+}
+
 struct Outcome {
     autoscale::LoadSeries load;
     autoscale::ServiceConfig service;
@@ -109,9 +120,7 @@ bool AutoscaleController::run()
         [this, view](Result<Outcome> out) {
             if (!view)
                 return;
-            view->setProgress(-1);
-            if (!out) {
-                view->showError(out.error().isCancelled() ? tr("Cancelled.") : QString::fromStdString(out.error().toString()));
+            if (!delivered(view.data(), out)) {
                 emit finished(false);
                 return;
             }
@@ -167,9 +176,7 @@ bool AutoscaleController::fork(int run, double atS, const std::string& policy)
         [this, view, atS](Result<autoscale::AutoscaleResult> out) {
             if (!view)
                 return;
-            view->setProgress(-1);
-            if (!out) {
-                view->showError(out.error().isCancelled() ? tr("Cancelled.") : QString::fromStdString(out.error().toString()));
+            if (!delivered(view.data(), out)) {
                 emit finished(false);
                 return;
             }

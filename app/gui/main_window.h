@@ -16,6 +16,7 @@
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,8 @@ private:
     /// Items for the project's runs the Runs dock does not list yet (after a merge); their count.
     int appendNewStoredRuns();
     void buildSweepTab();
+    /// Builds and writes a sweep plan and shows it in the Sweeps tab; nullopt with the error shown.
+    std::optional<store::SweepPlan> writeSweep(const store::SweepSpec& spec, const QString& path);
     void buildAutoscaleTab();
     void fillRecentMenu();
     void refreshRounds();

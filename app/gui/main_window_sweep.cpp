@@ -29,6 +29,21 @@
 
 namespace schedlab::app {
 
+std::optional<store::SweepPlan> MainWindow::writeSweep(const store::SweepSpec& spec, const QString& path)
+{
+    auto plan = store::makeSweepPlan(spec);
+    if (!plan) {
+        showError(QString::fromStdString(plan.error().toString()));
+        return std::nullopt;
+    }
+    if (Status s = store::writeSweepPlan(*plan, path.toStdString()); !s) {
+        showError(QString::fromStdString(s.error().toString()));
+        return std::nullopt;
+    }
+    openSweep(path);
+    return std::move(plan).value();
+}
+
 bool MainWindow::planSweep(const QString& path, int shards)
 {
     if (!m_trace || m_tracePaths.empty()) {
@@ -49,17 +64,10 @@ bool MainWindow::planSweep(const QString& path, int shards)
     spec.seeds = seeds.value();
     spec.base = baseSpec();
     spec.shards = shards;
-    auto plan = store::makeSweepPlan(spec);
-    if (!plan) {
-        showError(QString::fromStdString(plan.error().toString()));
+    auto plan = writeSweep(spec, path);
+    if (!plan)
         return false;
-    }
-    if (Status s = store::writeSweepPlan(*plan, path.toStdString()); !s) {
-        showError(QString::fromStdString(s.error().toString()));
-        return false;
-    }
     const QString name = QFileInfo(path).fileName();
-    openSweep(path);
     m_status->setText(tr("Wrote %1: %2 cells in %3 shards. On the cluster: schedlab-cli sweep emit slurm %1 (or k8s)")
                           .arg(name)
                           .arg(plan->cells.size())
@@ -110,16 +118,9 @@ bool MainWindow::planTrainingSweep(const QString& path, int shards, const QStrin
     spec.base = r.mode == rl::TrainMode::Fill ? sim::RunSpec::fill({}, fill) : baseSpec();
     if (r.mode == rl::TrainMode::Timed && spec.base.isFill())
         spec.base = sim::RunSpec::timed({}, sim::TimedOptions {});
-    auto plan = store::makeSweepPlan(spec);
-    if (!plan) {
-        showError(QString::fromStdString(plan.error().toString()));
+    auto plan = writeSweep(spec, path);
+    if (!plan)
         return false;
-    }
-    if (Status s = store::writeSweepPlan(*plan, path.toStdString()); !s) {
-        showError(QString::fromStdString(s.error().toString()));
-        return false;
-    }
-    openSweep(path);
     m_status->setText(tr("Wrote %1: %2 training cells (%3 weight vectors, %4 rounds each) in %5 shards")
                           .arg(QFileInfo(path).fileName())
                           .arg(plan->cells.size())

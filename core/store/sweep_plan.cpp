@@ -184,30 +184,22 @@ Result<SweepPlan> makeSweepPlan(const SweepSpec& spec)
                 t.importOptions[k] = v;
         plan.traces.push_back(std::move(t));
     }
-    for (std::size_t ti = 0; spec.train && ti < plan.traces.size(); ++ti)
-        for (const std::string& weights : spec.weights)
+    // A cell per (trace, choice, seed): the choice a policy, or a training cell's weight vector.
+    const std::vector<std::string>& choices = spec.train ? spec.weights : spec.policies;
+    for (std::size_t ti = 0; ti < plan.traces.size(); ++ti)
+        for (const std::string& choice : choices)
             for (uint64_t seed : spec.seeds) {
                 SweepCell c;
                 c.index = int(plan.cells.size());
                 c.trace = int(ti);
                 c.shard = c.index % plan.shards;
                 c.spec = spec.base;
-                c.spec.policy = "learned";
+                c.spec.policy = spec.train ? "learned" : choice;
                 c.spec.setSeed(seed);
-                c.train = *spec.train;
-                c.train->weights = weights;
-                plan.cells.push_back(std::move(c));
-            }
-    for (std::size_t ti = 0; !spec.train && ti < plan.traces.size(); ++ti)
-        for (const std::string& policy : spec.policies)
-            for (uint64_t seed : spec.seeds) {
-                SweepCell c;
-                c.index = int(plan.cells.size());
-                c.trace = int(ti);
-                c.shard = c.index % plan.shards;
-                c.spec = spec.base;
-                c.spec.policy = policy;
-                c.spec.setSeed(seed);
+                if (spec.train) {
+                    c.train = *spec.train;
+                    c.train->weights = choice;
+                }
                 plan.cells.push_back(std::move(c));
             }
     plan.id = planIdOf(plan);
