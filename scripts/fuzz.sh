@@ -34,8 +34,11 @@ if [ -d "$T" ]; then
     install -m 644 "$S/cluster/Nodes.json" build/fuzz/corpus/k8s/real-nodes.json
     install -m 644 "$S/ns/heptio-sonobuoy/Pods.json" build/fuzz/corpus/k8s/real-pods.json
     install -m 644 "$S/ns/default/Events.json" build/fuzz/corpus/k8s/real-events.json
+    mkdir -p build/fuzz/corpus/autoscale_instances # rows after the header the target writes itself
+    sed -n '2,40p' "$T/alibaba-gpu-v2025/disaggregated_DLRM_trace.csv" | cut -d, -f1-3,15-17 \
+        > build/fuzz/corpus/autoscale_instances/real-dlrm.txt
 fi
-for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan autoscale_load autoscale_service project; do
+for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan autoscale_load autoscale_service autoscale_instances project; do
     corpus="build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     cp -n tests/fuzz/seeds/$target/* "$corpus"/ 2>/dev/null || true

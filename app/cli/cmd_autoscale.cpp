@@ -1,10 +1,9 @@
 // `schedlab-cli autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T]
 // [--interpolate] [--json]` and `bench autoscale`: the autoscaling replay (core/autoscale).
 
-#include "cli_args.h"
+#include "cmd_autoscale.h"
 #include "commands.h"
 
-#include "autoscale/autoscale_replay.h"
 #include "workflow/run_args.h"
 
 #include <QJsonArray>
@@ -19,11 +18,9 @@
 
 namespace schedlab::cli {
 
-namespace {
-
 using namespace schedlab::autoscale;
 
-double quantile(std::vector<double> v, double q)
+double lagQuantile(std::vector<double> v, double q)
 {
     if (v.empty())
         return 0;
@@ -31,13 +28,13 @@ double quantile(std::vector<double> v, double q)
     return v[std::min(v.size() - 1, std::size_t(q * double(v.size() - 1) + 0.5))];
 }
 
-QJsonObject toJson(const AutoscaleResult& r, bool series)
+QJsonObject autoscaleJson(const AutoscaleResult& r, bool series)
 {
     QJsonObject o { { "policy", QString::fromStdString(r.policy) }, { "steps", double(r.steps) }, { "requests", r.requests },
         { "replicaHours", r.replicaHours }, { "cost", r.cost }, { "minutes", r.minutes }, { "sloViolationMinutes", r.sloViolationMinutes },
         { "missedShare", r.missedShare }, { "scalingActions", r.scalingActions }, { "meanUtilization", r.meanUtilization },
         { "maxBacklog", r.maxBacklog }, { "maxReplicas", r.maxReplicas }, { "scaleUpLags", int(r.scaleUpLagsS.size()) },
-        { "scaleUpLagMedianS", quantile(r.scaleUpLagsS, 0.5) }, { "scaleUpLagP90S", quantile(r.scaleUpLagsS, 0.9) },
+        { "scaleUpLagMedianS", lagQuantile(r.scaleUpLagsS, 0.5) }, { "scaleUpLagP90S", lagQuantile(r.scaleUpLagsS, 0.9) },
         { "simSeconds", r.simSeconds } };
     if (series) {
         QJsonArray s;
@@ -49,24 +46,35 @@ QJsonObject toJson(const AutoscaleResult& r, bool series)
     return o;
 }
 
-struct Setup {
-    LoadSeries load;
-    ServiceConfig service;
-    AutoscaleOptions options;
-};
+std::unique_ptr<ReplicaPolicy> autoscalePolicy(const std::string& spec, const AutoscaleSetup& s)
+{
+    return spec == "logged" && s.log ? makeLoggedPolicy(s.record) : makeReplicaPolicy(spec, s.service, nullptr);
+}
 
-/// Load, service and window from the common options; an error text.
+namespace {
+
+using Setup = AutoscaleSetup;
+
+/// Service, load (or an instance log's record and its demand) and window from the common
+/// options; an error text.
 std::string setUp(const Args& a, Setup& s)
 {
-    auto load = readLoadSeries(a.positional()[0], a.flag("interpolate") ? Resample::Interpolated : Resample::Stepped);
-    if (!load)
-        return load.error().toString();
-    s.load = std::move(load).value();
     if (auto f = a.value("service")) {
         auto c = readServiceConfig(*f);
         if (!c)
             return c.error().toString();
         s.service = std::move(c).value();
+    }
+    if (isInstanceLog(a.positional()[0])) {
+        if (std::string e = setUpInstanceLog(a, a.positional()[0], s); !e.empty())
+            return e;
+    } else {
+        if (a.value("app") || a.value("role"))
+            return "autoscale: --app / --role select an app of an instance log (the DLRM trace); " + a.positional()[0] + " is a load";
+        auto load = readLoadSeries(a.positional()[0], a.flag("interpolate") ? Resample::Interpolated : Resample::Stepped);
+        if (!load)
+            return load.error().toString();
+        s.load = std::move(load).value();
     }
     for (const char* flag : { "from", "window" })
         if (auto v = a.value(flag)) {
@@ -86,9 +94,9 @@ int forkRun(const Args& a, Setup& s, const std::string& base)
     auto window = workflow::parseDuration(a.value("fork-window").value_or("1h"));
     if (!at || !window)
         return fail("autoscale: --fork-at / --fork-window: " + (!at ? at.error().message : window.error().message), 2);
-    auto original = makeReplicaPolicy(base, s.service, nullptr);
-    auto switched = makeReplicaPolicy(base, s.service, nullptr);
-    auto other = makeReplicaPolicy(*a.value("fork-policy"), s.service, nullptr);
+    auto original = autoscalePolicy(base, s);
+    auto switched = autoscalePolicy(base, s);
+    auto other = autoscalePolicy(*a.value("fork-policy"), s);
     auto run = autoscale::runAutoscale(s.load, s.service, *original, s.options);
     AutoscaleOptions fork = s.options;
     fork.switchAtS = *at;
@@ -111,30 +119,37 @@ int forkRun(const Args& a, Setup& s, const std::string& base)
 int runAutoscale(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "policy", "service", "from", "window", "fork-at", "fork-policy", "fork-window" },
+    if (std::string e = a.parse(argv, { "policy", "service", "from", "window", "fork-at", "fork-policy", "fork-window", "app", "role" },
             { "json", "series", "interpolate", "incidents" });
         !e.empty())
         return fail("autoscale: " + e, 2);
     if (a.positional().size() != 1)
-        return fail("autoscale: usage: autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T] [--json]", 2);
-    const std::vector<std::string> specs = splitList(a.value("policy").value_or("hpa,forecast"));
+        return fail("autoscale: usage: autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T] [--json]\n"
+                    "       autoscale INSTANCE_LOG --app APP|all [--role R] --policy logged,hpa,...",
+            2);
+    const bool instanceLog = isInstanceLog(a.positional()[0]);
+    const std::vector<std::string> specs = splitList(a.value("policy").value_or(instanceLog ? "logged,hpa" : "hpa,forecast"));
     // Every policy checked before any work.
     {
         std::string error;
         for (const std::string& p : specs)
-            if (!makeReplicaPolicy(p, ServiceConfig {}, &error))
+            if (!(p == "logged" && instanceLog) && !makeReplicaPolicy(p, ServiceConfig {}, &error))
                 return fail("autoscale: " + error, 2);
     }
+    if (instanceLog && !a.value("app"))
+        return fail("autoscale: " + a.positional()[0] + " is an instance log: choose --app APP (or --app all)", 2);
     if (a.value("fork-at") || a.value("fork-policy")) {
         std::string error;
         if (!a.value("fork-at") || !a.value("fork-policy"))
             return fail("autoscale: a fork needs --fork-at T and --fork-policy P", 2);
-        if (!makeReplicaPolicy(*a.value("fork-policy"), ServiceConfig {}, &error))
+        if (!(*a.value("fork-policy") == "logged" && instanceLog) && !makeReplicaPolicy(*a.value("fork-policy"), ServiceConfig {}, &error))
             return fail("autoscale: --fork-policy: " + error, 2);
     }
     Setup s;
     if (std::string e = setUp(a, s); !e.empty())
         return fail(e);
+    if (s.allApps)
+        return autoscaleAllApps(a, s, specs);
     if (a.value("fork-at"))
         return forkRun(a, s, specs.front());
     const bool json = a.flag("json");
@@ -146,12 +161,12 @@ int runAutoscale(const std::vector<std::string>& argv)
             s.service.capacityRps(), s.service.targetUtilization * 100, s.service.startupDelayS, s.service.sloP99S * 1000, "policy",
             "replica-h", "cost", "SLO min", "missed %", "actions", "lag p50 s", "lag p90 s", "util %", "sim s");
     for (const std::string& spec : specs) {
-        auto policy = makeReplicaPolicy(spec, s.service, nullptr);
+        auto policy = autoscalePolicy(spec, s);
         auto r = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
         if (!r)
             return fail("autoscale: " + spec + ": " + r.error().toString());
         if (json) {
-            QJsonObject o = toJson(*r, a.flag("series"));
+            QJsonObject o = autoscaleJson(*r, a.flag("series"));
             if (a.flag("incidents")) {
                 QJsonArray list;
                 for (const AutoscaleIncident& i : findIncidents(*r))
@@ -162,8 +177,8 @@ int runAutoscale(const std::vector<std::string>& argv)
             runs.append(o);
         } else {
             std::printf("%-16s %12.1f %10.2f %8d %10.3f %8d %10.0f %10.0f %8.1f %8.3f\n", r->policy.c_str(), r->replicaHours, r->cost,
-                r->sloViolationMinutes, r->missedShare * 100, r->scalingActions, quantile(r->scaleUpLagsS, 0.5),
-                quantile(r->scaleUpLagsS, 0.9), r->meanUtilization * 100, r->simSeconds);
+                r->sloViolationMinutes, r->missedShare * 100, r->scalingActions, lagQuantile(r->scaleUpLagsS, 0.5),
+                lagQuantile(r->scaleUpLagsS, 0.9), r->meanUtilization * 100, r->simSeconds);
             if (a.flag("incidents")) {
                 const auto incidents = findIncidents(*r);
                 std::printf("  %zu incidents%s\n", incidents.size(), incidents.size() > 10 ? ", the 10 worst:" : ":");

@@ -114,6 +114,10 @@ commands:
         missed requests, scaling actions, scale-up lags, utilisation (core/autoscale/README.md); --incidents
         lists stretches over the SLO or short of capacity; --fork-at replays the first policy switched to
         another at T and compares the two over the window after it
+  autoscale INSTANCE_LOG --app APP|all [--role CN|HN] [--policy logged,hpa,...] [--service FILE] [--json]
+        an instance log with recorded replica counts (the DLRM serving trace): `logged` replays an app's
+        recorded replicas, the other policies run on the demand those replicas served; --app all gives
+        a table of every app with totals
   bench autoscale LOAD [--runs 100] [--jobs N] [--service FILE]
         time one HPA run over the whole load and --runs runs of several policies in parallel
   completion bash

@@ -73,13 +73,18 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
 
     // Start: the initial replicas, all ready.
     int ready = service.initialReplicas;
-    if (ready < 0) {
+    if (policy.isRecord()) { // as recorded at the start
+        ScalerView v;
+        v.step = begin;
+        ready = std::max(0, policy.decide(v));
+    } else if (ready < 0) {
         double first = 0;
         for (std::size_t k = begin; k < std::min(end, begin + 60); ++k)
             first += load.requests[k];
         ready = int(std::ceil(first / 60.0 / service.capacityRps() - 1e-9));
     }
-    ready = std::clamp(ready, service.minReplicas, service.maxReplicas);
+    if (!policy.isRecord())
+        ready = std::clamp(ready, service.minReplicas, service.maxReplicas);
     std::deque<double> starting; // ready times, oldest first
     double backlog = 0;
     MissCache miss(mu, service.sloP99S);
@@ -156,8 +161,10 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
             starting.pop_front();
             ++ready;
         }
-        // A decision every sync period (not at the very start).
-        if (k > begin && (k - begin) % std::size_t(sync) == 0) {
+        // A decision every sync period (not at the very start); a record's count every step.
+        ReplicaPolicy& deciding = options.switchTo && options.switchAtS >= 0 && t >= options.switchAtS ? *options.switchTo : policy;
+        const bool syncStep = (k - begin) % std::size_t(sync) == 0;
+        if (k > begin && (syncStep || deciding.isRecord())) {
             const int current = ready + int(starting.size());
             ScalerView v;
             v.t = t;
@@ -167,15 +174,19 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
             v.arrivalRate = periodArrivals / sync;
             v.load = &load.requests;
             v.step = k;
-            ReplicaPolicy& deciding = options.switchTo && options.switchAtS >= 0 && t >= options.switchAtS ? *options.switchTo : policy;
             int desired = deciding.decide(v);
-            // Guard rails: the change limit, min / max, then a user's pinned replicas.
-            if (service.maxChangePerDecision > 0)
-                desired = std::clamp(desired, current - service.maxChangePerDecision, current + service.maxChangePerDecision);
-            desired = std::clamp(desired, service.minReplicas, service.maxReplicas);
-            for (const OverrideWindow& w : service.overrides)
-                if (t >= w.fromS && t < w.toS)
-                    desired = w.replicas;
+            // Guard rails: the change limit, min / max, then a user's pinned replicas (a record
+            // is replayed as it was).
+            if (deciding.isRecord())
+                desired = std::max(0, desired);
+            else {
+                if (service.maxChangePerDecision > 0)
+                    desired = std::clamp(desired, current - service.maxChangePerDecision, current + service.maxChangePerDecision);
+                desired = std::clamp(desired, service.minReplicas, service.maxReplicas);
+                for (const OverrideWindow& w : service.overrides)
+                    if (t >= w.fromS && t < w.toS)
+                        desired = w.replicas;
+            }
             if (desired != current)
                 ++out.scalingActions;
             for (int n = current; n < desired; ++n)
@@ -186,7 +197,8 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
                 else
                     --ready;
             }
-            periodServed = periodCapacity = periodArrivals = 0;
+            if (syncStep)
+                periodServed = periodCapacity = periodArrivals = 0;
         }
         const double arrivals = load.requests[k];
         const double capacity = double(ready) * mu;

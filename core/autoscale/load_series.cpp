@@ -22,8 +22,6 @@ double LoadSeries::total() const
     return s;
 }
 
-namespace {
-
 Result<std::string> readFile(const std::string& path)
 {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
@@ -38,6 +36,8 @@ Result<std::string> readFile(const std::string& path)
         return makeError(ErrorCode::Io, "read error", path);
     return out;
 }
+
+namespace {
 
 /// bzip2 -> tar -> the first regular member's bytes.
 Result<std::string> unpackTbz2(const std::string& packed, const std::string& path)

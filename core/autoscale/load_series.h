@@ -30,6 +30,9 @@ enum class Resample { Stepped, Interpolated };
 /// file, line and field.
 Result<LoadSeries> readLoadSeries(const std::string& path, Resample resample = Resample::Stepped);
 
+/// A whole file's bytes; the error names the file.
+Result<std::string> readFile(const std::string& path);
+
 /// Parses "YYYY-MM-DD HH:MM:SS[.frac]" (or with 'T') as seconds since the epoch (UTC); false when
 /// it is not one.
 bool parseTimestamp(const char* s, std::size_t n, double& out);

@@ -2,6 +2,7 @@
 
 #include "replica_policy.h"
 
+#include "instance_log.h"
 #include "queueing.h"
 
 #include <algorithm>
@@ -39,6 +40,31 @@ private:
     int m_n;
 };
 
+class LoggedPolicy : public ReplicaPolicy {
+public:
+    explicit LoggedPolicy(const ReplicaRecord& r)
+        : m_record(r)
+    {
+    }
+    std::string name() const override { return "logged"; }
+    int decide(const ScalerView& v) override
+    {
+        // Steps come in order (a cursor); a fork or a new run may start earlier (a search).
+        const double t = double(v.step);
+        const auto& c = m_record.changes;
+        if (m_at > 0 && c[m_at - 1].first > t)
+            m_at = std::size_t(std::upper_bound(c.begin(), c.end(), t, [](double x, const auto& p) { return x < p.first; }) - c.begin());
+        while (m_at < c.size() && c[m_at].first <= t)
+            ++m_at;
+        return m_at == 0 ? 0 : c[m_at - 1].second;
+    }
+    bool isRecord() const override { return true; }
+
+private:
+    const ReplicaRecord& m_record;
+    std::size_t m_at = 0; ///< the first change after the last step asked
+};
+
 /// Target tracking of a forecast of the per-minute arrival rate.
 class ForecastPolicy : public ReplicaPolicy {
 public:
@@ -66,6 +92,10 @@ public:
         const double rate = std::max(v.arrivalRate, forecast(std::size_t(m_leadMin)));
         // At the target utilisation, and enough for the SLO's p99 at that rate (M/M/c).
         int c = std::max(1, int(std::ceil(rate / m_capacity - 1e-9)));
+        // No number of replicas meets an SLO below one request's own p99 (exponential service:
+        // P(S > slo) = e^(-mu slo) > 1 %): then the target alone sizes it.
+        if (std::exp(-m_mu * m_slo) > 0.01)
+            return c;
         while (c < m_max && responseTail(c, rate, m_mu, m_slo) > 0.01) // p99 above the SLO
             ++c;
         return c;
@@ -143,8 +173,14 @@ std::unique_ptr<ReplicaPolicy> makeReplicaPolicy(const std::string& spec, const 
         return nullptr;
     }
     if (error)
-        *error = "unknown replica policy '" + spec + "' (hpa, static:N, forecast, forecast:naive)";
+        *error = spec == "logged" ? "'logged' replays recorded replica counts: it needs an instance log (the DLRM trace) and --app"
+                                  : "unknown replica policy '" + spec + "' (hpa, static:N, forecast, forecast:naive, logged)";
     return nullptr;
+}
+
+std::unique_ptr<ReplicaPolicy> makeLoggedPolicy(const ReplicaRecord& record)
+{
+    return std::make_unique<LoggedPolicy>(record);
 }
 
 std::vector<std::pair<std::string, std::string>> replicaPolicies()
@@ -152,7 +188,8 @@ std::vector<std::pair<std::string, std::string>> replicaPolicies()
     return { { "hpa", "Kubernetes HPA (autoscaling/v2) on utilisation, with its behavior rules" },
         { "static:N", "N replicas throughout" },
         { "forecast", "target tracking of a Holt-Winters forecast (daily season), start-up delay ahead" },
-        { "forecast:naive", "target tracking of the same minute a day earlier, start-up delay ahead" } };
+        { "forecast:naive", "target tracking of the same minute a day earlier, start-up delay ahead" },
+        { "logged", "the replica counts an instance log recorded (DLRM trace, per app), as they were" } };
 }
 
 } // namespace schedlab::autoscale

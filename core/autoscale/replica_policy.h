@@ -6,7 +6,8 @@
 ///  - `forecast` (Holt-Winters, additive, daily season on per-minute rates) and `forecast:naive`
 ///    (seasonal naive: the same minute a day earlier): target tracking of the forecast rate at
 ///    now + start-up delay + one sync period, never below the rate arriving now; desired = the
-///    least replicas at or under the target utilisation whose M/M/c p99 at that rate meets the SLO.
+///    least replicas at or under the target utilisation whose M/M/c p99 at that rate meets the SLO;
+///  - `logged`: the replica counts a log recorded (instance_log.h), as they were.
 /// Guard rails (every policy): min / max replicas, at most `maxChangePerDecision` replicas per
 /// decision, and override windows (replicas pinned by the user) — applied by the replay.
 
@@ -35,10 +36,16 @@ public:
     virtual std::string name() const = 0;
     /// Replicas wanted now (before the guard rails).
     virtual int decide(const ScalerView& view) = 0;
+    /// A record of what was (`logged`): replayed as it is, the guard rails do not apply.
+    virtual bool isRecord() const { return false; }
 };
 
 /// "hpa", "static:N", "forecast", "forecast:naive"; nullptr with `error` set when unknown.
 std::unique_ptr<ReplicaPolicy> makeReplicaPolicy(const std::string& spec, const ServiceConfig& service, std::string* error);
+
+struct ReplicaRecord;
+/// `logged`: the record's replica count at each sync (instance_log.h). Keeps a reference to it.
+std::unique_ptr<ReplicaPolicy> makeLoggedPolicy(const ReplicaRecord& record);
 
 /// The policy names `makeReplicaPolicy` takes, with a line each.
 std::vector<std::pair<std::string, std::string>> replicaPolicies();

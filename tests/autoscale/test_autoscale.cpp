@@ -6,6 +6,7 @@
 
 #include "autoscale/autoscale_replay.h"
 #include "autoscale/hpa.h"
+#include "autoscale/instance_log.h"
 #include "autoscale/load_series.h"
 #include "autoscale/queueing.h"
 
@@ -167,7 +168,7 @@ private slots:
     {
         // 3 requests every second, mu = 1, target 0.5: 6 replicas keep utilisation at the target;
         // an SLO of 10 s is met there (M/M/6 at rho 0.5), one of 1 s never is (P(service > 1 s) = e^-1):
-        // the policy goes to maxReplicas.
+        // no number of replicas helps, so the target alone sizes it (not maxReplicas).
         ServiceConfig s;
         s.serviceTimeS = 1.0;
         s.targetUtilization = 0.5;
@@ -184,7 +185,7 @@ private slots:
         auto strict = makeReplicaPolicy("forecast:naive", s, nullptr);
         r = runAutoscale(series(std::vector<float>(600, 3.0f)), s, *strict);
         QVERIFY(r.ok());
-        QCOMPARE(r->maxReplicas, 20);
+        QCOMPARE(r->maxReplicas, 6);
         std::string error;
         QVERIFY(!makeReplicaPolicy("static:x", s, &error) && error.find("static:N") != std::string::npos);
         QVERIFY(!makeReplicaPolicy("vpa", s, &error) && error.find("unknown replica policy 'vpa'") != std::string::npos);
@@ -299,6 +300,116 @@ private slots:
             QVERIFY2(r.error().toString().find(message) != std::string::npos && r.error().toString().find("bad.json") != std::string::npos,
                 r.error().toString().c_str());
         }
+    }
+
+    void loggedReplicaCounts()
+    {
+        // The module README's example: a (before the log, never deleted), b [60, 420),
+        // c [180, 420), d [480, end); the log ends at its latest time, 600. Another app's
+        // instance and a GPU-node role on the way.
+        const std::string header = "instance_sn,role,app_name,cpu_request,creation_time,scheduled_time,deletion_time\n";
+        const std::string path = write("dlrm.csv",
+            header + "i0,CN,app_a,4,,,\ni1,CN,app_a,4,60,60.5,420.0\ni2,HN,app_a,4,180,181,420\ni3,CN,app_a,4,480,,\n"
+                     "i4,CN,app_b,4,0.5,1,600\n");
+        QVERIFY(isInstanceLog(path));
+        auto log = readInstanceLog(path);
+        QVERIFY2(log.ok(), log.ok() ? "" : log.error().toString().c_str());
+        QCOMPARE(log->endS, 600.0);
+        QCOMPARE(log->apps, (std::vector<std::string> { "app_a", "app_b" }));
+        const ReplicaRecord rec = replicaRecord(*log, 0);
+        using Changes = std::vector<std::pair<double, int32_t>>;
+        QCOMPARE(rec.changes, (Changes { { 0, 1 }, { 60, 2 }, { 180, 3 }, { 420, 1 }, { 480, 2 }, { 600, 0 } }));
+        QCOMPARE(rec.instances, 4);
+        QCOMPARE(rec.at(59.9), 1);
+        QCOMPARE(rec.at(180), 3);
+        // (1 x 60 + 2 x 120 + 3 x 240 + 1 x 60 + 2 x 120) s = 1320 s.
+        QCOMPARE(rec.replicaHours(), 1320.0 / 3600);
+        QCOMPARE(replicaRecord(*log, 0, log->roleIndex("HN")).changes, (Changes { { 0, 0 }, { 180, 1 }, { 420, 0 } }));
+        // Serving after a 60 s start-up (a existed before: from 0), at 6 req/s per replica: the
+        // demand changes on minute boundaries (the replay's p99 takes a minute's mean rate).
+        ServiceConfig s; // 100 ms, 60 %: 6 req/s per replica
+        s.startupDelayS = 60;
+        s.sloP99S = 2; // M/M/1 at 60 %: p99 = ln(100) / 4 = 1.15 s
+        const LoadSeries demand = demandOf(replicaRecord(*log, 0, -1, 60), s.capacityRps());
+        QCOMPARE(demand.requests.size(), std::size_t(600));
+        for (const auto& [step, rate] : { std::pair(0, 6.f), std::pair(119, 6.f), std::pair(120, 12.f), std::pair(240, 18.f),
+                 std::pair(419, 18.f), std::pair(420, 6.f), std::pair(539, 6.f), std::pair(540, 12.f), std::pair(599, 12.f) })
+            QCOMPARE(demand.requests[std::size_t(step)], rate);
+        // Replayed as logged: the recorded replicas at every step (no guard rails: minReplicas 3
+        // changes nothing), each serving exactly when its demand arrives: nothing late.
+        s.minReplicas = 3;
+        auto logged = makeLoggedPolicy(rec);
+        auto r = runAutoscale(demand, s, *logged);
+        QVERIFY(r.ok());
+        QCOMPARE(r->replicaHours, 1320.0 / 3600);
+        QCOMPARE(r->scalingActions, 4); // at 60, 180, 420, 480
+        QCOMPARE(r->sloViolationMinutes, 0);
+        QCOMPARE(r->maxBacklog, 0.0);
+        QCOMPARE(r->maxReplicas, 3);
+        QCOMPARE(r->meanUtilization, 0.6);
+        // The HPA on the same demand keeps at least minReplicas.
+        auto hpa = makeReplicaPolicy("hpa", s, nullptr);
+        auto h = runAutoscale(demand, s, *hpa);
+        QVERIFY(h.ok());
+        QVERIFY(h->replicaHours >= 3 * 600 / 3600.0);
+        std::string error;
+        QVERIFY(!makeReplicaPolicy("logged", s, &error));
+        QVERIFY(error.find("instance log") != std::string::npos);
+
+        const std::pair<std::string, std::string> bad[] = {
+            { header + "i0,CN,app_a,4,,,\ni1,CN,app_a,4,1e,,\n", "bad.csv:3: creation_time: '1e' is not seconds >= 0" },
+            { header + "i0,CN,app_a,4,10,,-5\n", "bad.csv:2: deletion_time: '-5' is not seconds >= 0" },
+            { header + "i0,CN,app_a,4,10,,5\n", "bad.csv:2: deletion_time: before creation_time" },
+            { header + "i0,CN,app_a,4,10,,2677541000\n", "bad.csv:2: deletion_time: 2677541000 s is more than 10^8 s" },
+            { header + "i0,CN,app_a,4,10\n", "bad.csv:2: 5 fields where the header has 7" },
+            { "instance_sn,role,app_name,creation_time\n", "bad.csv:1: no deletion_time column" },
+            { header, "bad.csv: no instances after the header" },
+        };
+        for (const auto& [text, message] : bad) {
+            auto b = readInstanceLog(write("bad.csv", text));
+            QVERIFY(!b.ok());
+            QVERIFY2(b.error().toString().find(message) != std::string::npos, b.error().toString().c_str());
+        }
+    }
+
+    void dlrmLoggedReplicas()
+    {
+        SCHEDLAB_REQUIRE_REAL_TRACES();
+        // SOURCES.md: 23,871 instances of 156 apps, 16,485 CN and 7,386 HN, times up to 2,677,541 s.
+        auto log = readInstanceLog(test::realTrace("alibaba-gpu-v2025/disaggregated_DLRM_trace.csv"));
+        QVERIFY2(log.ok(), log.ok() ? "" : log.error().toString().c_str());
+        QCOMPARE(log->instances.size(), std::size_t(23871));
+        QCOMPARE(log->apps.size(), std::size_t(156));
+        QCOMPARE(log->endS, 2677541.0);
+        int cn = 0, before = 0;
+        for (const auto& in : log->instances) {
+            cn += log->roles[std::size_t(in.role)] == "CN";
+            before += in.before;
+        }
+        QCOMPARE(cn, 16485);
+        QCOMPARE(before, 7280); // empty creation time
+        // Every app's record adds up: the instances alive at the end are those never deleted.
+        int aliveAtEnd = 0, all = 0;
+        for (int a = 0; a < int(log->apps.size()); ++a) {
+            const ReplicaRecord r = replicaRecord(*log, a);
+            all += r.instances;
+            aliveAtEnd += r.at(log->endS - 1e-6);
+        }
+        QCOMPARE(all, 23871);
+        QVERIFY(aliveAtEnd >= 8878); // SOURCES: 8,878 rows without a deletion time (+ those deleted at the very end)
+        // app_87 replayed as logged on its demand: its record's replica-hours, nothing late.
+        const int app = log->appIndex("app_87");
+        QVERIFY(app >= 0);
+        ServiceConfig s;
+        s.startupDelayS = 120;
+        s.sloP99S = 1;
+        s.serviceTimeS = 0.05;
+        const ReplicaRecord rec = replicaRecord(*log, app);
+        auto logged = makeLoggedPolicy(rec);
+        auto r = runAutoscale(demandOf(replicaRecord(*log, app, -1, 120), s.capacityRps()), s, *logged);
+        QVERIFY(r.ok());
+        QCOMPARE(r->steps, int64_t(2677541));
+        QVERIFY(std::abs(r->replicaHours - rec.replicaHours()) < 1.0); // a step takes the count at its start
     }
 
     void nasaWholeTrace()

@@ -95,6 +95,59 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("bad.csv:3: value: '-5' is not a non-negative number"), r.err.constData());
     }
+
+    void loggedReplicasPerApp()
+    {
+        // Two apps: app_a 1 replica, 2 from 60 s, 1 from 420 s (log end 600 s); app_b 1 from 0.
+        const QString log = m_dir.filePath("dlrm.csv");
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("instance_sn,role,app_name,creation_time,scheduled_time,deletion_time\n"
+                "i0,CN,app_a,,,\ni1,HN,app_a,60,61,420\ni2,CN,app_b,,,600\n");
+        f.close();
+        // Checked before work: an app is needed; logged needs an instance log; an unknown app is named.
+        Run r = cli({ "autoscale", log });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("choose --app"), r.err.constData());
+        r = cli({ "autoscale", m_load, "--policy", "logged" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("needs an instance log"), r.err.constData());
+        r = cli({ "autoscale", log, "--app", "app_z" });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("--app app_z: not in dlrm.csv (2 apps"), r.err.constData());
+        r = cli({ "autoscale", log, "--app", "app_a", "--role", "GPU" });
+        QVERIFY2(r.code == 1 && r.err.contains("the log has roles CN, HN"), r.err.constData());
+
+        // One app: (1 x 60 + 2 x 360 + 1 x 180) s = 960 s = 0.2667 replica-hours as logged.
+        r = cli({ "autoscale", log, "--app", "app_a", "--policy", "logged,hpa", "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["load"].toString(), QString("app_a"));
+        QVERIFY(o["loadSource"].toString().contains("logged instances"));
+        const QJsonArray runs = o["runs"].toArray();
+        QCOMPARE(runs[0].toObject()["policy"].toString(), QString("logged"));
+        QCOMPARE(runs[0].toObject()["replicaHours"].toDouble(), 960.0 / 3600);
+        QCOMPARE(runs[0].toObject()["scalingActions"].toInt(), 2);
+        QCOMPARE(runs[1].toObject()["policy"].toString(), QString("hpa"));
+
+        // Every app, GPU-node instances only: app_a's one HN instance, app_b none.
+        r = cli({ "autoscale", log, "--app", "all", "--role", "HN", "--policy", "logged,static:1", "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["schema"].toString(), QString("schedlab.autoscale-apps/1"));
+        QCOMPARE(o["role"].toString(), QString("HN"));
+        const QJsonArray apps = o["apps"].toArray();
+        QCOMPARE(apps.size(), 2);
+        QCOMPARE(apps[0].toObject()["app"].toString(), QString("app_a/HN"));
+        QCOMPARE(apps[0].toObject()["loggedReplicaHours"].toDouble(), 360.0 / 3600);
+        QCOMPARE(apps[1].toObject()["instances"].toInt(), 0);
+        const QJsonArray totals = o["totals"].toArray();
+        QCOMPARE(totals[0].toObject()["replicaHours"].toDouble(), 360.0 / 3600);
+        QCOMPARE(totals[1].toObject()["replicaHours"].toDouble(), 2 * 600.0 / 3600); // static:1, both apps
+        // The table.
+        r = cli({ "autoscale", log, "--app", "all" });
+        QVERIFY2(r.code == 0 && r.out.contains("2 apps, 3 instances") && r.out.contains("total"), r.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliAutoscale)
