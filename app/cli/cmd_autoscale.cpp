@@ -4,6 +4,7 @@
 #include "cmd_autoscale.h"
 #include "commands.h"
 
+#include "autoscale/learned_scaler.h"
 #include "workflow/run_args.h"
 
 #include <QJsonArray>
@@ -48,7 +49,7 @@ QJsonObject autoscaleJson(const AutoscaleResult& r, bool series)
 
 std::unique_ptr<ReplicaPolicy> autoscalePolicy(const std::string& spec, const AutoscaleSetup& s)
 {
-    return spec == "logged" && s.log ? makeLoggedPolicy(s.record) : makeReplicaPolicy(spec, s.service, nullptr);
+    return spec == "logged" && s.log ? makeLoggedPolicy(s.record) : makeAnyReplicaPolicy(spec, s.service, nullptr);
 }
 
 namespace {
@@ -133,7 +134,7 @@ int runAutoscale(const std::vector<std::string>& argv)
     {
         std::string error;
         for (const std::string& p : specs)
-            if (!(p == "logged" && instanceLog) && !makeReplicaPolicy(p, ServiceConfig {}, &error))
+            if (!(p == "logged" && instanceLog) && !makeAnyReplicaPolicy(p, ServiceConfig {}, &error))
                 return fail("autoscale: " + error, 2);
     }
     if (instanceLog && !a.value("app"))
@@ -142,7 +143,7 @@ int runAutoscale(const std::vector<std::string>& argv)
         std::string error;
         if (!a.value("fork-at") || !a.value("fork-policy"))
             return fail("autoscale: a fork needs --fork-at T and --fork-policy P", 2);
-        if (!(*a.value("fork-policy") == "logged" && instanceLog) && !makeReplicaPolicy(*a.value("fork-policy"), ServiceConfig {}, &error))
+        if (!(*a.value("fork-policy") == "logged" && instanceLog) && !makeAnyReplicaPolicy(*a.value("fork-policy"), ServiceConfig {}, &error))
             return fail("autoscale: --fork-policy: " + error, 2);
     }
     Setup s;
@@ -214,7 +215,7 @@ int benchAutoscale(const std::vector<std::string>& argv)
     if (!error.empty() || runs < 1 || jobs < 1)
         return fail("bench autoscale: --runs >= 1, --jobs >= 1", 2);
     std::printf("%s: %zu steps read in %.3f s (%s)\n", s.load.name.c_str(), s.load.requests.size(), readS, s.load.source.c_str());
-    auto policy = makeReplicaPolicy("hpa", s.service, nullptr);
+    auto policy = makeAnyReplicaPolicy("hpa", s.service, nullptr);
     auto one = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
     if (!one)
         return fail(one.error().toString());
@@ -229,7 +230,7 @@ int benchAutoscale(const std::vector<std::string>& argv)
         pool.emplace_back([&] {
             for (int i; (i = next++) < runs;) {
                 const std::string spec = i % 4 == 3 ? "static:" + std::to_string(1 + i % 17) : kinds[std::size_t(i % 4)];
-                auto p = makeReplicaPolicy(spec, s.service, nullptr);
+                auto p = makeAnyReplicaPolicy(spec, s.service, nullptr);
                 if (!autoscale::runAutoscale(s.load, s.service, *p, s.options))
                     ++failed;
             }

@@ -147,6 +147,9 @@ const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma",
 
 int runTrain(const std::vector<std::string>& argv)
 {
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+        if ((argv[i] == "--mode" && argv[i + 1] == "autoscale") || argv[i] == "--mode=autoscale")
+            return trainAutoscale(argv);
     Args a;
     std::set<std::string> values = kCommonValues;
     values.insert({ "rounds", "parent", "out", "checkpoint-dir" });

@@ -29,6 +29,7 @@ int runSweep(const std::vector<std::string>& args);
 /// `autoscale` and `bench autoscale` (cmd_autoscale.cpp).
 int runAutoscale(const std::vector<std::string>& args);
 int benchAutoscale(const std::vector<std::string>& args);
+int trainAutoscale(const std::vector<std::string>& args);
 
 /// `bench model` (cmd_bench_model.cpp).
 int benchModel(const std::string& tracesDir);

@@ -56,6 +56,11 @@ commands:
         [--parent ROUND|FILE.slq] [--baselines a,b] [--seeds 42-44] [--project P | --out FILE.slq] [--json]
         [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
         fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines
+  train --mode autoscale LOAD --out F.slq [--service FILE] [--from T] [--window T] [--episodes 3] [--lr 1e-3]
+        [--gamma 0.9] [--seed 1] [--weights latency=0.3,cost=0.3,sla=0.4] [--parent F.slq]
+        [--eval-from T] [--eval-window T] [--baselines hpa,forecast] [--json]
+        train the learned replica policy (DQN over replica deltas) on a span of the load, then compare it
+        with the baselines on what follows (or --eval-from); use it as autoscale --policy learned:F.slq
   eval FILE... --policy learned:FILE.slq,torchscript:M.pt,bestfit [--round R --project P] [--mode fill|timed]
         [--seeds 42-44] [--window 4h --from T] [--json]
         compare learned policies and heuristics on held-out seeds or a trace window
@@ -107,7 +112,7 @@ commands:
         project (the index from --shard, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; finished cells
         are skipped on a re-run); merge copies every finished cell once; emit prints a Slurm submit
         script (job array + dependent merge) or a Kubernetes Indexed Job (docs/sweeps.md)
-  autoscale LOAD [--policy hpa,forecast,forecast:naive,static:N] [--service FILE] [--from T] [--window T]
+  autoscale LOAD [--policy hpa,forecast,forecast:naive,static:N,learned:F.slq] [--service FILE] [--from T] [--window T]
         [--interpolate] [--json] [--series] [--incidents] [--fork-at T --fork-policy P [--fork-window 1h]]
         replay a service's request load (per-second counts, .tbz2 of them, arrivals CSV with TIMESTAMP,
         or timestamp,value CSV) under replica policies: replica-hours, cost, SLO-violation minutes,

@@ -105,6 +105,33 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
     bool inLag = false;
     double lagStart = 0;
     std::unordered_map<uint64_t, double> p99Cache;
+    // M/M/c p99 with r ready at `rate` (at most 0.99 of their capacity), memoised.
+    auto p99At = [&](int r, double rate) {
+        const double capped = std::min(rate, 0.99 * double(r) * mu);
+        const uint64_t key = uint64_t(std::llround(capped * 1e6)) * 100003ULL + uint64_t(r);
+        auto [it, fresh] = p99Cache.try_emplace(key, 0.0);
+        if (fresh)
+            it->second = responseQuantile(r, capped, mu, 0.99);
+        return it->second;
+    };
+    // The sync period's steps, for a policy that wants its outcome.
+    const bool outcome = policy.wantsOutcome() || (options.switchTo && options.switchTo->wantsOutcome());
+    std::vector<StepLoad> pStepLoads;
+    double pReady = 0, pDrain = 0;
+    auto closePeriod = [&](ScalerView& v) {
+        const double n = double(pStepLoads.size());
+        if (n == 0)
+            return;
+        const double rate = periodArrivals / n;
+        double missedHere = 0;
+        for (const StepLoad& st : pStepLoads)
+            if (st.arrivals > 0)
+                missedHere += st.arrivals * (st.ready > 0 ? miss(st.ready, rate, st.drain) : 1.0);
+        v.periodMissedShare = periodArrivals > 0 ? missedHere / periodArrivals : 0;
+        v.periodP99S = periodArrivals > 0 ? std::min(p99At(int(pReady / n), rate) + pDrain / n, 1e9) : 0;
+        pStepLoads.clear();
+        pReady = pDrain = 0;
+    };
     auto closeMinute = [&](double t) {
         if (mSteps == 0)
             return;
@@ -125,13 +152,7 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
         p.capacityRps = float(mReady / mSteps * service.capacityRps());
         p.missedShare = mArrivals > 0 ? float(mMissed / mArrivals) : 0.0f;
         p.backlog = float(backlog);
-        const int r = int(mReady / mSteps);
-        const double capped = std::min(rate, 0.99 * double(r) * mu);
-        const uint64_t key = uint64_t(std::llround(capped * 1e6)) * 100003ULL + uint64_t(r);
-        auto [it, fresh] = p99Cache.try_emplace(key, 0.0);
-        if (fresh)
-            it->second = responseQuantile(r, capped, mu, 0.99);
-        p.p99S = float(std::min(it->second + mDrain / mSteps, 1e9));
+        p.p99S = float(std::min(p99At(int(mReady / mSteps), rate) + mDrain / mSteps, 1e9));
         ++out.minutes;
         if (mArrivals > 0 && p.missedShare > 0.01)
             ++out.sloViolationMinutes;
@@ -174,6 +195,9 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
             v.arrivalRate = periodArrivals / sync;
             v.load = &load.requests;
             v.step = k;
+            v.backlog = backlog;
+            if (outcome && syncStep)
+                closePeriod(v);
             int desired = deciding.decide(v);
             // Guard rails: the change limit, min / max, then a user's pinned replicas (a record
             // is replayed as it was).
@@ -187,6 +211,7 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
                     if (t >= w.fromS && t < w.toS)
                         desired = w.replicas;
             }
+            deciding.applied(desired);
             if (desired != current)
                 ++out.scalingActions;
             for (int n = current; n < desired; ++n)
@@ -206,6 +231,11 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
         backlog = backlog + arrivals - served;
         const double drain = ready > 0 ? backlog / capacity : 0;
         mStepLoads.push_back({ float(arrivals), ready, drain });
+        if (outcome) {
+            pStepLoads.push_back({ float(arrivals), ready, drain });
+            pReady += ready;
+            pDrain += drain;
+        }
         out.requests += arrivals;
         out.maxBacklog = std::max(out.maxBacklog, backlog);
         if (ready > 0) {

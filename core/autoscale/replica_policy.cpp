@@ -174,7 +174,7 @@ std::unique_ptr<ReplicaPolicy> makeReplicaPolicy(const std::string& spec, const 
     }
     if (error)
         *error = spec == "logged" ? "'logged' replays recorded replica counts: it needs an instance log (the DLRM trace) and --app"
-                                  : "unknown replica policy '" + spec + "' (hpa, static:N, forecast, forecast:naive, logged)";
+                                  : "unknown replica policy '" + spec + "' (hpa, static:N, forecast, forecast:naive, learned:F.slq, logged)";
     return nullptr;
 }
 
@@ -189,6 +189,7 @@ std::vector<std::pair<std::string, std::string>> replicaPolicies()
         { "static:N", "N replicas throughout" },
         { "forecast", "target tracking of a Holt-Winters forecast (daily season), start-up delay ahead" },
         { "forecast:naive", "target tracking of the same minute a day earlier, start-up delay ahead" },
+        { "learned:F.slq", "the learned replica policy (a checkpoint from train --mode autoscale)" },
         { "logged", "the replica counts an instance log recorded (DLRM trace, per app), as they were" } };
 }
 

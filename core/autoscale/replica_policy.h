@@ -28,6 +28,11 @@ struct ScalerView {
     double arrivalRate = 0; ///< requests/s over the last sync period
     const std::vector<float>* load = nullptr; ///< the load so far: steps [0, step) only
     std::size_t step = 0;
+    double backlog = 0; ///< requests waiting now
+    /// The last sync period's outcome, for policies that learn from it (wantsOutcome()): the share
+    /// of its requests over the SLO and its p99 (M/M/c at its mean rate and ready replicas, plus
+    /// its mean backlog drain time; as the per-minute series).
+    double periodMissedShare = 0, periodP99S = 0;
 };
 
 class ReplicaPolicy {
@@ -38,9 +43,14 @@ public:
     virtual int decide(const ScalerView& view) = 0;
     /// A record of what was (`logged`): replayed as it is, the guard rails do not apply.
     virtual bool isRecord() const { return false; }
+    /// Fill ScalerView's period outcome (costs a little per step).
+    virtual bool wantsOutcome() const { return false; }
+    /// The guard rails' verdict on the last decision (what the replay applied), before the next.
+    virtual void applied(int /*replicas*/) { }
 };
 
 /// "hpa", "static:N", "forecast", "forecast:naive"; nullptr with `error` set when unknown.
+/// (`learned:F.slq` too: makeAnyReplicaPolicy, learned_scaler.h.)
 std::unique_ptr<ReplicaPolicy> makeReplicaPolicy(const std::string& spec, const ServiceConfig& service, std::string* error);
 
 struct ReplicaRecord;

@@ -45,12 +45,26 @@ public:
     virtual double weightSum() const = 0;
     virtual uint64_t weightHash() const = 0;
 
+    /// An optimiser over this network's weights for training outside the placement trainer (the
+    /// autoscaling DQN, core/autoscale): Adam at `learningRate`, Huber loss, gradient-norm
+    /// clipping at `gradClip`. The network must outlive it.
+    Result<std::unique_ptr<class QLearner>> learner(double learningRate, double gradClip);
+
 protected:
     explicit QNetwork(Shape shape)
         : m_shape(shape)
     {
     }
     Shape m_shape;
+};
+
+/// One gradient step at a time: Q(rows) toward `targets` (QNetwork::learner).
+class QLearner {
+public:
+    virtual ~QLearner() = default;
+    /// `n` rows of the network's feature count (row-major) and their targets; returns the loss.
+    /// A NaN or infinite loss, or weights that became so, is an error (stop training then).
+    virtual Result<double> step(const float* rows, const float* targets, int n) = 0;
 };
 
 } // namespace schedlab::rl

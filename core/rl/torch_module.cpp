@@ -14,7 +14,7 @@ namespace schedlab::rl {
 
 namespace {
 
-constexpr uint64_t kAbiVersion = 1;
+constexpr uint64_t kAbiVersion = 2; // 2: createLearner
 
 std::string executableDir()
 {
@@ -73,7 +73,7 @@ Loaded load()
             continue; // never dlclose: a module may have registered static state with libtorch
         }
         if (api->abi != torchModuleAbi() || !api->createNetwork || !api->loadNetwork || !api->loadTorchScript
-            || !api->train) {
+            || !api->train || !api->createLearner) {
             tried += "\n  " + p + ": built from another version of schedlab (rebuild it)";
             continue;
         }
@@ -115,6 +115,14 @@ Result<std::unique_ptr<QNetwork>> QNetwork::create(uint64_t seed, Shape shape)
     if (!m)
         return m.error();
     return m.value()->createNetwork(seed, shape);
+}
+
+Result<std::unique_ptr<QLearner>> QNetwork::learner(double learningRate, double gradClip)
+{
+    auto m = torchModule();
+    if (!m)
+        return m.error();
+    return m.value()->createLearner(*this, learningRate, gradClip);
 }
 
 Result<std::unique_ptr<QNetwork>> QNetwork::load(const std::string& path)

@@ -40,6 +40,7 @@ struct TorchModuleApi {
     Result<TrainReport> (*train)(QNetwork& net, const trace::Trace& trace, const TrainOptions& options,
         const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progress, CancelToken cancel)
         = nullptr;
+    Result<std::unique_ptr<QLearner>> (*createLearner)(QNetwork& net, double learningRate, double gradClip) = nullptr;
 };
 
 /// Name of the C symbol the module exports: `const TorchModuleApi* schedlab_torch_module_api()`.

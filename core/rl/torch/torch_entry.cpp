@@ -22,6 +22,7 @@ extern "C" __attribute__((visibility("default"))) const schedlab::rl::TorchModul
         a.loadNetwork = &schedlab::rl::TorchQNetwork::load;
         a.loadTorchScript = &schedlab::rl::loadTorchScriptModule;
         a.train = &schedlab::rl::trainWithTorch;
+        a.createLearner = &schedlab::rl::createTorchLearner;
         return a;
     }();
     return &api;

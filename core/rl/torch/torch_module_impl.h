@@ -37,6 +37,8 @@ private:
 
 Result<std::unique_ptr<Scorer>> loadTorchScriptModule(const std::string& path, int features);
 
+Result<std::unique_ptr<QLearner>> createTorchLearner(QNetwork& net, double learningRate, double gradClip);
+
 Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, const TrainOptions& options,
     const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progress, CancelToken cancel);
 
