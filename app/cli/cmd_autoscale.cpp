@@ -36,6 +36,8 @@ QJsonObject autoscaleJson(const AutoscaleResult& r, bool series)
         { "missedShare", r.missedShare }, { "scalingActions", r.scalingActions }, { "meanUtilization", r.meanUtilization },
         { "maxBacklog", r.maxBacklog }, { "maxReplicas", r.maxReplicas }, { "scaleUpLags", int(r.scaleUpLagsS.size()) },
         { "scaleUpLagMedianS", lagQuantile(r.scaleUpLagsS, 0.5) }, { "scaleUpLagP90S", lagQuantile(r.scaleUpLagsS, 0.9) },
+        { "burstLags", int(r.burstLagsS.size()) }, { "burstLagMedianS", lagQuantile(r.burstLagsS, 0.5) },
+        { "burstLagP90S", lagQuantile(r.burstLagsS, 0.9) },
         { "simSeconds", r.simSeconds } };
     if (series) {
         QJsonArray s;
@@ -157,10 +159,10 @@ int runAutoscale(const std::vector<std::string>& argv)
     QJsonArray runs;
     if (!json)
         std::printf("%s: %zu s of load (%s), %.0f requests; service %.0f ms, capacity %.2f req/s per replica at %.0f %%, start-up %.0f s, "
-                    "SLO p99 %.0f ms\n%-16s %12s %10s %8s %10s %8s %10s %10s %8s %8s\n",
+                    "SLO p99 %.0f ms\n%-16s %12s %10s %8s %10s %8s %10s %10s %7s %10s %8s %8s\n",
             s.load.name.c_str(), s.load.requests.size(), s.load.source.c_str(), s.load.total(), s.service.serviceTimeS * 1000,
             s.service.capacityRps(), s.service.targetUtilization * 100, s.service.startupDelayS, s.service.sloP99S * 1000, "policy",
-            "replica-h", "cost", "SLO min", "missed %", "actions", "lag p50 s", "lag p90 s", "util %", "sim s");
+            "replica-h", "cost", "SLO min", "missed %", "actions", "lag p50 s", "lag p90 s", "bursts", "burst p50", "util %", "sim s");
     for (const std::string& spec : specs) {
         auto policy = autoscalePolicy(spec, s);
         auto r = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
@@ -177,9 +179,10 @@ int runAutoscale(const std::vector<std::string>& argv)
             }
             runs.append(o);
         } else {
-            std::printf("%-16s %12.1f %10.2f %8d %10.3f %8d %10.0f %10.0f %8.1f %8.3f\n", r->policy.c_str(), r->replicaHours, r->cost,
+            std::printf("%-16s %12.1f %10.2f %8d %10.3f %8d %10.0f %10.0f %7zu %10.0f %8.1f %8.3f\n", r->policy.c_str(), r->replicaHours, r->cost,
                 r->sloViolationMinutes, r->missedShare * 100, r->scalingActions, lagQuantile(r->scaleUpLagsS, 0.5),
-                lagQuantile(r->scaleUpLagsS, 0.9), r->meanUtilization * 100, r->simSeconds);
+                lagQuantile(r->scaleUpLagsS, 0.9), r->burstLagsS.size(), lagQuantile(r->burstLagsS, 0.5), r->meanUtilization * 100,
+                r->simSeconds);
             if (a.flag("incidents")) {
                 const auto incidents = findIncidents(*r);
                 std::printf("  %zu incidents%s\n", incidents.size(), incidents.size() > 10 ? ", the 10 worst:" : ":");

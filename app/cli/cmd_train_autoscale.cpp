@@ -121,9 +121,9 @@ int trainAutoscale(const std::vector<std::string>& argv)
         std::printf("%lld gradient steps in %.1f s; wrote %s\n", (long long)report->gradientSteps, report->seconds, a.value("out")->c_str());
     if (evaluate) {
         if (!json)
-            std::printf("evaluated on [%.0f s, %.0f s):\n%-24s %12s %8s %10s %8s %10s %8s\n", eval.fromS,
+            std::printf("evaluated on [%.0f s, %.0f s):\n%-24s %12s %8s %10s %8s %12s %8s\n", eval.fromS,
                 eval.durationS > 0 ? std::min(steps, eval.fromS + eval.durationS) : steps, "policy", "replica-h", "SLO min", "missed %",
-                "actions", "lag p50 s", "util %");
+                "actions", "burst p50 s", "util %");
         std::vector<std::string> specs = baselines;
         specs.insert(specs.begin(), "learned:" + *a.value("out"));
         for (const std::string& spec : specs) {
@@ -136,8 +136,8 @@ int trainAutoscale(const std::vector<std::string>& argv)
             if (json)
                 evals.append(autoscaleJson(*r, false));
             else
-                std::printf("%-24s %12.1f %8d %10.3f %8d %10.0f %8.1f\n", r->policy.c_str(), r->replicaHours, r->sloViolationMinutes,
-                    r->missedShare * 100, r->scalingActions, lagQuantile(r->scaleUpLagsS, 0.5), r->meanUtilization * 100);
+                std::printf("%-24s %12.1f %8d %10.3f %8d %6.0f (%zu) %8.1f\n", r->policy.c_str(), r->replicaHours, r->sloViolationMinutes,
+                    r->missedShare * 100, r->scalingActions, lagQuantile(r->burstLagsS, 0.5), r->burstLagsS.size(), r->meanUtilization * 100);
         }
     }
     if (json)

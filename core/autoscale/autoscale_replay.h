@@ -10,7 +10,8 @@
 ///    SLO); the minute's p99 series value is the M/M/c p99 at its mean rate and its mean ready
 ///    replicas (rounded down) plus its mean drain time;
 ///  - a scale-up lag runs from a minute whose mean rate is above the ready capacity at the target
-///    (ready x capacityRps) to the first minute where it is not;
+///    (ready x capacityRps) to the first minute where it is not; a burst lag (to the second) from
+///    the start of a burst minute to the first step whose ready replicas meet the SLO (below);
 ///  - decisions every HPA sync period (policy, then guard rails: min/max, max change, override).
 /// Deterministic: the same load, service and policy give the same result.
 
@@ -52,6 +53,11 @@ struct AutoscaleResult {
     double maxBacklog = 0;
     int maxReplicas = 0;
     std::vector<double> scaleUpLagsS;
+    /// Per burst (a minute at >= 1.5 x the mean rate of the 10 before it that the ready replicas
+    /// at its start cannot serve within the SLO): seconds from its start to the first step whose
+    /// ready replicas can (M/M/c, at most 1 % late at the burst minute's rate; when no replica
+    /// count meets the SLO, capacity at the target instead); to the run's end when none does.
+    std::vector<double> burstLagsS;
     std::vector<MinutePoint> series;
     double simSeconds = 0;
 };

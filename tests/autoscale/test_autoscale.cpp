@@ -164,6 +164,46 @@ private slots:
         QCOMPARE(z->scaleUpLagsS.size(), std::size_t(1)); // short of capacity to the end
     }
 
+    void burstLags()
+    {
+        // 11 minutes at 1 req/s, then 4 req/s (a burst: 4 >= 1.5 x 1). mu = 1, SLO 10 s, start-up
+        // 30 s: 2 replicas serve 1 req/s within the SLO but not 4 (at or above their capacity);
+        // 6 do (M/M/6 at 4 req/s: P(T > 10 s) far below 1 %).
+        ServiceConfig s;
+        s.serviceTimeS = 1.0;
+        s.sloP99S = 10;
+        s.startupDelayS = 30;
+        s.initialReplicas = 2;
+        s.maxReplicas = 20;
+        QVERIFY(responseTail(6, 4, 1, 10) <= 0.01);
+        std::vector<float> load(20 * 60, 1.0f);
+        std::fill(load.begin() + 11 * 60, load.end(), 4.0f);
+        auto two = makeReplicaPolicy("static:2", s, nullptr);
+        auto six = makeReplicaPolicy("static:6", s, nullptr);
+        // Static 2: never served: the lag runs to the end, 20 - 11 minutes.
+        auto r = runAutoscale(series(load), s, *two);
+        QVERIFY(r.ok());
+        QCOMPARE(r->burstLagsS, (std::vector<double> { 9 * 60 }));
+        // Switched to 6 at 690 s (the sync there): ready at 720 s, 60 s after the burst began.
+        AutoscaleOptions fork;
+        fork.switchAtS = 690;
+        fork.switchTo = six.get();
+        r = runAutoscale(series(load), s, *two, fork);
+        QVERIFY(r.ok());
+        QCOMPARE(r->burstLagsS, (std::vector<double> { 60 }));
+        // Switched at 660 s: ready at 690 s, inside the burst minute: 30 s.
+        fork.switchAtS = 660;
+        r = runAutoscale(series(load), s, *two, fork);
+        QVERIFY(r.ok());
+        QCOMPARE(r->burstLagsS, (std::vector<double> { 30 }));
+        // Already 6 from the start (and 2 kept while the load is 1): no burst needs scaling.
+        ServiceConfig big = s;
+        big.initialReplicas = 6;
+        r = runAutoscale(series(load), big, *six);
+        QVERIFY(r.ok());
+        QVERIFY(r->burstLagsS.empty());
+    }
+
     void forecastSizesForTheSlo()
     {
         // 3 requests every second, mu = 1, target 0.5: 6 replicas keep utilisation at the target;
