@@ -104,9 +104,9 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
     mStepLoads.reserve(60);
     bool inLag = false;
     double lagStart = 0;
-    // Bursts: a minute at 1.5 x the mean rate of the 10 before it that its ready replicas cannot
-    // serve within the SLO; its lag runs from the minute's start to the first step whose ready
-    // replicas can (to the end when none does).
+    // Bursts (of the load, the same for every policy): a minute at 1.5 x the mean rate of the 10
+    // before it; its lag runs from the minute's start to the first step whose ready replicas can
+    // serve its rate within the SLO (0 when they can at its start; to the end when none does).
     const bool sloReachable = std::exp(-mu * service.sloP99S) <= 0.01;
     auto meetsSlo = [&](int r, double rate) {
         if (r < 1 || rate >= double(r) * mu)
@@ -114,9 +114,9 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
         return sloReachable ? responseTail(r, rate, mu, service.sloP99S) <= 0.01 : double(r) * service.capacityRps() >= rate;
     };
     std::deque<double> recentRates;
-    bool burstOpen = false;
-    double burstStart = 0, burstRate = 0;
+    std::vector<std::pair<double, double>> openBursts; // (start, rate), not yet served
     int burstCheckedReady = -1;
+    bool inBurst = false; ///< the last minute was a burst minute
     std::unordered_map<uint64_t, double> p99Cache;
     // M/M/c p99 with r ready at `rate` (at most 0.99 of their capacity), memoised.
     auto p99At = [&](int r, double rate) {
@@ -155,23 +155,23 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
         for (const StepLoad& s : mStepLoads)
             if (s.arrivals > 0)
                 mMissed += s.arrivals * (s.ready > 0 ? miss(s.ready, rate, s.drain) : 1.0);
-        if (!burstOpen && recentRates.size() == 10) {
+        if (recentRates.size() == 10) {
             double base = 0;
             for (double r : recentRates)
                 base += r / 10;
-            if (rate > 0 && rate >= 1.5 * base && !meetsSlo(mStepLoads.front().ready, rate)) {
-                std::size_t j = 1;
+            const bool burst = rate > 0 && rate >= 1.5 * base;
+            if (burst && !inBurst) { // minutes that stay above it belong to the burst they follow
+                std::size_t j = 0;
                 while (j < mStepLoads.size() && !meetsSlo(mStepLoads[j].ready, rate))
                     ++j;
                 if (j < mStepLoads.size())
                     out.burstLagsS.push_back(double(j));
                 else {
-                    burstOpen = true;
-                    burstStart = t;
-                    burstRate = rate;
+                    openBursts.emplace_back(t, rate);
                     burstCheckedReady = mStepLoads.back().ready;
                 }
             }
+            inBurst = burst;
         }
         recentRates.push_back(rate);
         if (recentRates.size() > 10)
@@ -259,12 +259,14 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
             if (syncStep)
                 periodServed = periodCapacity = periodArrivals = 0;
         }
-        if (burstOpen && ready != burstCheckedReady) {
+        if (!openBursts.empty() && ready != burstCheckedReady) {
             burstCheckedReady = ready;
-            if (meetsSlo(ready, burstRate)) {
-                out.burstLagsS.push_back(t - burstStart);
-                burstOpen = false;
-            }
+            std::erase_if(openBursts, [&](const std::pair<double, double>& b) {
+                if (!meetsSlo(ready, b.second))
+                    return false;
+                out.burstLagsS.push_back(t - b.first);
+                return true;
+            });
         }
         const double arrivals = load.requests[k];
         const double capacity = double(ready) * mu;
@@ -299,8 +301,9 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
     closeMinute(double(end - begin) - mSteps);
     if (inLag)
         out.scaleUpLagsS.push_back(double(end - begin) - lagStart);
-    if (burstOpen)
-        out.burstLagsS.push_back(double(end - begin) - burstStart);
+    for (const auto& b : openBursts)
+        out.burstLagsS.push_back(double(end - begin) - b.first);
+    std::sort(out.burstLagsS.begin(), out.burstLagsS.end()); // served out of order: by length
     out.replicaHours = replicaSeconds / 3600.0;
     out.cost = out.replicaHours * service.costPerReplicaHour;
     out.missedShare = out.requests > 0 ? missed / out.requests : 0;

@@ -53,10 +53,11 @@ struct AutoscaleResult {
     double maxBacklog = 0;
     int maxReplicas = 0;
     std::vector<double> scaleUpLagsS;
-    /// Per burst (a minute at >= 1.5 x the mean rate of the 10 before it that the ready replicas
-    /// at its start cannot serve within the SLO): seconds from its start to the first step whose
-    /// ready replicas can (M/M/c, at most 1 % late at the burst minute's rate; when no replica
-    /// count meets the SLO, capacity at the target instead); to the run's end when none does.
+    /// Per burst of the load (a minute at >= 1.5 x the mean rate of the 10 before it, not right
+    /// after another such minute; the same minutes for every policy): seconds from its start to the first step whose ready replicas
+    /// serve its rate within the SLO (M/M/c, at most 1 % late at the burst minute's rate; when no
+    /// replica count can, capacity at the target instead), 0 when they do at its start, to the
+    /// run's end when they never do. Shortest first.
     std::vector<double> burstLagsS;
     std::vector<MinutePoint> series;
     double simSeconds = 0;

@@ -196,10 +196,14 @@ private slots:
         r = runAutoscale(series(load), s, *two, fork);
         QVERIFY(r.ok());
         QCOMPARE(r->burstLagsS, (std::vector<double> { 30 }));
-        // Already 6 from the start (and 2 kept while the load is 1): no burst needs scaling.
+        // Already 6 from the start: the same burst, served at once.
         ServiceConfig big = s;
         big.initialReplicas = 6;
         r = runAutoscale(series(load), big, *six);
+        QVERIFY(r.ok());
+        QCOMPARE(r->burstLagsS, (std::vector<double> { 0 }));
+        // A flat load has none.
+        r = runAutoscale(series(std::vector<float>(20 * 60, 4.0f)), big, *six);
         QVERIFY(r.ok());
         QVERIFY(r->burstLagsS.empty());
     }
