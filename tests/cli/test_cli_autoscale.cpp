@@ -96,6 +96,41 @@ private slots:
         QVERIFY2(r.err.contains("bad.csv:3: value: '-5' is not a non-negative number"), r.err.constData());
     }
 
+    void trainsAndUsesALearnedScaler()
+    {
+        // Options checked before any work (and before libtorch loads).
+        Run r = cli({ "train", "--mode", "autoscale", m_load, "--out", m_dir.filePath("s.slq"), "--weights", "speed=1" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("unknown key 'speed'"), r.err.constData());
+        r = cli({ "train", "--mode", "autoscale", m_load, "--out", m_dir.filePath("s.slq"), "--baselines", "hpa,vpa" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("unknown replica policy 'vpa'"), r.err.constData());
+        // Train on the first 10 minutes (1 req/s), evaluated on the burst after them.
+        const QString out = m_dir.filePath("scaler.slq");
+        r = cli({ "train", "--mode", "autoscale", m_load, "--out", out, "--window", "10m", "--episodes", "2", "--baselines", "hpa,static:1",
+            "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["schema"].toString(), QString("schedlab.train-autoscale/1"));
+        QCOMPARE(o["trainToS"].toDouble(), 600.0);
+        QCOMPARE(o["evalFromS"].toDouble(), 600.0);
+        QCOMPARE(o["episodes"].toArray().size(), 2);
+        QCOMPARE(o["episodes"].toArray()[0].toObject()["decisions"].toInt(), 600 / 15 - 2);
+        const QJsonArray eval = o["evaluation"].toArray();
+        QCOMPARE(eval.size(), 3);
+        QCOMPARE(eval[0].toObject()["policy"].toString(), QString("learned:scaler.slq"));
+        QCOMPARE(eval[2].toObject()["policy"].toString(), QString("static:1"));
+        QCOMPARE(eval[2].toObject()["steps"].toInt(), 600);
+        QVERIFY(QFile::exists(out));
+        // The checkpoint as a policy of `autoscale`, next to the HPA.
+        r = cli({ "autoscale", m_load, "--policy", "learned:" + out + ",hpa", "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object()["runs"].toArray()[0].toObject()["steps"].toInt(), 1200);
+        r = cli({ "autoscale", m_load, "--policy", "learned:" + m_dir.filePath("missing.slq") });
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("missing.slq"), r.err.constData());
+    }
+
     void loggedReplicasPerApp()
     {
         // Two apps: app_a 1 replica, 2 from 60 s, 1 from 420 s (log end 600 s); app_b 1 from 0.
