@@ -150,6 +150,10 @@ int runTrain(const std::vector<std::string>& argv)
     for (std::size_t i = 0; i + 1 < argv.size(); ++i)
         if ((argv[i] == "--mode" && argv[i + 1] == "autoscale") || argv[i] == "--mode=autoscale")
             return trainAutoscale(argv);
+    for (const std::string& arg : argv)
+        for (const char* own : { "--service", "--eval-from", "--eval-window", "--interpolate" })
+            if (arg == own || arg.rfind(std::string(own) + "=", 0) == 0)
+                return fail("train: " + std::string(own) + " belongs to train --mode autoscale (the replica policy)", 2);
     Args a;
     std::set<std::string> values = kCommonValues;
     values.insert({ "rounds", "parent", "out", "checkpoint-dir" });

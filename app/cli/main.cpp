@@ -60,7 +60,7 @@ commands:
         [--gamma 0.9] [--seed 1] [--weights latency=0.3,cost=0.3,sla=0.4] [--parent F.slq]
         [--eval-from T] [--eval-window T] [--baselines hpa,forecast] [--json]
         train the learned replica policy (DQN over replica deltas) on a span of the load, then compare it
-        with the baselines on what follows (or --eval-from); use it as autoscale --policy learned:F.slq
+        with the baselines on what follows (or --eval-from); the autoscale command then takes it as learned:F.slq
   eval FILE... --policy learned:FILE.slq,torchscript:M.pt,bestfit [--round R --project P] [--mode fill|timed]
         [--seeds 42-44] [--window 4h --from T] [--json]
         compare learned policies and heuristics on held-out seeds or a trace window
