@@ -79,6 +79,14 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     m_staticN->setValue(4);
     controls->addWidget(m_static);
     controls->addWidget(m_staticN);
+    m_learned = new QCheckBox(tr("learned"), this);
+    m_learned->setEnabled(false);
+    m_learned->setToolTip(tr("A learned replica policy: choose its checkpoint (train --mode autoscale) with Model…"));
+    auto* openModel = new QPushButton(tr("Model…"), this);
+    openModel->setToolTip(m_learned->toolTip());
+    controls->addWidget(m_learned);
+    controls->addWidget(openModel);
+    connect(openModel, &QPushButton::clicked, this, &AutoscaleView::openModelRequested);
     controls->addStretch(1);
     layout->addLayout(controls);
     // The window and the run controls on their own row: the tab fits a 1024 px screen.
@@ -146,7 +154,7 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     m_forkPolicy->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_forkPolicy->setMinimumContentsLength(10);
     m_forkPolicy->addItems({ "forecast", "hpa", "forecast:naive", "static:8" });
-    m_forkPolicy->setToolTip(tr("hpa, forecast, forecast:naive or static:N"));
+    m_forkPolicy->setToolTip(tr("hpa, forecast, forecast:naive, static:N or learned:F.slq"));
     incidents->addWidget(m_forkPolicy);
     m_fork = new QPushButton(tr("Fork"), this);
     m_fork->setToolTip(tr("Replay the run again, switched to this policy at the incident's start, and add it to the plots"));
@@ -217,6 +225,17 @@ void AutoscaleView::setServicePath(const QString& path)
     m_service->setToolTip(path);
 }
 
+void AutoscaleView::setModelPath(const QString& path)
+{
+    m_modelPath = path;
+    m_learned->setEnabled(true);
+    m_learned->setChecked(true);
+    m_learned->setText(tr("learned (%1)").arg(QFileInfo(path).fileName()));
+    m_learned->setToolTip(path);
+    if (m_forkPolicy->findText("learned:" + path) < 0)
+        m_forkPolicy->addItem("learned:" + path);
+}
+
 AutoscaleRequest AutoscaleView::request() const
 {
     AutoscaleRequest r;
@@ -227,6 +246,8 @@ AutoscaleRequest AutoscaleView::request() const
             r.policies.push_back(name);
     if (m_static->isChecked())
         r.policies.push_back("static:" + std::to_string(m_staticN->value()));
+    if (m_learned->isChecked() && !m_modelPath.isEmpty())
+        r.policies.push_back("learned:" + m_modelPath.toStdString());
     r.fromS = m_fromH->value() * 3600;
     r.durationS = m_windowH->value() * 3600;
     return r;

@@ -37,6 +37,9 @@ public:
     explicit AutoscaleView(QWidget* parent = nullptr);
     void setLoadPath(const QString& path);
     void setServicePath(const QString& path);
+    /// A learned replica policy's checkpoint (train --mode autoscale): adds "learned" to the
+    /// policies, checked (learned:path in the request).
+    void setModelPath(const QString& path);
     AutoscaleRequest request() const;
     /// Replays under way: progress 0..1, or -1 when none runs.
     void setProgress(double fraction);
@@ -69,6 +72,7 @@ signals:
     void cancelRequested();
     void openLoadRequested();
     void openServiceRequested();
+    void openModelRequested();
     /// Replay run `run` (of results()) again, switched to `policy` at `atS`.
     void forkRequested(int run, double atS, const std::string& policy);
 
@@ -81,6 +85,8 @@ private:
     QLabel* m_service;
     QLabel* m_status;
     std::vector<std::pair<QCheckBox*, std::string>> m_policyBoxes;
+    QCheckBox* m_learned;
+    QString m_modelPath;
     QCheckBox* m_static;
     QSpinBox* m_staticN;
     QDoubleSpinBox* m_fromH;

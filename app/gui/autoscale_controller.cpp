@@ -1,5 +1,7 @@
 #include "autoscale_controller.h"
 
+#include "autoscale/learned_scaler.h"
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QPointer>
@@ -37,7 +39,7 @@ AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* pa
     // The files of the last replay, when they are still there.
     QSettings settings;
     for (const auto& [key, set] : { std::pair<const char*, void (views::AutoscaleView::*)(const QString&)> { "autoscale/load", &views::AutoscaleView::setLoadPath },
-             { "autoscale/service", &views::AutoscaleView::setServicePath } }) {
+             { "autoscale/service", &views::AutoscaleView::setServicePath }, { "autoscale/model", &views::AutoscaleView::setModelPath } }) {
         const QString path = settings.value(key).toString();
         if (!path.isEmpty() && QFileInfo::exists(path))
             (m_view->*set)(path);
@@ -55,6 +57,9 @@ AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* pa
         ask(tr("Open Request Load"), "autoscale/loadDir", tr("Load files (*.txt *.tbz2 *.bz2 *.csv);;All files (*)"),
             &views::AutoscaleView::setLoadPath);
     });
+    connect(view, &views::AutoscaleView::openModelRequested, this, [ask] {
+        ask(tr("Open Learned Replica Policy"), "autoscale/modelDir", tr("Checkpoints (*.slq);;All files (*)"), &views::AutoscaleView::setModelPath);
+    });
     connect(view, &views::AutoscaleView::openServiceRequested, this, [ask] {
         ask(tr("Open Service File"), "autoscale/serviceDir", tr("Service files (*.json);;All files (*)"), &views::AutoscaleView::setServicePath);
     });
@@ -66,6 +71,9 @@ bool AutoscaleController::run()
     QSettings settings; // the last load and service, for the next session
     settings.setValue("autoscale/load", r.loadPath);
     settings.setValue("autoscale/service", r.servicePath);
+    for (const std::string& p : r.policies)
+        if (p.rfind("learned:", 0) == 0)
+            settings.setValue("autoscale/model", QString::fromStdString(p.substr(8)));
     if (r.loadPath.isEmpty()) {
         m_view->showError(tr("Open a load file first (Load…)."));
         return false;
@@ -77,7 +85,7 @@ bool AutoscaleController::run()
     // Policies checked before any work.
     for (const std::string& p : r.policies) {
         std::string error;
-        if (!autoscale::makeReplicaPolicy(p, autoscale::ServiceConfig {}, &error)) {
+        if (!autoscale::makeAnyReplicaPolicy(p, autoscale::ServiceConfig {}, &error)) {
             m_view->showError(QString::fromStdString(error));
             return false;
         }
@@ -104,7 +112,7 @@ bool AutoscaleController::run()
             options.durationS = r.durationS;
             const double n = double(r.policies.size());
             for (std::size_t i = 0; i < r.policies.size(); ++i) {
-                auto policy = autoscale::makeReplicaPolicy(r.policies[i], out.service, nullptr);
+                auto policy = autoscale::makeAnyReplicaPolicy(r.policies[i], out.service, nullptr);
                 auto result = autoscale::runAutoscale(out.load, out.service, *policy, options,
                     [&](double f) {
                         if (progress)
@@ -140,7 +148,7 @@ bool AutoscaleController::fork(int run, double atS, const std::string& policy)
     if (run < 0 || std::size_t(run) >= shown.size() || m_jobs.isRunning())
         return false;
     std::string error;
-    if (!autoscale::makeReplicaPolicy(policy, autoscale::ServiceConfig {}, &error)) {
+    if (!autoscale::makeAnyReplicaPolicy(policy, autoscale::ServiceConfig {}, &error)) {
         m_view->showError(QString::fromStdString(error));
         return false;
     }
@@ -162,8 +170,8 @@ bool AutoscaleController::fork(int run, double atS, const std::string& policy)
                     return s.error();
                 service = std::move(s).value();
             }
-            auto original = autoscale::makeReplicaPolicy(base, service, nullptr);
-            auto other = autoscale::makeReplicaPolicy(policy, service, nullptr);
+            auto original = autoscale::makeAnyReplicaPolicy(base, service, nullptr);
+            auto other = autoscale::makeAnyReplicaPolicy(policy, service, nullptr);
             if (!original || !other)
                 return makeError(ErrorCode::Invalid, "unknown policy");
             autoscale::AutoscaleOptions options;

@@ -8,6 +8,8 @@
 #include "main_window.h"
 
 #include "autoscale/autoscale_replay.h"
+#include "autoscale/scaler_features.h"
+#include "rl/q_network.h"
 
 #include <qcustomplot.h>
 
@@ -127,6 +129,47 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 30000);
         QCOMPARE(done.at(2).at(0).toBool(), false);
         QVERIFY2(v->statusText().contains("bad.txt:2: count 5"), qPrintable(v->statusText()));
+    }
+
+    void learnedPolicyFromAModel()
+    {
+        // A replica policy's checkpoint (untrained: the tab only has to run it) and a placement
+        // one, which the tab refuses naming it.
+        auto net = rl::QNetwork::create(5, { autoscale::kScalerFeatures, 64, 32 });
+        QVERIFY2(net.ok(), net.ok() ? "" : net.error().toString().c_str());
+        const QString model = m_dir.filePath("scaler.slq"), placement = m_dir.filePath("placement.slq");
+        QVERIFY((*net)->save(model.toStdString()).ok());
+        QVERIFY((*rl::QNetwork::create(5))->save(placement.toStdString()).ok());
+        QByteArray text;
+        for (int s = 0; s < 1800; ++s)
+            text += "3 ";
+        const QString load = m_dir.filePath("flat.txt");
+        QFile f(load);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
+        f.close();
+
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QSignalSpy done(w.autoscaleController(), &app::AutoscaleController::finished);
+        views::AutoscaleView* v = w.autoscaleView();
+        v->setModelPath(model);
+        w.openAutoscaleLoad(load, QString(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QVERIFY2(done.at(0).at(0).toBool(), qPrintable(v->statusText()));
+        bool found = false;
+        for (int r = 0; r < v->summary()->rowCount(); ++r)
+            found = found || v->summary()->item(r, 0)->text() == "learned:scaler.slq";
+        QVERIFY(found);
+        {
+            app::MainWindow next; // the model is remembered
+            const auto policies = next.autoscaleView()->request().policies;
+            QVERIFY(std::find(policies.begin(), policies.end(), "learned:" + model.toStdString()) != policies.end());
+        }
+        v->setModelPath(placement);
+        w.openAutoscaleLoad(load, QString(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(v->statusText().contains("placement.slq"), true, 60000);
+        QVERIFY2(v->statusText().contains("not a replica policy checkpoint"), qPrintable(v->statusText()));
     }
 };
 
