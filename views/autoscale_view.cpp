@@ -161,6 +161,11 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     m_fork->setEnabled(false);
     incidents->addWidget(m_fork);
     layout->addLayout(incidents);
+    m_decision = new QLabel(this);
+    m_decision->setWordWrap(true);
+    m_decision->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_decision->setVisible(false);
+    layout->addWidget(m_decision);
     connect(m_incidentRun, &QComboBox::currentIndexChanged, this, [this] { listIncidents(); });
     connect(m_incidentList, &QComboBox::activated, this, [this](int i) { selectIncident(i); });
     connect(m_fork, &QPushButton::clicked, this, [this] { requestFork(m_forkPolicy->currentText().trimmed().toStdString()); });
@@ -299,6 +304,17 @@ void AutoscaleView::addFork(const autoscale::AutoscaleResult& result, double atS
     zoomTo(atS, atS + 3600);
 }
 
+namespace {
+/// "12 d 14:20" for seconds from the load's start.
+QString dayTime(double at)
+{
+    return QStringLiteral("%1 d %2:%3")
+        .arg(int(at / 86400))
+        .arg(int(std::fmod(at, 86400) / 3600), 2, 10, QChar('0'))
+        .arg(int(std::fmod(at, 3600) / 60), 2, 10, QChar('0'));
+}
+} // namespace
+
 void AutoscaleView::listIncidents()
 {
     m_incidents.clear();
@@ -308,11 +324,7 @@ void AutoscaleView::listIncidents()
         m_incidents = autoscale::findIncidents(m_results[std::size_t(run)]);
     for (std::size_t i = 0; i < m_incidents.size() && i < 200; ++i) {
         const double at = m_incidents[i].fromS;
-        m_incidentList->addItem(QStringLiteral("%1 d %2:%3 — %4")
-                                    .arg(int(at / 86400))
-                                    .arg(int(std::fmod(at, 86400) / 3600), 2, 10, QChar('0'))
-                                    .arg(int(std::fmod(at, 3600) / 60), 2, 10, QChar('0'))
-                                    .arg(QString::fromStdString(m_incidents[i].what())));
+        m_incidentList->addItem(QStringLiteral("%1 — %2").arg(dayTime(at), QString::fromStdString(m_incidents[i].what())));
     }
     if (m_incidents.empty())
         m_incidentList->addItem(tr("no incident"));
@@ -326,6 +338,36 @@ void AutoscaleView::selectIncident(int i)
     m_incidentList->setCurrentIndex(i);
     const autoscale::AutoscaleIncident& inc = m_incidents[std::size_t(i)];
     zoomTo(inc.fromS - 1800, inc.toS + 1800);
+    m_decision->setVisible(false);
+    emit decisionRequested(m_incidentRun->currentIndex(), inc.fromS);
+}
+
+void AutoscaleView::showDecision(const autoscale::AutoscaleDecision& d)
+{
+    if (d.t < 0) {
+        m_decision->setVisible(false);
+        return;
+    }
+    QString text = tr("Decision at %1: %2").arg(dayTime(d.t), QString::fromStdString(d.what()));
+    if (!d.values.empty()) {
+        QStringList qs;
+        for (const autoscale::ActionValue& v : d.values) {
+            QString one = QString("%1%2: %3").arg(v.delta > 0 ? "+" : "").arg(v.delta).arg(double(v.q), 0, 'f', 3);
+            if (!v.allowed)
+                one += tr(" (masked)");
+            else if (d.current + v.delta == d.desired)
+                one = "<b>" + one + "</b>";
+            qs << one;
+        }
+        text += "<br>" + tr("Q-values: ") + qs.join(", ");
+    }
+    m_decision->setText(text);
+    m_decision->setVisible(true);
+}
+
+QString AutoscaleView::decisionText() const
+{
+    return m_decision->isVisible() ? m_decision->text() : QString();
 }
 
 void AutoscaleView::requestFork(const std::string& policy)

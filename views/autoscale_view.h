@@ -57,6 +57,9 @@ public:
     /// Asks to fork the chosen run at the chosen incident under `policy` (forkRequested).
     void requestFork(const std::string& policy);
     const std::vector<autoscale::AutoscaleResult>& results() const { return m_results; }
+    /// The decision at the chosen incident: its state and, for a learned policy, each action's Q.
+    void showDecision(const autoscale::AutoscaleDecision& d);
+    QString decisionText() const;
     /// Every run's per-minute series as CSV (policy, t, rate, ready, replicas, capacity, p99,
     /// missed share, backlog) after a '#' line per run with its summary.
     Status exportCsv(const QString& path) const;
@@ -75,6 +78,8 @@ signals:
     void openModelRequested();
     /// Replay run `run` (of results()) again, switched to `policy` at `atS`.
     void forkRequested(int run, double atS, const std::string& policy);
+    /// An incident was chosen: the decision its run made there is wanted (showDecision).
+    void decisionRequested(int run, double atS);
 
 private:
     void linkRange(int from);
@@ -84,6 +89,7 @@ private:
     QLabel* m_load;
     QLabel* m_service;
     QLabel* m_status;
+    QLabel* m_decision;
     std::vector<std::pair<QCheckBox*, std::string>> m_policyBoxes;
     QCheckBox* m_learned;
     QString m_modelPath;

@@ -186,8 +186,24 @@ int runAutoscale(const std::vector<std::string>& argv)
             if (a.flag("incidents")) {
                 const auto incidents = findIncidents(*r);
                 std::printf("  %zu incidents%s\n", incidents.size(), incidents.size() > 10 ? ", the 10 worst:" : ":");
-                for (std::size_t i = 0; i < incidents.size() && i < 10; ++i)
+                for (std::size_t i = 0; i < incidents.size() && i < 10; ++i) {
                     std::printf("    at %.0f s: %s\n", incidents[i].fromS, incidents[i].what().c_str());
+                    // The decision that met it, for the 3 worst: the state and what the policy weighed.
+                    if (i >= 3)
+                        continue;
+                    auto again = autoscalePolicy(spec, s);
+                    auto d = decisionAt(s.load, s.service, *again, s.options, incidents[i].fromS);
+                    if (!d || d->t < 0)
+                        continue;
+                    std::printf("      decision at %.0f s: %s\n", d->t, d->what().c_str());
+                    if (!d->values.empty()) {
+                        std::printf("      Q:");
+                        for (const ActionValue& q : d->values)
+                            std::printf(" %+d%s %.3f%s", q.delta, q.allowed ? "" : " (masked)", double(q.q),
+                                q.allowed && d->current + q.delta == d->desired ? " *" : "");
+                        std::printf("\n");
+                    }
+                }
             }
         }
     }

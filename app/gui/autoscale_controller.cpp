@@ -32,10 +32,12 @@ AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* pa
     : QObject(parent)
     , m_view(view)
     , m_jobs(this)
+    , m_decisionJobs(this)
 {
     connect(view, &views::AutoscaleView::runRequested, this, &AutoscaleController::run);
     connect(view, &views::AutoscaleView::cancelRequested, this, [this] { m_jobs.cancel(); });
     connect(view, &views::AutoscaleView::forkRequested, this, &AutoscaleController::fork);
+    connect(view, &views::AutoscaleView::decisionRequested, this, &AutoscaleController::decision);
     // The files of the last replay, when they are still there.
     QSettings settings;
     for (const auto& [key, set] : { std::pair<const char*, void (views::AutoscaleView::*)(const QString&)> { "autoscale/load", &views::AutoscaleView::setLoadPath },
@@ -142,6 +144,57 @@ bool AutoscaleController::run()
     return true;
 }
 
+std::string AutoscaleController::specOf(const std::string& runName) const
+{
+    // The run's own policy: the name up to a fork's " -> " (a fork of a fork starts from its
+    // base); a learned policy is named by its file, asked for by its path.
+    const std::string name = runName.substr(0, runName.find(" -> "));
+    for (const std::string& p : m_last.policies)
+        if (p == name || (p.rfind("learned:", 0) == 0 && "learned:" + p.substr(p.find_last_of('/') + 1) == name))
+            return p;
+    return name;
+}
+
+bool AutoscaleController::decision(int run, double atS)
+{
+    const auto& shown = m_view->results();
+    if (run < 0 || std::size_t(run) >= shown.size())
+        return false;
+    const std::string base = specOf(shown[std::size_t(run)].policy);
+    const views::AutoscaleRequest r = m_last;
+    QPointer<views::AutoscaleView> view(m_view);
+    m_decisionJobs.reset(); // the last incident chosen wins
+    m_decisionJobs.launch(
+        [r, base, atS](ProgressFn, CancelToken cancel) -> Result<autoscale::AutoscaleDecision> {
+            auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
+            if (!load)
+                return load.error();
+            autoscale::ServiceConfig service;
+            if (!r.servicePath.isEmpty()) {
+                auto s = autoscale::readServiceConfig(r.servicePath.toStdString());
+                if (!s)
+                    return s.error();
+                service = std::move(s).value();
+            }
+            std::string error;
+            auto policy = autoscale::makeAnyReplicaPolicy(base, service, &error);
+            if (!policy)
+                return makeError(ErrorCode::Invalid, error);
+            autoscale::AutoscaleOptions options;
+            options.fromS = r.fromS;
+            options.durationS = r.durationS;
+            return autoscale::decisionAt(*load, service, *policy, options, atS, cancel);
+        },
+        [this, view](Result<autoscale::AutoscaleDecision> out) {
+            if (!view || !out)
+                return;
+            view->showDecision(*out);
+            emit decisionShown();
+        },
+        [](double) {});
+    return true;
+}
+
 bool AutoscaleController::fork(int run, double atS, const std::string& policy)
 {
     const auto& shown = m_view->results();
@@ -152,9 +205,7 @@ bool AutoscaleController::fork(int run, double atS, const std::string& policy)
         m_view->showError(QString::fromStdString(error));
         return false;
     }
-    // The run's own policy: the name up to a fork's " -> " (a fork of a fork starts from its base).
-    std::string base = shown[std::size_t(run)].policy;
-    base = base.substr(0, base.find(" -> "));
+    const std::string base = specOf(shown[std::size_t(run)].policy);
     const views::AutoscaleRequest r = m_last;
     m_view->setProgress(0);
     QPointer<views::AutoscaleView> view(m_view);

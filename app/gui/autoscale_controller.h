@@ -19,14 +19,20 @@ public:
     bool isRunning() const { return m_jobs.isRunning(); }
     /// Replays run `run` of the view's results switched to `policy` at `atS` (a fork) and adds it.
     bool fork(int run, double atS, const std::string& policy);
+    /// The decision run `run`'s policy made at or before `atS`, shown in the view (decisionShown).
+    bool decision(int run, double atS);
 
 signals:
     void finished(bool ok);
+    void decisionShown();
 
 private:
     views::AutoscaleView* m_view;
     views::AutoscaleRequest m_last; ///< what the shown results replayed
+    /// The policy spec (as makeAnyReplicaPolicy takes it) of a run shown under `runName`.
+    std::string specOf(const std::string& runName) const;
     JobTracker m_jobs;
+    JobTracker m_decisionJobs; ///< the decision at a chosen incident (beside runs and forks)
 };
 
 } // namespace schedlab::app

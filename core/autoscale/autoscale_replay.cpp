@@ -233,6 +233,7 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
             if (outcome && syncStep)
                 closePeriod(v);
             int desired = deciding.decide(v);
+            const int asked = desired;
             // Guard rails: the change limit, min / max, then a user's pinned replicas (a record
             // is replayed as it was).
             if (deciding.isRecord())
@@ -246,6 +247,19 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
                         desired = w.replicas;
             }
             deciding.applied(desired);
+            if (options.onDecision) {
+                AutoscaleDecision d;
+                d.t = t;
+                d.current = current;
+                d.ready = ready;
+                d.desired = asked;
+                d.applied = desired;
+                d.arrivalRate = v.arrivalRate;
+                d.utilization = v.utilization;
+                d.backlog = backlog;
+                d.values = deciding.lastValues();
+                options.onDecision(d, deciding);
+            }
             if (desired != current)
                 ++out.scalingActions;
             for (int n = current; n < desired; ++n)
@@ -312,6 +326,32 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
     if (progress)
         progress(1.0);
     return out;
+}
+
+std::string AutoscaleDecision::what() const
+{
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%d replicas (%d ready), %.2f req/s, %.0f %% busy, backlog %.0f -> asks %d, gets %d", current, ready,
+        arrivalRate, utilization * 100, backlog, desired, applied);
+    return buf;
+}
+
+Result<AutoscaleDecision> decisionAt(const LoadSeries& load, const ServiceConfig& service, ReplicaPolicy& policy,
+    const AutoscaleOptions& options, double atS, CancelToken cancel)
+{
+    AutoscaleOptions o = options;
+    o.durationS = std::max(1.0, std::floor(atS) + 1);
+    if (options.durationS > 0)
+        o.durationS = std::min(o.durationS, options.durationS);
+    AutoscaleDecision last;
+    o.onDecision = [&](const AutoscaleDecision& d, const ReplicaPolicy&) {
+        if (d.t <= atS)
+            last = d;
+    };
+    auto r = runAutoscale(load, service, policy, o, {}, std::move(cancel));
+    if (!r)
+        return r.error();
+    return last;
 }
 
 std::string AutoscaleIncident::what() const

@@ -22,6 +22,7 @@
 #include "base/progress.h"
 #include "base/result.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct MinutePoint {
     float arrivalRate = 0, ready = 0, replicas = 0, capacityRps = 0, p99S = 0, missedShare = 0, backlog = 0;
 };
 
+struct AutoscaleDecision;
+
 struct AutoscaleOptions {
     double fromS = 0; ///< replay [fromS, fromS + durationS) of the load (policies see the load before too)
     double durationS = 0; ///< 0 = to the end
@@ -39,7 +42,24 @@ struct AutoscaleOptions {
     /// the run's policy, from the state the run had there (replicas ready and starting, backlog).
     double switchAtS = -1;
     ReplicaPolicy* switchTo = nullptr;
+    /// Called after every decision (with the deciding policy), e.g. to keep the one of interest.
+    std::function<void(const AutoscaleDecision&, const ReplicaPolicy&)> onDecision;
 };
+
+/// A policy's decision as the replay saw it: the state, what the policy asked for, what the guard
+/// rails let through, and (a learned policy) the value of each action.
+struct AutoscaleDecision {
+    double t = -1; ///< seconds from the replay's start; -1 = none made
+    int current = 0, ready = 0, desired = 0, applied = 0;
+    double arrivalRate = 0, utilization = 0, backlog = 0;
+    std::vector<ActionValue> values;
+    std::string what() const; ///< "3 replicas (2 ready), 1.28 req/s, 87 % busy, backlog 0 -> asks 4, gets 4"
+};
+
+/// The last decision `policy` makes at or before `atS` (seconds from options.fromS) in the run
+/// `options` describes (replayed up to there, not further).
+Result<AutoscaleDecision> decisionAt(const LoadSeries& load, const ServiceConfig& service, ReplicaPolicy& policy,
+    const AutoscaleOptions& options, double atS, CancelToken cancel = {});
 
 struct AutoscaleResult {
     std::string policy;

@@ -158,6 +158,7 @@ public:
             m_trainer->add(m_prev.data(), float(r.total), rows, mask);
         }
         int chosen = -1;
+        m_values.clear();
         if (m_trainer && m_trainer->rng().uniform() < m_trainer->epsilon()) {
             int n = 0;
             for (int a = 0; a < A; ++a)
@@ -176,6 +177,9 @@ public:
             for (int a = 0; a < A; ++a)
                 if (mask[std::size_t(a)] && (chosen < 0 || m_q[std::size_t(a)] > m_q[std::size_t(chosen)]))
                     chosen = a;
+            m_values.clear();
+            for (int a = 0; a < A; ++a)
+                m_values.push_back(ActionValue { m_state.deltas()[std::size_t(a)], mask[std::size_t(a)] != 0, m_q[std::size_t(a)] });
         }
         if (m_trainer)
             m_trainer->countDecision();
@@ -183,6 +187,7 @@ public:
         m_hasPrev = true;
         return v.current + m_state.deltas()[std::size_t(chosen)];
     }
+    std::vector<ActionValue> lastValues() const override { return m_values; }
     double meanReward() const { return m_rewards ? m_rewardSum / double(m_rewards) : 0; }
     int64_t decisions() const { return m_rewards; }
 
@@ -194,6 +199,7 @@ private:
     ScalerTrainer* m_trainer;
     ScalerReward m_reward;
     std::vector<float> m_q;
+    std::vector<ActionValue> m_values;
     std::array<float, std::size_t(F)> m_prev {};
     bool m_hasPrev = false;
     int m_applied = 0;
@@ -213,6 +219,7 @@ public:
     }
     std::string name() const override { return m_agent.name(); }
     int decide(const ScalerView& v) override { return m_agent.decide(v); }
+    std::vector<ActionValue> lastValues() const override { return m_agent.lastValues(); }
 
 private:
     std::unique_ptr<rl::Scorer> m_scorer;

@@ -35,6 +35,14 @@ struct ScalerView {
     double periodMissedShare = 0, periodP99S = 0;
 };
 
+/// One action a learned policy weighed at its last decision: the change, whether the guard rails
+/// allowed it, its Q-value.
+struct ActionValue {
+    int delta = 0;
+    bool allowed = false;
+    float q = 0;
+};
+
 class ReplicaPolicy {
 public:
     virtual ~ReplicaPolicy() = default;
@@ -47,6 +55,9 @@ public:
     virtual bool wantsOutcome() const { return false; }
     /// The guard rails' verdict on the last decision (what the replay applied), before the next.
     virtual void applied(int /*replicas*/) { }
+    /// What a learned policy weighed at its last decision (empty for the others, and when it
+    /// explored at random while training).
+    virtual std::vector<ActionValue> lastValues() const { return {}; }
 };
 
 /// "hpa", "static:N", "forecast", "forecast:naive"; nullptr with `error` set when unknown.

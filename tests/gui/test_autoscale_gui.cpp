@@ -87,8 +87,14 @@ private slots:
         // with the burst. Forked there under static:8, the burst hour has fewer late minutes.
         QVERIFY(!v->incidents().empty());
         QCOMPARE(v->incidents().front().fromS, 3600.0);
+        QSignalSpy shown(w.autoscaleController(), &app::AutoscaleController::decisionShown);
         v->selectIncident(0);
         QVERIFY(v->plots()[1]->xAxis->range().lower < 1.0 && v->plots()[1]->xAxis->range().upper > 1.0); // hour 1 in view
+        // The decision the HPA made as the burst began (the sync at 3600 s): the quiet hour's state.
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QVERIFY2(v->decisionText().startsWith("Decision at 0 d 01:00: "), qPrintable(v->decisionText()));
+        QVERIFY2(v->decisionText().contains("2.00 req/s"), qPrintable(v->decisionText()));
+        QVERIFY(!v->decisionText().contains("Q-values")); // a heuristic weighs no actions
         v->requestFork("static:8");
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 30000);
         QCOMPARE(done.at(1).at(0).toBool(), true);
@@ -161,6 +167,18 @@ private slots:
         for (int r = 0; r < v->summary()->rowCount(); ++r)
             found = found || v->summary()->item(r, 0)->text() == "learned:scaler.slq";
         QVERIFY(found);
+        // Its decision at a time (as an incident asks): the state and each action's Q-value, the
+        // chosen one in bold; an action below minReplicas masked.
+        int learned = -1;
+        for (std::size_t i = 0; i < v->results().size(); ++i)
+            if (v->results()[i].policy == "learned:scaler.slq")
+                learned = int(i);
+        QSignalSpy shown(w.autoscaleController(), &app::AutoscaleController::decisionShown);
+        QVERIFY(w.autoscaleController()->decision(learned, 600));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QVERIFY2(v->decisionText().startsWith("Decision at 0 d 00:10: "), qPrintable(v->decisionText()));
+        QVERIFY2(v->decisionText().contains("Q-values: ") && v->decisionText().contains("<b>"), qPrintable(v->decisionText()));
+        QCOMPARE(v->decisionText().count(", ") >= 5, true);
         {
             app::MainWindow next; // the model is remembered
             const auto policies = next.autoscaleView()->request().policies;
