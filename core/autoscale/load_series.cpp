@@ -163,6 +163,11 @@ Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, R
         else if (c == "value")
             vcol = int(i);
     }
+    if (tcol < 0 && header.rfind("instance_sn,role,app_name,", 0) == 0)
+        return makeError(ErrorCode::Format,
+            "an instance log (replica counts per app, no requests): replay an app's record with `schedlab-cli autoscale "
+            "FILE --app APP --policy logged,hpa` (instance_log.h)",
+            path, 1);
     if (tcol < 0)
         return makeError(ErrorCode::Format, "no TIMESTAMP / timestamp column in the header (a load file is per-second counts, arrivals or timestamp,value)", path, 1);
     std::vector<std::pair<double, double>> rows; // time, value (1 per arrival)

@@ -356,6 +356,10 @@ private slots:
             header + "i0,CN,app_a,4,,,\ni1,CN,app_a,4,60,60.5,420.0\ni2,HN,app_a,4,180,181,420\ni3,CN,app_a,4,480,,\n"
                      "i4,CN,app_b,4,0.5,1,600\n");
         QVERIFY(isInstanceLog(path));
+        // Opened as a load (the workbench's Load…), it says what it is and how to replay it.
+        auto asLoad = readLoadSeries(path);
+        QVERIFY(!asLoad.ok());
+        QVERIFY2(asLoad.error().toString().find("dlrm.csv:1: an instance log") != std::string::npos, asLoad.error().toString().c_str());
         auto log = readInstanceLog(path);
         QVERIFY2(log.ok(), log.ok() ? "" : log.error().toString().c_str());
         QCOMPARE(log->endS, 600.0);
