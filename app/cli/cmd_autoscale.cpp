@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 
 namespace schedlab::cli {
@@ -122,10 +123,12 @@ int forkRun(const Args& a, Setup& s, const std::string& base)
 int runAutoscale(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "policy", "service", "from", "window", "fork-at", "fork-policy", "fork-window", "app", "role" },
+    if (std::string e = a.parse(argv, { "policy", "service", "from", "window", "fork-at", "fork-policy", "fork-window", "app", "role", "project" },
             { "json", "series", "interpolate", "incidents" });
         !e.empty())
         return fail("autoscale: " + e, 2);
+    if (a.positional().empty() && a.value("project"))
+        return listAutoscaleRuns(*a.value("project"), a.flag("json"));
     if (a.positional().size() != 1)
         return fail("autoscale: usage: autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T] [--json]\n"
                     "       autoscale INSTANCE_LOG --app APP|all [--role R] --policy logged,hpa,...",
@@ -153,6 +156,16 @@ int runAutoscale(const std::vector<std::string>& argv)
         return fail(e);
     if (s.allApps)
         return autoscaleAllApps(a, s, specs);
+    // The project opened before any work: a bad path fails now, not after the runs.
+    std::unique_ptr<store::Project> project;
+    if (auto path = a.value("project")) {
+        if (a.value("fork-at"))
+            return fail("autoscale: --project stores runs, not forks", 2);
+        auto p = store::Project::open(*path);
+        if (!p)
+            return fail("autoscale: " + p.error().toString());
+        project = std::move(p).value();
+    }
     if (a.value("fork-at"))
         return forkRun(a, s, specs.front());
     const bool json = a.flag("json");
@@ -168,8 +181,20 @@ int runAutoscale(const std::vector<std::string>& argv)
         auto r = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
         if (!r)
             return fail("autoscale: " + spec + ": " + r.error().toString());
+        int64_t storedAs = -1;
+        if (project) {
+            // Absolute paths: the project may be opened from elsewhere.
+            const std::string load = std::filesystem::absolute(a.positional()[0]).string() + (s.log ? " --app " + s.record.app : std::string());
+            const std::string service = a.value("service") ? std::filesystem::absolute(*a.value("service")).string() : std::string();
+            auto id = project->addAutoscaleRun(autoscaleRecord(*r, load, service, s.options));
+            if (!id)
+                return fail("autoscale: " + id.error().toString());
+            storedAs = *id;
+        }
         if (json) {
             QJsonObject o = autoscaleJson(*r, a.flag("series"));
+            if (storedAs >= 0)
+                o["storedAs"] = double(storedAs);
             if (a.flag("incidents")) {
                 QJsonArray list;
                 for (const AutoscaleIncident& i : findIncidents(*r))
@@ -183,6 +208,8 @@ int runAutoscale(const std::vector<std::string>& argv)
                 r->sloViolationMinutes, r->missedShare * 100, r->scalingActions, lagQuantile(r->scaleUpLagsS, 0.5),
                 lagQuantile(r->scaleUpLagsS, 0.9), r->burstLagsS.size(), lagQuantile(r->burstLagsS, 0.5), r->meanUtilization * 100,
                 r->simSeconds);
+            if (storedAs >= 0)
+                std::printf("  stored in the project as autoscaling run %lld\n", (long long)storedAs);
             if (a.flag("incidents")) {
                 const auto incidents = findIncidents(*r);
                 std::printf("  %zu incidents%s\n", incidents.size(), incidents.size() > 10 ? ", the 10 worst:" : ":");

@@ -6,6 +6,7 @@
 
 #include "autoscale/autoscale_replay.h"
 #include "autoscale/instance_log.h"
+#include "store/project.h"
 
 #include <QJsonObject>
 
@@ -39,5 +40,11 @@ std::string setUpInstanceLog(const Args& a, const std::string& path, AutoscaleSe
 
 /// `--app all`: every app's record next to the policies on its demand, a table (or --json).
 int autoscaleAllApps(const Args& a, AutoscaleSetup& s, const std::vector<std::string>& specs);
+
+/// A run as the project stores it (cmd_autoscale_store.cpp).
+store::AutoscaleRunRecord autoscaleRecord(const autoscale::AutoscaleResult& r, const std::string& load, const std::string& service,
+    const autoscale::AutoscaleOptions& options);
+/// `autoscale --project P` without a load: the stored runs.
+int listAutoscaleRuns(const std::string& projectPath, bool json);
 
 } // namespace schedlab::cli

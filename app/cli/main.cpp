@@ -119,6 +119,8 @@ commands:
         missed requests, scaling actions, scale-up lags, utilisation (core/autoscale/README.md); --incidents
         lists stretches over the SLO or short of capacity; --fork-at replays the first policy switched to
         another at T and compares the two over the window after it
+  autoscale LOAD ... --project P | autoscale --project P [--json]
+        store each run in the project; without LOAD, list the stored autoscaling runs
   autoscale INSTANCE_LOG --app APP|all [--role CN|HN] [--policy logged,hpa,...] [--service FILE] [--json]
         an instance log with recorded replica counts (the DLRM serving trace): `logged` replays an app's
         recorded replicas, the other policies run on the demand those replicas served; --app all gives

@@ -131,6 +131,18 @@ const char* kSchemaV8 = R"sql(
 ALTER TABLE traces ADD COLUMN import_options TEXT NOT NULL DEFAULT '{}';
 )sql";
 
+// Autoscaling runs (core/autoscale): the load and service they replayed, the policy, the window,
+// named figures, and the per-minute series as float32 rows (autoscale_runs.cpp).
+const char* kSchemaV9 = R"sql(
+CREATE TABLE autoscale_runs (
+    id INTEGER PRIMARY KEY, load TEXT NOT NULL, service TEXT NOT NULL, policy TEXT NOT NULL,
+    from_s REAL NOT NULL, duration_s REAL NOT NULL, created_at TEXT NOT NULL,
+    series_columns INTEGER NOT NULL, series BLOB);
+CREATE TABLE autoscale_summary (
+    run_id INTEGER NOT NULL REFERENCES autoscale_runs(id) ON DELETE CASCADE, key TEXT NOT NULL, value REAL NOT NULL,
+    PRIMARY KEY (run_id, key));
+)sql";
+
 } // namespace
 
 namespace detail {
@@ -285,6 +297,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV8); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV9); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -334,6 +348,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 8)
         if (Status s = step(8, kSchemaV8); !s)
+            return s;
+    if (from < 9)
+        if (Status s = step(9, kSchemaV9); !s)
             return s;
     return {};
 }

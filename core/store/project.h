@@ -27,7 +27,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -104,6 +104,19 @@ struct RoundRow {
     uint64_t seed = 0;
 };
 
+/// An autoscaling run as stored (schema 9): what it replayed and its figures. The store keeps it
+/// opaque (core/autoscale is not a dependency): `summary` holds named figures, `series` the
+/// per-minute rows, `seriesColumns` floats each.
+struct AutoscaleRunRecord {
+    int64_t id = 0;
+    std::string load, service, policy, createdAt;
+    double fromS = 0, durationS = 0;
+    std::vector<std::pair<std::string, double>> summary;
+    int seriesColumns = 0;
+    std::vector<float> series;
+    double value(const std::string& key, double fallback = 0) const;
+};
+
 class Project {
 public:
     enum class OpenMode { CreateIfMissing, ExistingOnly, ReadOnly };
@@ -160,6 +173,10 @@ public:
     // Fine-tune rounds (rounds.cpp); same crash rules as runs: inserted 'running', finished in one
     // transaction with curves and evaluation, interrupted ones marked failed on the next open.
     Result<int64_t> beginRound(const RoundInfo& info);
+    /// Stores an autoscaling run (one transaction); its id.
+    Result<int64_t> addAutoscaleRun(const AutoscaleRunRecord& run);
+    /// The stored autoscaling runs, oldest first; series only when `withSeries`.
+    Result<std::vector<AutoscaleRunRecord>> autoscaleRuns(bool withSeries = false) const;
     Status finishRound(int64_t roundId, const std::string& checkpoint, const std::string& sha256,
         const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds);
     Status endRound(int64_t roundId, RunStatus status, const std::string& error = {});

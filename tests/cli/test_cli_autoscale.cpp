@@ -5,6 +5,7 @@
 #include "cli_run.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -94,6 +95,39 @@ private slots:
         const Run r = cli({ "autoscale", bad });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("bad.csv:3: value: '-5' is not a non-negative number"), r.err.constData());
+    }
+
+    void storesRunsInAProject()
+    {
+        const QString project = m_dir.filePath("runs.schedlab");
+        Run r = cli({ "autoscale", m_load, "--policy", "hpa,static:1", "--project", project, "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray runs = QJsonDocument::fromJson(r.out).object()["runs"].toArray();
+        QCOMPARE(runs[0].toObject()["storedAs"].toInt(), 1);
+        QCOMPARE(runs[1].toObject()["storedAs"].toInt(), 2);
+        // Listed back with the same figures, the absolute load path and the window.
+        r = cli({ "autoscale", "--project", project, "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["schema"].toString(), QString("schedlab.autoscale-runs/1"));
+        const QJsonArray stored = o["runs"].toArray();
+        QCOMPARE(stored.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject s = stored[i].toObject(), run = runs[i].toObject();
+            QCOMPARE(s["policy"].toString(), run["policy"].toString());
+            QCOMPARE(s["load"].toString(), QFileInfo(m_load).absoluteFilePath());
+            QCOMPARE(s["service"].toString(), QString("(defaults)"));
+            for (const char* key : { "replicaHours", "sloViolationMinutes", "scalingActions", "burstLags" })
+                QCOMPARE(s["summary"].toObject()[key].toDouble(), run[key].toDouble());
+        }
+        r = cli({ "autoscale", "--project", project });
+        QVERIFY2(r.code == 0 && r.out.contains("2 autoscaling runs in"), r.out.constData());
+        // A fork is not stored; a project that cannot be opened fails before any work.
+        r = cli({ "autoscale", m_load, "--project", project, "--fork-at", "10m", "--fork-policy", "static:8" });
+        QCOMPARE(r.code, 2);
+        r = cli({ "autoscale", m_load, "--project", m_dir.filePath("missing/dir/p.schedlab") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("p.schedlab"), r.err.constData());
     }
 
     void trainsAndUsesALearnedScaler()

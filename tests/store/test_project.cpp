@@ -195,6 +195,7 @@ private slots:
                             "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
                             "c.execute('drop table trace_data'); c.execute('drop table state_hashes'); c.execute('alter table decisions drop column reward'); "
                             "c.execute('drop table run_journals'); c.execute('alter table traces drop column import_options'); "
+                            "c.execute('drop table autoscale_summary'); c.execute('drop table autoscale_runs'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);
@@ -209,6 +210,7 @@ private slots:
         QVERIFY(!p->loadRun(id.value())->fill->heat.x.empty());
         QVERIFY(p->rounds().ok()); // schema 3's tables exist after the migration
         QVERIFY(p->journal(id.value()).ok()); // and schema 7's
+        QVERIFY(p->autoscaleRuns().ok() && p->autoscaleRuns()->empty()); // and schema 9's
         trace::Trace t = smallTrace(); // and schema 8's import options
         t.metadata["import.procsPerNode"] = "4";
         const std::string f = path("t.swf");
@@ -489,6 +491,59 @@ private slots:
         QVERIFY(!id.ok());
         QVERIFY(id.error().message.find("read-only") != std::string::npos);
         QVERIFY(p->runs().ok());
+    }
+
+    // Autoscaling runs (schema 9): what they replayed, their figures and series, read back as
+    // written, in order; a damaged series is named, not misread.
+    void autoscaleRunsRoundTrip()
+    {
+        const std::string file = path("autoscale.schedlab");
+        store::AutoscaleRunRecord a;
+        a.load = "/data/load.txt";
+        a.service = "(defaults)";
+        a.policy = "hpa";
+        a.fromS = 60;
+        a.durationS = 3600;
+        a.summary = { { "replicaHours", 2.5 }, { "sloViolationMinutes", 3 } };
+        a.seriesColumns = 2;
+        a.series = { 0, 1.5f, 60, 2.5f };
+        store::AutoscaleRunRecord b = a;
+        b.policy = "learned:s.slq";
+        b.series.clear();
+        {
+            auto p = mustOpen(file);
+            QCOMPARE(p->addAutoscaleRun(a).value(), int64_t(1));
+            QCOMPARE(p->addAutoscaleRun(b).value(), int64_t(2));
+            store::AutoscaleRunRecord odd = a;
+            odd.series.push_back(1); // 5 floats in rows of 2
+            QVERIFY(!p->addAutoscaleRun(odd).ok());
+        }
+        auto p = mustOpen(file, store::Project::OpenMode::ReadOnly);
+        auto runs = p->autoscaleRuns(true);
+        QVERIFY2(runs.ok(), runs.ok() ? "" : runs.error().toString().c_str());
+        QCOMPARE(runs->size(), std::size_t(2));
+        const store::AutoscaleRunRecord& r = (*runs)[0];
+        QCOMPARE(r.policy, std::string("hpa"));
+        QCOMPARE(r.load, a.load);
+        QCOMPARE(r.fromS, 60.0);
+        QCOMPARE(r.durationS, 3600.0);
+        QCOMPARE(r.value("replicaHours"), 2.5);
+        QCOMPARE(r.value("sloViolationMinutes"), 3.0);
+        QCOMPARE(r.series, a.series);
+        QVERIFY(!r.createdAt.empty());
+        QCOMPARE((*runs)[1].policy, std::string("learned:s.slq"));
+        QVERIFY((*runs)[1].series.empty());
+        QVERIFY(p->autoscaleRuns(false)->at(0).series.empty()); // without series when not asked
+        QVERIFY(!p->addAutoscaleRun(a).ok()); // read-only
+        p.reset();
+        QVERIFY(QProcess::execute("python3", { "-c",
+                    QString("import sqlite3; c=sqlite3.connect('%1'); c.execute(\"update autoscale_runs set series=x'0000803f00' where id=1\"); c.commit()")
+                        .arg(QString::fromStdString(file)) })
+            == 0);
+        auto damaged = mustOpen(file)->autoscaleRuns(true);
+        QVERIFY(!damaged.ok());
+        QVERIFY2(damaged.error().toString().find("autoscaling run 1: its series is not whole rows") != std::string::npos,
+            damaged.error().toString().c_str());
     }
 
     void missingFileWithExistingOnly()
