@@ -22,13 +22,6 @@ namespace schedlab::cli {
 
 using namespace schedlab::autoscale;
 
-double lagQuantile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, std::size_t(q * double(v.size() - 1) + 0.5))];
-}
 
 QJsonObject autoscaleJson(const AutoscaleResult& r, bool series)
 {

@@ -7,6 +7,7 @@
 #include "autoscale/autoscale_replay.h"
 #include "autoscale/instance_log.h"
 #include "store/project.h"
+#include "workflow/autoscale_record.h"
 
 #include <QJsonObject>
 
@@ -15,6 +16,9 @@
 #include <vector>
 
 namespace schedlab::cli {
+
+using workflow::autoscaleRecord;
+using workflow::lagQuantile;
 
 struct AutoscaleSetup {
     autoscale::LoadSeries load;
@@ -29,7 +33,6 @@ struct AutoscaleSetup {
 
 /// The run's figures as JSON (schema schedlab.autoscale/1, docs/cli-json.md).
 QJsonObject autoscaleJson(const autoscale::AutoscaleResult& r, bool series);
-double lagQuantile(std::vector<double> v, double q);
 
 /// `spec` for this setup: "logged" is the record's replay, the others makeReplicaPolicy's.
 std::unique_ptr<autoscale::ReplicaPolicy> autoscalePolicy(const std::string& spec, const AutoscaleSetup& s);
@@ -41,9 +44,6 @@ std::string setUpInstanceLog(const Args& a, const std::string& path, AutoscaleSe
 /// `--app all`: every app's record next to the policies on its demand, a table (or --json).
 int autoscaleAllApps(const Args& a, AutoscaleSetup& s, const std::vector<std::string>& specs);
 
-/// A run as the project stores it (cmd_autoscale_store.cpp).
-store::AutoscaleRunRecord autoscaleRecord(const autoscale::AutoscaleResult& r, const std::string& load, const std::string& service,
-    const autoscale::AutoscaleOptions& options);
 /// `autoscale --project P` without a load: the stored runs.
 int listAutoscaleRuns(const std::string& projectPath, bool json);
 

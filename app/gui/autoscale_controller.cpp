@@ -1,6 +1,7 @@
 #include "autoscale_controller.h"
 
 #include "autoscale/learned_scaler.h"
+#include "workflow/autoscale_record.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -135,6 +136,7 @@ bool AutoscaleController::run()
                 return;
             }
             view->showResults(out->load, out->service, out->results);
+            storeRuns(out->results);
             emit finished(true);
         },
         [view](double f) {
@@ -142,6 +144,26 @@ bool AutoscaleController::run()
                 view->setProgress(f);
         });
     return true;
+}
+
+void AutoscaleController::storeRuns(const std::vector<autoscale::AutoscaleResult>& results)
+{
+    m_storedIds.clear();
+    store::Project* project = m_project ? m_project() : nullptr;
+    if (!project || project->readOnly())
+        return;
+    autoscale::AutoscaleOptions window;
+    window.fromS = m_last.fromS;
+    window.durationS = m_last.durationS;
+    for (const autoscale::AutoscaleResult& r : results) {
+        auto id = project->addAutoscaleRun(workflow::autoscaleRecord(r, QFileInfo(m_last.loadPath).absoluteFilePath().toStdString(),
+            m_last.servicePath.isEmpty() ? std::string() : QFileInfo(m_last.servicePath).absoluteFilePath().toStdString(), window));
+        if (!id) {
+            m_view->showError(tr("The runs were replayed but not stored in the project: %1").arg(QString::fromStdString(id.error().toString())));
+            return;
+        }
+        m_storedIds.push_back(*id);
+    }
 }
 
 std::string AutoscaleController::specOf(const std::string& runName) const

@@ -6,7 +6,11 @@
 #include "autoscale_view.h"
 #include "job_tracker.h"
 
+#include "store/project.h"
+
 #include <QObject>
+
+#include <functional>
 
 namespace schedlab::app {
 
@@ -21,6 +25,10 @@ public:
     bool fork(int run, double atS, const std::string& policy);
     /// The decision run `run`'s policy made at or before `atS`, shown in the view (decisionShown).
     bool decision(int run, double atS);
+    /// The project runs are stored in when one is open (the window's session); null = none.
+    void setProjectProvider(std::function<store::Project*()> provider) { m_project = std::move(provider); }
+    /// Ids of the runs the last replay stored in the project (empty when none was open).
+    const std::vector<int64_t>& storedIds() const { return m_storedIds; }
 
 signals:
     void finished(bool ok);
@@ -31,6 +39,10 @@ private:
     views::AutoscaleRequest m_last; ///< what the shown results replayed
     /// The policy spec (as makeAnyReplicaPolicy takes it) of a run shown under `runName`.
     std::string specOf(const std::string& runName) const;
+    /// Stores the runs in the open project (the view says so when it cannot).
+    void storeRuns(const std::vector<autoscale::AutoscaleResult>& results);
+    std::function<store::Project*()> m_project;
+    std::vector<int64_t> m_storedIds;
     JobTracker m_jobs;
     JobTracker m_decisionJobs; ///< the decision at a chosen incident (beside runs and forks)
 };

@@ -10,6 +10,7 @@ void MainWindow::buildAutoscaleTab()
 {
     m_autoscaleView = new views::AutoscaleView(m_tabs);
     m_autoscale = new AutoscaleController(m_autoscaleView, this);
+    m_autoscale->setProjectProvider([this] { return m_session.project(); }); // runs stored in the open project
     m_tabs->addTab(m_autoscaleView, tr("Autoscaling"));
 }
 

@@ -10,6 +10,9 @@
 #include "autoscale/autoscale_replay.h"
 #include "autoscale/scaler_features.h"
 #include "rl/q_network.h"
+#include "store/project.h"
+
+#include <QFileInfo>
 
 #include <qcustomplot.h>
 
@@ -184,9 +187,32 @@ private slots:
             const auto policies = next.autoscaleView()->request().policies;
             QVERIFY(std::find(policies.begin(), policies.end(), "learned:" + model.toStdString()) != policies.end());
         }
+        // With a project open, each replay's runs are stored in it (the CLI's record).
+        const QString projectPath = m_dir.filePath("tab.schedlab");
+        QVERIFY(store::Project::open(projectPath.toStdString()).ok()); // File > New Project
+        QVERIFY(w.openProject(projectPath));
+        v->setModelPath(model);
+        w.openAutoscaleLoad(load, QString(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
+        QVERIFY2(done.at(1).at(0).toBool(), qPrintable(v->statusText()));
+        QCOMPARE(w.autoscaleController()->storedIds().size(), v->results().size());
+        {
+            auto project = store::Project::open(projectPath.toStdString(), store::Project::OpenMode::ReadOnly);
+            QVERIFY(project.ok());
+            auto stored = (*project)->autoscaleRuns(true);
+            QVERIFY(stored.ok());
+            QCOMPARE(stored->size(), v->results().size());
+            for (std::size_t i = 0; i < stored->size(); ++i) {
+                QCOMPARE((*stored)[i].policy, v->results()[i].policy);
+                QCOMPARE((*stored)[i].value("replicaHours"), v->results()[i].replicaHours);
+                QCOMPARE((*stored)[i].load, QFileInfo(load).absoluteFilePath().toStdString());
+                QCOMPARE((*stored)[i].series.size(), v->results()[i].series.size() * 8);
+            }
+        }
         v->setModelPath(placement);
         w.openAutoscaleLoad(load, QString(), true);
         QTRY_COMPARE_WITH_TIMEOUT(v->statusText().contains("placement.slq"), true, 60000);
+        QCOMPARE(w.autoscaleController()->storedIds().size(), v->results().size()); // nothing new stored
         QVERIFY2(v->statusText().contains("not a replica policy checkpoint"), qPrintable(v->statusText()));
     }
 };
