@@ -27,6 +27,22 @@ struct Outcome {
     autoscale::ServiceConfig service;
     std::vector<autoscale::AutoscaleResult> results;
 };
+/// The request's load and service file (the defaults without one), read on a worker.
+Result<std::pair<autoscale::LoadSeries, autoscale::ServiceConfig>> readInputs(const views::AutoscaleRequest& r)
+{
+    auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
+    if (!load)
+        return load.error();
+    autoscale::ServiceConfig service;
+    if (!r.servicePath.isEmpty()) {
+        auto s = autoscale::readServiceConfig(r.servicePath.toStdString());
+        if (!s)
+            return s.error();
+        service = std::move(s).value();
+    }
+    return std::pair(std::move(load).value(), std::move(service));
+}
+
 } // namespace
 
 AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* parent)
@@ -100,16 +116,11 @@ bool AutoscaleController::run()
     m_jobs.launch(
         [r](ProgressFn progress, CancelToken cancel) -> Result<Outcome> {
             Outcome out;
-            auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
-            if (!load)
-                return load.error();
-            out.load = std::move(load).value();
-            if (!r.servicePath.isEmpty()) {
-                auto service = autoscale::readServiceConfig(r.servicePath.toStdString());
-                if (!service)
-                    return service.error();
-                out.service = std::move(service).value();
-            }
+            auto inputs = readInputs(r);
+            if (!inputs)
+                return inputs.error();
+            out.load = std::move(inputs->first);
+            out.service = std::move(inputs->second);
             autoscale::AutoscaleOptions options;
             options.fromS = r.fromS;
             options.durationS = r.durationS;
@@ -188,16 +199,10 @@ bool AutoscaleController::decision(int run, double atS)
     m_decisionJobs.reset(); // the last incident chosen wins
     m_decisionJobs.launch(
         [r, base, atS](ProgressFn, CancelToken cancel) -> Result<autoscale::AutoscaleDecision> {
-            auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
-            if (!load)
-                return load.error();
-            autoscale::ServiceConfig service;
-            if (!r.servicePath.isEmpty()) {
-                auto s = autoscale::readServiceConfig(r.servicePath.toStdString());
-                if (!s)
-                    return s.error();
-                service = std::move(s).value();
-            }
+            auto inputs = readInputs(r);
+            if (!inputs)
+                return inputs.error();
+            auto& [load, service] = inputs.value();
             std::string error;
             auto policy = autoscale::makeAnyReplicaPolicy(base, service, &error);
             if (!policy)
@@ -205,7 +210,7 @@ bool AutoscaleController::decision(int run, double atS)
             autoscale::AutoscaleOptions options;
             options.fromS = r.fromS;
             options.durationS = r.durationS;
-            return autoscale::decisionAt(*load, service, *policy, options, atS, cancel);
+            return autoscale::decisionAt(load, service, *policy, options, atS, cancel);
         },
         [this, view](Result<autoscale::AutoscaleDecision> out) {
             if (!view || !out)
@@ -233,16 +238,10 @@ bool AutoscaleController::fork(int run, double atS, const std::string& policy)
     QPointer<views::AutoscaleView> view(m_view);
     m_jobs.launch(
         [r, base, policy, atS](ProgressFn progress, CancelToken cancel) -> Result<autoscale::AutoscaleResult> {
-            auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
-            if (!load)
-                return load.error();
-            autoscale::ServiceConfig service;
-            if (!r.servicePath.isEmpty()) {
-                auto s = autoscale::readServiceConfig(r.servicePath.toStdString());
-                if (!s)
-                    return s.error();
-                service = std::move(s).value();
-            }
+            auto inputs = readInputs(r);
+            if (!inputs)
+                return inputs.error();
+            auto& [load, service] = inputs.value();
             auto original = autoscale::makeAnyReplicaPolicy(base, service, nullptr);
             auto other = autoscale::makeAnyReplicaPolicy(policy, service, nullptr);
             if (!original || !other)
@@ -252,7 +251,7 @@ bool AutoscaleController::fork(int run, double atS, const std::string& policy)
             options.durationS = r.durationS;
             options.switchAtS = atS;
             options.switchTo = other.get();
-            return autoscale::runAutoscale(*load, service, *original, options, progress, cancel);
+            return autoscale::runAutoscale(load, service, *original, options, progress, cancel);
         },
         [this, view, atS](Result<autoscale::AutoscaleResult> out) {
             if (!view)

@@ -127,6 +127,15 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
             it->second = responseQuantile(r, capped, mu, 0.99);
         return it->second;
     };
+    // Requests over the SLO among `steps`, each against the stretch's mean `rate` with the step's
+    // ready replicas and drain time (a second's count is a sample of the rate M/M/c needs).
+    auto missedIn = [&](const std::vector<StepLoad>& steps, double rate) {
+        double m = 0;
+        for (const StepLoad& st : steps)
+            if (st.arrivals > 0)
+                m += st.arrivals * (st.ready > 0 ? miss(st.ready, rate, st.drain) : 1.0);
+        return m;
+    };
     // The sync period's steps, for a policy that wants its outcome.
     const bool outcome = policy.wantsOutcome() || (options.switchTo && options.switchTo->wantsOutcome());
     std::vector<StepLoad> pStepLoads;
@@ -136,10 +145,7 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
         if (n == 0)
             return;
         const double rate = periodArrivals / n;
-        double missedHere = 0;
-        for (const StepLoad& st : pStepLoads)
-            if (st.arrivals > 0)
-                missedHere += st.arrivals * (st.ready > 0 ? miss(st.ready, rate, st.drain) : 1.0);
+        const double missedHere = missedIn(pStepLoads, rate);
         v.periodMissedShare = periodArrivals > 0 ? missedHere / periodArrivals : 0;
         v.periodP99S = periodArrivals > 0 ? std::min(p99At(int(pReady / n), rate) + pDrain / n, 1e9) : 0;
         pStepLoads.clear();
@@ -148,13 +154,8 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
     auto closeMinute = [&](double t) {
         if (mSteps == 0)
             return;
-        // The minute's requests against its mean arrival rate (the rate the M/M/c model needs;
-        // a second's count is a sample of it), each step with its ready replicas and drain time.
         const double rate = mArrivals / mSteps;
-        double mMissed = 0;
-        for (const StepLoad& s : mStepLoads)
-            if (s.arrivals > 0)
-                mMissed += s.arrivals * (s.ready > 0 ? miss(s.ready, rate, s.drain) : 1.0);
+        const double mMissed = missedIn(mStepLoads, rate);
         if (recentRates.size() == 10) {
             double base = 0;
             for (double r : recentRates)
