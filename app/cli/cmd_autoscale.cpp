@@ -45,7 +45,8 @@ QJsonObject autoscaleJson(const AutoscaleResult& r, bool series)
 
 std::unique_ptr<ReplicaPolicy> autoscalePolicy(const std::string& spec, const AutoscaleSetup& s)
 {
-    return spec == "logged" && s.log ? makeLoggedPolicy(s.record) : makeAnyReplicaPolicy(spec, s.service, nullptr);
+    // A record holds at least its start (replicaRecord); without one, "logged" is unknown.
+    return spec == "logged" && !s.record.changes.empty() ? makeLoggedPolicy(s.record) : makeAnyReplicaPolicy(spec, s.service, nullptr);
 }
 
 namespace {

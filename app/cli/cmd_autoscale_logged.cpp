@@ -66,7 +66,6 @@ int autoscaleAllApps(const Args& a, AutoscaleSetup& s, const std::vector<std::st
                 one.options = s.options;
                 one.record = replicaRecord(log, int(i), role);
                 one.load = demandOf(replicaRecord(log, int(i), role, s.service.startupDelayS), s.service.capacityRps());
-                one.log = std::make_unique<InstanceLog>(); // marks `logged` as the record's
                 for (const std::string& spec : specs) {
                     auto policy = autoscalePolicy(spec, one);
                     auto r = autoscale::runAutoscale(one.load, one.service, *policy, one.options);

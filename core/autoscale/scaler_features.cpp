@@ -96,20 +96,21 @@ void ScalerState::observe(const ScalerView& v)
     m_loadSeen = &load;
     for (std::size_t k = m_prefix.size() - 1; k < std::size_t(now); ++k)
         m_prefix.push_back(m_prefix.back() + double(load[k]));
-    auto meanOf = [&](const std::vector<float>&, std::ptrdiff_t from, std::ptrdiff_t to, std::ptrdiff_t end) {
+    // Mean of steps [from, to), clamped to the steps seen.
+    auto meanOf = [&](std::ptrdiff_t from, std::ptrdiff_t to) {
         from = std::max<std::ptrdiff_t>(0, from);
-        to = std::min(to, end);
+        to = std::min(to, now);
         return to <= from ? 0.0 : (m_prefix[std::size_t(to)] - m_prefix[std::size_t(from)]) / double(to - from);
     };
-    m_rateNow = meanOf(load, now - 60, now, now);
+    m_rateNow = meanOf(now - 60, now);
     const auto lead = std::ptrdiff_t(std::lround(m_s.startupDelayS + m_s.hpa.syncPeriodS));
     constexpr std::ptrdiff_t kDay = 86400;
     if (now >= kDay + 3600) {
-        const double yesterday = meanOf(load, now - kDay + lead - 60, now - kDay + lead, now);
-        const double ratio = clip((meanOf(load, now - 3600, now, now) + 1e-3) / (meanOf(load, now - kDay - 3600, now - kDay, now) + 1e-3), 0.25, 4);
+        const double yesterday = meanOf(now - kDay + lead - 60, now - kDay + lead);
+        const double ratio = clip((meanOf(now - 3600, now) + 1e-3) / (meanOf(now - kDay - 3600, now - kDay) + 1e-3), 0.25, 4);
         m_rateAhead = yesterday * ratio;
     } else {
-        const double r5 = meanOf(load, now - 300, now, now);
+        const double r5 = meanOf(now - 300, now);
         m_rateAhead = std::max(0.0, m_rateNow + (m_rateNow - r5) * double(lead + 30) / 120.0);
     }
     m_dayPhase = 2 * std::numbers::pi * double(now % kDay) / double(kDay);
