@@ -1,5 +1,7 @@
 #include "training_panel.h"
 
+#include "round_lineage.h"
+
 #include <algorithm>
 
 #include <qcustomplot.h>
@@ -137,11 +139,7 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     QCPGraph* sm = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
     sm->setPen(QPen(QColor(213, 94, 0), 2));
     sm->setName(tr("return (smoothed)"));
-    m_tree = new QTreeWidget(split);
-    m_tree->setObjectName("roundLineage");
-    m_tree->setHeaderLabels({ tr("Round"), tr("Status"), tr("Mode / window"), tr("Evaluation (mean over seeds)"), tr("Weights"), tr("Checkpoint / error") });
-    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tree = makeLineageTree(split);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* right = new QWidget(this);
@@ -192,80 +190,15 @@ TrainRequest TrainingPanel::request() const
 
 QString TrainingPanel::evaluationText(const std::string& mode, const std::vector<store::EvalValue>& values, bool allMetrics)
 {
-    // Means over seeds per (metric, policy).
-    std::vector<std::string> metrics, policies;
-    std::map<std::pair<std::string, std::string>, std::pair<double, int>> sum;
-    for (const store::EvalValue& v : values) {
-        if (std::find(metrics.begin(), metrics.end(), v.metric) == metrics.end())
-            metrics.push_back(v.metric);
-        if (std::find(policies.begin(), policies.end(), v.policy) == policies.end())
-            policies.push_back(v.policy);
-        auto& s = sum[{ v.metric, v.policy }];
-        s.first += v.value;
-        ++s.second;
-    }
-    static const std::map<std::string, QString> names = { { "finalGpuAllocPct", QStringLiteral("final GPU allocation %") },
-        { "fragRatePct", QStringLiteral("fragmentation rate %") }, { "failedPods", QStringLiteral("failed pods") },
-        { "waitP99S", QStringLiteral("p99 wait s") }, { "waitMeanS", QStringLiteral("mean wait s") }, { "failed", QStringLiteral("failed jobs") },
-        { "meanGpuUtilPct", QStringLiteral("mean GPU utilization %") } };
-    // The learned policy first, then the baselines as stored.
-    std::stable_partition(policies.begin(), policies.end(), [](const std::string& p) { return p == "learned"; });
-    const std::string key = mode == "fill" ? "finalGpuAllocPct" : "waitP99S";
-    QStringList lines;
-    for (const std::string& m : metrics) {
-        if (!allMetrics && m != key)
-            continue;
-        QStringList parts;
-        for (const std::string& p : policies)
-            if (auto it = sum.find({ m, p }); it != sum.end())
-                parts << QStringLiteral("%1 %2").arg(QString::fromStdString(p)).arg(it->second.first / it->second.second, 0, 'f', 2);
-        lines << QStringLiteral("%1: %2").arg(names.count(m) ? names.at(m) : QString::fromStdString(m), parts.join(QStringLiteral(", ")));
-    }
-    return lines.join('\n');
+    return views::evaluationText(mode, values, allMetrics);
 }
 
 void TrainingPanel::setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation)
 {
-    const qlonglong keep = m_parent->currentData().toLongLong();
-    m_parent->clear();
-    m_parent->addItem(tr("fresh network"), qlonglong(-1));
-    m_tree->clear();
-    std::map<int64_t, QTreeWidgetItem*> items;
-    for (const store::RoundRow& r : rounds) {
-        QStringList cols { QString::number(r.id), QString::fromStdString(r.status),
-            QString::fromStdString(r.mode + ", " + r.window),
-            evaluation.count(r.id) ? evaluationText(r.mode, evaluation.at(r.id)) : QStringLiteral("—"),
-            QString::fromStdString(r.weights.substr(0, r.weights.find(",customTerm"))),
-            QString::fromStdString(r.status == "finished" ? r.checkpoint : r.error) };
-        auto* parentItem = items.count(r.parentId) ? items[r.parentId] : nullptr;
-        auto* item = parentItem ? new QTreeWidgetItem(parentItem, cols) : new QTreeWidgetItem(m_tree, cols);
-        item->setData(0, Qt::UserRole, qlonglong(r.id));
-        item->setData(0, Qt::UserRole + 1, QString::fromStdString(r.status == "finished" ? r.checkpoint : std::string()));
-        item->setToolTip(5, cols[5]);
-        if (evaluation.count(r.id)) // every metric, for the learned policy and each baseline
-            item->setToolTip(3, evaluationText(r.mode, evaluation.at(r.id), true));
-        if (r.status != "finished")
-            item->setForeground(1, QColor(170, 0, 0));
-        else
-            m_parent->addItem(tr("round %1").arg(r.id), qlonglong(r.id));
-        items[r.id] = item;
-    }
-    m_tree->expandAll();
-    // Default: continue from the newest finished round; a round the user picked stays picked.
-    const int at = m_parentPicked ? m_parent->findData(keep) : -1;
-    m_parent->setCurrentIndex(at >= 0 ? at : m_parent->count() - 1);
+    showLineage(m_tree, m_parent, m_parentPicked, rounds, evaluation);
 }
 
-std::vector<std::string> TrainingPanel::selectedCheckpoints() const
-{
-    std::vector<std::string> out;
-    for (QTreeWidgetItem* item : m_tree->selectedItems()) {
-        const QString c = item->data(0, Qt::UserRole + 1).toString();
-        if (!c.isEmpty())
-            out.push_back(c.toStdString());
-    }
-    return out;
-}
+std::vector<std::string> TrainingPanel::selectedCheckpoints() const { return views::selectedCheckpoints(m_tree); }
 
 std::vector<double> TrainingPanel::smooth(const std::vector<double>& values, double alpha)
 {

@@ -352,7 +352,7 @@ int runRounds(const std::vector<std::string>& argv)
         return fail(rows.error().toString());
     QJsonArray arr;
     if (!a.flag("json"))
-        std::printf("%5s %6s %-9s %-6s %-24s %4s %8s %10s  %s\n", "round", "parent", "status", "mode", "window", "ep", "lr",
+        std::printf("%5s %6s %-9s %-9s %-24s %4s %8s %10s  %s\n", "round", "parent", "status", "mode", "window", "ep", "lr",
             "learned", "checkpoint / error");
     for (const store::RoundRow& r : rows.value()) {
         auto eval = project.value()->roundEval(r.id);
@@ -361,7 +361,7 @@ int runRounds(const std::vector<std::string>& argv)
         QJsonObject evalJson;
         if (eval)
             for (const store::EvalValue& v : eval.value()) {
-                if (v.policy == "learned" && (v.metric == "finalGpuAllocPct" || v.metric == "waitP99S")) {
+                if (v.policy == "learned" && (v.metric == "finalGpuAllocPct" || v.metric == "waitP99S" || v.metric == "replicaHours")) {
                     learned += v.value;
                     ++n;
                 }
@@ -378,7 +378,7 @@ int runRounds(const std::vector<std::string>& argv)
                 { "eval", evalJson } });
             continue;
         }
-        std::printf("%5lld %6s %-9s %-6s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
+        std::printf("%5lld %6s %-9s %-9s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
             r.parentId < 0 ? "-" : std::to_string(r.parentId).c_str(), r.status.c_str(), r.mode.c_str(), r.window.substr(0, 24).c_str(),
             r.episodes, r.learningRate, n ? QString::number(learned / n, 'f', 2).toStdString().c_str() : "-",
             r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());

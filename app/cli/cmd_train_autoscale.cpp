@@ -1,16 +1,18 @@
-// `schedlab-cli train --mode autoscale LOAD --out F.slq [--service FILE] [--from T] [--window T]
-// [--episodes 3] [--lr 1e-3] [--gamma 0.9] [--seed 1] [--weights latency=0.3,cost=0.3,sla=0.4]
-// [--parent F.slq] [--eval-from T --eval-window T --baselines hpa,forecast] [--json]`: the learned
-// replica policy trained on a span of the load (core/autoscale/learned_scaler.h), then evaluated
-// on a later span next to baselines.
+// `schedlab-cli train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent K|F.slq]
+// [--service FILE] [--from T] [--window T] [--episodes 3] [--lr 1e-3] [--gamma 0.9] [--seed 1]
+// [--weights latency=0.3,cost=0.3,sla=0.4] [--eval-from T --eval-window T] [--baselines hpa,forecast]
+// [--json]`: fine-tune rounds of the learned replica policy (workflow/scaler_rounds.h), each
+// trained on a span of the load and evaluated on a later one next to baselines; with a project the
+// rounds are stored with their lineage (`rounds --project P` lists them).
 
 #include "cmd_autoscale.h"
 #include "commands.h"
 
-#include "autoscale/learned_scaler.h"
-#include "rl/q_network.h"
 #include "workflow/run_args.h"
+#include "workflow/scaler_rounds.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -35,42 +37,72 @@ Result<double> durationOf(const Args& a, const char* flag, double fallback)
     return d;
 }
 
+QJsonObject roundJson(const workflow::ScalerRoundResult& r)
+{
+    QJsonArray episodes, evals;
+    for (const ScalerEpisode& e : r.training.episodes)
+        episodes.append(QJsonObject { { "meanReward", e.meanReward }, { "replicaHours", e.replicaHours },
+            { "sloViolationMinutes", e.sloViolationMinutes }, { "meanLoss", e.meanLoss }, { "decisions", double(e.decisions) } });
+    for (const AutoscaleResult& run : r.eval)
+        evals.append(autoscaleJson(run, false));
+    return QJsonObject { { "round", double(r.roundId) }, { "checkpoint", QString::fromStdString(r.checkpoint) },
+        { "trainFromS", r.trainFromS }, { "trainToS", r.trainToS }, { "evalFromS", r.evalFromS }, { "evalToS", r.evalToS },
+        { "gradientSteps", double(r.training.gradientSteps) }, { "seconds", r.seconds }, { "episodes", episodes },
+        { "evaluation", evals } };
+}
+
+void printEvaluation(const workflow::ScalerRoundResult& r)
+{
+    std::printf("evaluated on [%.0f s, %.0f s):\n%-24s %12s %8s %10s %8s %12s %8s\n", r.evalFromS, r.evalToS, "policy", "replica-h",
+        "SLO min", "missed %", "actions", "burst p50 s", "util %");
+    for (const AutoscaleResult& run : r.eval)
+        std::printf("%-24s %12.1f %8d %10.3f %8d %6.0f (%zu) %8.1f\n", run.policy.c_str(), run.replicaHours, run.sloViolationMinutes,
+            run.missedShare * 100, run.scalingActions, lagQuantile(run.burstLagsS, 0.5), run.burstLagsS.size(), run.meanUtilization * 100);
+}
+
 } // namespace
 
 int trainAutoscale(const std::vector<std::string>& argv)
 {
     Args a;
     if (std::string e = a.parse(argv, { "mode", "service", "from", "window", "episodes", "lr", "gamma", "seed", "weights", "parent", "out",
-                                          "eval-from", "eval-window", "baselines" },
+                                          "eval-from", "eval-window", "baselines", "project", "rounds" },
             { "json", "interpolate" });
         !e.empty())
         return fail("train: " + e, 2);
-    if (a.positional().size() != 1 || !a.value("out"))
-        return fail("train: usage: train --mode autoscale LOAD --out F.slq [--service FILE] [--from T] [--window T] [--episodes N]", 2);
+    if (a.positional().size() != 1 || (!a.value("out") && !a.value("project")))
+        return fail("train: usage: train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent K|F.slq] [--service FILE] "
+                    "[--from T] [--window T] [--episodes N] [--eval-from T]",
+            2);
     // Everything checked before any work.
-    ScalerTrainOptions o;
+    workflow::ScalerRoundOptions o;
     std::string error;
-    o.episodes = int(a.integer("episodes", 3, error));
-    o.learningRate = a.real("lr", 1e-3, error);
-    o.gamma = a.real("gamma", 0.9, error);
-    o.seed = uint64_t(a.integer("seed", 1, error));
+    o.train.episodes = int(a.integer("episodes", 3, error));
+    o.train.learningRate = a.real("lr", 1e-3, error);
+    o.train.gamma = a.real("gamma", 0.9, error);
+    o.train.seed = uint64_t(a.integer("seed", 1, error));
+    const int rounds = int(a.integer("rounds", 1, error));
     if (!error.empty())
         return fail("train: " + error, 2);
+    if (rounds < 1 || rounds > 100)
+        return fail("train: --rounds: between 1 and 100", 2);
     if (auto w = a.value("weights")) {
         auto r = ScalerReward::parse(*w, ScalerReward {});
         if (!r)
             return fail("train: --weights: " + r.error().message, 2);
-        o.reward = *r;
+        o.train.reward = *r;
     }
     auto from = durationOf(a, "from", 0), window = durationOf(a, "window", 0), evalFrom = durationOf(a, "eval-from", -1),
          evalWindow = durationOf(a, "eval-window", 0);
     for (const auto* d : { &from, &window, &evalFrom, &evalWindow })
         if (!*d)
             return fail("train: " + d->error().message, 2);
-    o.fromS = *from;
-    o.durationS = *window;
-    const std::vector<std::string> baselines = splitList(a.value("baselines").value_or("hpa,forecast"));
-    for (const std::string& b : baselines)
+    o.train.fromS = *from;
+    o.train.durationS = *window;
+    o.evalFromS = *evalFrom;
+    o.evalDurationS = *evalWindow;
+    o.baselines = splitList(a.value("baselines").value_or("hpa,forecast"));
+    for (const std::string& b : o.baselines)
         if (!makeReplicaPolicy(b, ServiceConfig {}, &error))
             return fail("train: --baselines: " + error, 2);
 
@@ -80,73 +112,71 @@ int trainAutoscale(const std::vector<std::string>& argv)
         if (!c)
             return fail(c.error().toString());
         s.service = std::move(c).value();
+        o.servicePath = QFileInfo(QString::fromStdString(*f)).absoluteFilePath().toStdString();
     }
     auto load = readLoadSeries(a.positional()[0], a.flag("interpolate") ? Resample::Interpolated : Resample::Stepped);
     if (!load)
         return fail(load.error().toString());
     s.load = std::move(load).value();
-    const double steps = double(s.load.requests.size());
-    if (o.fromS >= steps)
-        return fail("train: --from is after the load's end (" + std::to_string(s.load.requests.size()) + " s)", 2);
-    const double trainEnd = o.durationS > 0 ? std::min(steps, o.fromS + o.durationS) : steps;
-    // Evaluated by default on what follows the training span.
-    AutoscaleOptions eval;
-    eval.fromS = *evalFrom >= 0 ? *evalFrom : trainEnd;
-    eval.durationS = *evalWindow;
-    const bool evaluate = eval.fromS < steps;
+    o.loadPath = QFileInfo(QString::fromStdString(a.positional()[0])).absoluteFilePath().toStdString();
+    if (Status st = workflow::checkScalerRound(s.load, o); !st)
+        return fail("train: " + st.error().message, 2);
+    std::unique_ptr<store::Project> project;
+    if (auto p = a.value("project")) {
+        auto opened = store::Project::open(*p);
+        if (!opened)
+            return fail(opened.error().toString());
+        project = std::move(opened).value();
+        o.checkpointDir = project->path() + ".models";
+        if (!QDir().mkpath(QString::fromStdString(o.checkpointDir)))
+            return fail("train: cannot create the checkpoint folder " + o.checkpointDir);
+    }
+    if (auto out = a.value("out"); out && (!project || rounds == 1))
+        o.outCheckpoint = *out;
+    if (auto parent = a.value("parent")) {
+        auto resolved = workflow::resolveScalerParent(*parent, project.get());
+        if (!resolved)
+            return fail("train: " + resolved.error().toString(), 2);
+        o.parentCheckpoint = resolved->first;
+        o.parentRound = resolved->second;
+    }
 
-    auto net = a.value("parent") ? rl::QNetwork::load(*a.value("parent")) : rl::QNetwork::create(o.seed, { kScalerFeatures, 64, 32 });
-    if (!net)
-        return fail("train: " + net.error().toString());
     const bool json = a.flag("json");
     if (!json)
-        std::printf("training the learned replica policy on %s [%.0f s, %.0f s) (%s), %d episodes, reward %s\n", s.load.name.c_str(), o.fromS,
-            trainEnd, s.load.source.c_str(), o.episodes, o.reward.toString().c_str());
+        std::printf("training the learned replica policy on %s (%s), %d round(s) of %d episodes, reward %s\n", s.load.name.c_str(),
+            s.load.source.c_str(), rounds, o.train.episodes, o.train.reward.toString().c_str());
+    workflow::ScalerSessionCallbacks cb;
     int episode = 0;
-    auto report = trainScaler(**net, s.load, s.service, o, [&](const ScalerEpisode& e) {
+    cb.episode = [&](int round, const ScalerEpisode& e) {
         if (!json)
-            std::printf("  episode %d: mean reward %.4f, %.1f replica-h, %d SLO min, loss %.5f, %lld decisions\n", ++episode, e.meanReward,
-                e.replicaHours, e.sloViolationMinutes, e.meanLoss, (long long)e.decisions);
+            std::printf("  round %d episode %d: mean reward %.4f, %.1f replica-h, %d SLO min, loss %.5f, %lld decisions\n", round, ++episode,
+                e.meanReward, e.replicaHours, e.sloViolationMinutes, e.meanLoss, (long long)e.decisions);
         std::fflush(stdout);
-    });
-    if (!report)
-        return fail("train: " + report.error().toString());
-    if (Status st = (*net)->save(*a.value("out")); !st)
-        return fail("train: " + st.error().toString());
-    QJsonArray episodes, evals;
-    for (const ScalerEpisode& e : report->episodes)
-        episodes.append(QJsonObject { { "meanReward", e.meanReward }, { "replicaHours", e.replicaHours },
-            { "sloViolationMinutes", e.sloViolationMinutes }, { "meanLoss", e.meanLoss }, { "decisions", double(e.decisions) } });
+    };
+    cb.roundFinished = [&](int round, const workflow::ScalerRoundResult& r) {
+        episode = 0;
+        if (json)
+            return;
+        std::printf("round %d%s: trained on [%.0f s, %.0f s), %lld gradient steps in %.1f s; wrote %s\n", round,
+            r.roundId >= 0 ? (" (project round " + std::to_string(r.roundId) + ")").c_str() : "", r.trainFromS, r.trainToS,
+            (long long)r.training.gradientSteps, r.seconds, r.checkpoint.c_str());
+        printEvaluation(r);
+    };
+    auto session = workflow::runScalerSession(s.load, s.service, project.get(), o, rounds, cb);
+    if (!session)
+        return fail("train: " + session.error().toString());
     if (!json)
-        std::printf("%lld gradient steps in %.1f s; wrote %s\n", (long long)report->gradientSteps, report->seconds, a.value("out")->c_str());
-    if (evaluate) {
-        if (!json)
-            std::printf("evaluated on [%.0f s, %.0f s):\n%-24s %12s %8s %10s %8s %12s %8s\n", eval.fromS,
-                eval.durationS > 0 ? std::min(steps, eval.fromS + eval.durationS) : steps, "policy", "replica-h", "SLO min", "missed %",
-                "actions", "burst p50 s", "util %");
-        std::vector<std::string> specs = baselines;
-        specs.insert(specs.begin(), "learned:" + *a.value("out"));
-        for (const std::string& spec : specs) {
-            auto p = makeAnyReplicaPolicy(spec, s.service, &error);
-            if (!p)
-                return fail("train: " + error);
-            auto r = autoscale::runAutoscale(s.load, s.service, *p, eval);
-            if (!r)
-                return fail("train: " + spec + ": " + r.error().toString());
-            if (json)
-                evals.append(autoscaleJson(*r, false));
-            else
-                std::printf("%-24s %12.1f %8d %10.3f %8d %6.0f (%zu) %8.1f\n", r->policy.c_str(), r->replicaHours, r->sloViolationMinutes,
-                    r->missedShare * 100, r->scalingActions, lagQuantile(r->burstLagsS, 0.5), r->burstLagsS.size(), r->meanUtilization * 100);
-        }
+        return 0;
+    QJsonArray all;
+    for (workflow::ScalerRoundResult& r : session.value()) {
+        r.eval.front().policy = "learned:" + QFileInfo(QString::fromStdString(r.checkpoint)).fileName().toStdString();
+        all.append(roundJson(r));
     }
-    if (json)
-        std::printf("%s\n", QJsonDocument(QJsonObject { { "schema", "schedlab.train-autoscale/1" }, { "checkpoint", QString::fromStdString(*a.value("out")) },
-                                              { "trainFromS", o.fromS }, { "trainToS", trainEnd }, { "evalFromS", eval.fromS },
-                                              { "reward", QString::fromStdString(o.reward.toString()) }, { "gradientSteps", double(report->gradientSteps) },
-                                              { "seconds", report->seconds }, { "episodes", episodes }, { "evaluation", evals } })
-                                .toJson(QJsonDocument::Indented)
-                                .constData());
+    QJsonObject top = all.last().toObject();
+    top["schema"] = "schedlab.train-autoscale/1";
+    top["reward"] = QString::fromStdString(o.train.reward.toString());
+    top["rounds"] = all;
+    std::printf("%s\n", QJsonDocument(top).toJson(QJsonDocument::Indented).constData());
     return 0;
 }
 

@@ -27,23 +27,22 @@ struct Outcome {
     autoscale::ServiceConfig service;
     std::vector<autoscale::AutoscaleResult> results;
 };
-/// The request's load and service file (the defaults without one), read on a worker.
-Result<std::pair<autoscale::LoadSeries, autoscale::ServiceConfig>> readInputs(const views::AutoscaleRequest& r)
+} // namespace
+
+Result<std::pair<autoscale::LoadSeries, autoscale::ServiceConfig>> readAutoscaleInputs(const QString& loadPath, const QString& servicePath)
 {
-    auto load = autoscale::readLoadSeries(r.loadPath.toStdString());
+    auto load = autoscale::readLoadSeries(loadPath.toStdString());
     if (!load)
         return load.error();
     autoscale::ServiceConfig service;
-    if (!r.servicePath.isEmpty()) {
-        auto s = autoscale::readServiceConfig(r.servicePath.toStdString());
+    if (!servicePath.isEmpty()) {
+        auto s = autoscale::readServiceConfig(servicePath.toStdString());
         if (!s)
             return s.error();
         service = std::move(s).value();
     }
     return std::pair(std::move(load).value(), std::move(service));
 }
-
-} // namespace
 
 AutoscaleController::AutoscaleController(views::AutoscaleView* view, QObject* parent)
     : QObject(parent)
@@ -116,7 +115,7 @@ bool AutoscaleController::run()
     m_jobs.launch(
         [r](ProgressFn progress, CancelToken cancel) -> Result<Outcome> {
             Outcome out;
-            auto inputs = readInputs(r);
+            auto inputs = readAutoscaleInputs(r.loadPath, r.servicePath);
             if (!inputs)
                 return inputs.error();
             out.load = std::move(inputs->first);
@@ -199,7 +198,7 @@ bool AutoscaleController::decision(int run, double atS)
     m_decisionJobs.reset(); // the last incident chosen wins
     m_decisionJobs.launch(
         [r, base, atS](ProgressFn, CancelToken cancel) -> Result<autoscale::AutoscaleDecision> {
-            auto inputs = readInputs(r);
+            auto inputs = readAutoscaleInputs(r.loadPath, r.servicePath);
             if (!inputs)
                 return inputs.error();
             auto& [load, service] = inputs.value();
@@ -238,7 +237,7 @@ bool AutoscaleController::fork(int run, double atS, const std::string& policy)
     QPointer<views::AutoscaleView> view(m_view);
     m_jobs.launch(
         [r, base, policy, atS](ProgressFn progress, CancelToken cancel) -> Result<autoscale::AutoscaleResult> {
-            auto inputs = readInputs(r);
+            auto inputs = readAutoscaleInputs(r.loadPath, r.servicePath);
             if (!inputs)
                 return inputs.error();
             auto& [load, service] = inputs.value();

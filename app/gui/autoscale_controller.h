@@ -14,6 +14,9 @@
 
 namespace schedlab::app {
 
+/// A load file and a service file (the defaults when empty), read (on a worker).
+Result<std::pair<autoscale::LoadSeries, autoscale::ServiceConfig>> readAutoscaleInputs(const QString& loadPath, const QString& servicePath);
+
 class AutoscaleController : public QObject {
     Q_OBJECT
 public:

@@ -45,6 +45,9 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeWidget>
+#include "scaler_reward_editor.h"
+
+#include <QUndoGroup>
 #include <QUndoStack>
 #include <QHBoxLayout>
 #include <QSpinBox>
@@ -420,7 +423,7 @@ void MainWindow::buildMenus()
             openSweep(path);
     });
     file->addAction(tr("Open Request &Load..."), this, [this] {
-        m_tabs->setCurrentWidget(m_autoscaleView);
+        m_tabs->setCurrentWidget(m_autoscaleTab);
         emit m_autoscaleView->openLoadRequested();
     });
     file->addSeparator();
@@ -435,10 +438,18 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     // Undo / redo of reward weight edits (the Reward dock's stack), from anywhere in the window.
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_reward->undoStack()->createUndoAction(this, tr("&Undo"));
+    // The Autoscaling tab's edits go to its own editor's stack while it is shown.
+    m_undoGroup = new QUndoGroup(this);
+    m_undoGroup->addStack(m_reward->undoStack());
+    m_undoGroup->addStack(m_scalerPanel->rewardEditor()->undoStack());
+    m_undoGroup->setActiveStack(m_reward->undoStack());
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_undoGroup->setActiveStack(m_tabs->currentWidget() == m_autoscaleTab ? m_scalerPanel->rewardEditor()->undoStack() : m_reward->undoStack());
+    });
+    QAction* undo = m_undoGroup->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     undo->setObjectName("undoAction");
-    QAction* redo = m_reward->undoStack()->createRedoAction(this, tr("&Redo"));
+    QAction* redo = m_undoGroup->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
     edit->addAction(undo);
     edit->addAction(redo);

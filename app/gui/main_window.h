@@ -9,6 +9,7 @@
 #include "run_controller.h"
 #include "sweep_controller.h"
 #include "autoscale_controller.h"
+#include "scaler_training_controller.h"
 #include "training_controller.h"
 #include "run_result.h"
 #include "trace/load_profile.h"
@@ -21,6 +22,7 @@
 #include <vector>
 
 class QLabel;
+class QUndoGroup;
 class QListWidgetItem;
 class QMenu;
 class QListWidget;
@@ -104,6 +106,8 @@ signals:
     void trainingDone();
     /// The stored runs checked in the Runs dock are all read (they load in the background).
     void storedRunsLoaded();
+    /// The replica policy's training stopped (ok: every round finished).
+    void scalerTrainingFinished(bool ok);
 
 public:
     /// Uses the KubeSchedulerConfiguration at `path` for k8s-default / k8s-sampling runs (empty:
@@ -128,6 +132,10 @@ public:
     /// one), replaying it when `run` (main_window_autoscale.cpp).
     void openAutoscaleLoad(const QString& loadPath, const QString& servicePath = QString(), bool run = false);
     views::AutoscaleView* autoscaleView() const { return m_autoscaleView; }
+    views::ScalerTrainingPanel* scalerPanel() const { return m_scalerPanel; }
+    /// Trains the replica policy's rounds on the Autoscaling tab's load (false with the reason in
+    /// the panel when it cannot start; scalerTrainingFinished when done).
+    bool startScalerTraining(const views::ScalerTrainRequest& request);
     AutoscaleController* autoscaleController() const { return m_autoscale; }
     SweepController* sweepController() const { return m_sweeps; }
 
@@ -227,6 +235,10 @@ private:
     SweepController* m_sweeps = nullptr;
     views::AutoscaleView* m_autoscaleView = nullptr;
     AutoscaleController* m_autoscale = nullptr;
+    QWidget* m_autoscaleTab = nullptr; ///< the view and the training panel
+    views::ScalerTrainingPanel* m_scalerPanel = nullptr;
+    ScalerTrainingController* m_scalerTrainer = nullptr;
+    QUndoGroup* m_undoGroup = nullptr; ///< the reward editor of the shown tab
     int m_pendingSweepCell = -1; ///< opened once the merge it waits for is done
     bool m_loadingSettings = false;
     int m_lastTab = 0; ///< the tab whose dock visibility is saved when another is shown

@@ -47,8 +47,10 @@ void MainWindow::loadProjectSettings()
 void MainWindow::refreshRounds()
 {
     m_training->setProjectOpen(m_session.isOpen());
+    m_scalerPanel->setProjectOpen(m_session.isOpen());
     if (!m_session.project()) {
         m_training->setRounds({});
+        m_scalerPanel->setRounds({}, {});
         return;
     }
     auto rounds = m_session.project()->rounds();
@@ -60,7 +62,13 @@ void MainWindow::refreshRounds()
     for (const store::RoundRow& r : rounds.value())
         if (auto eval = m_session.project()->roundEval(r.id); eval && !eval->empty())
             evaluation[r.id] = std::move(eval).value();
-    m_training->setRounds(rounds.value(), evaluation);
+    // The placement agent's rounds in the Training tab, the replica policy's beside the Autoscaling tab.
+    std::vector<store::RoundRow> placement;
+    for (const store::RoundRow& r : rounds.value())
+        if (r.mode != workflow::kAutoscaleRoundMode)
+            placement.push_back(r);
+    m_training->setRounds(placement, evaluation);
+    m_scalerPanel->setRounds(rounds.value(), evaluation);
 }
 
 void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)

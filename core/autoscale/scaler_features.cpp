@@ -54,6 +54,29 @@ Result<ScalerReward> ScalerReward::parse(const std::string& text, const ScalerRe
     return r;
 }
 
+Result<ScalerReward> ScalerReward::preset(const std::string& name)
+{
+    ScalerReward r;
+    if (name == "default")
+        return r;
+    if (name == "cost-first") { // the weights of the README's held-out NASA comparison
+        r.latency = 0.05;
+        r.cost = 0.8;
+        r.sla = 0.15;
+        return r;
+    }
+    if (name == "slo-first") {
+        r.latency = 0.3;
+        r.cost = 0.1;
+        r.sla = 0.6;
+        r.tailScale = 2.0;
+        return r;
+    }
+    return makeError(ErrorCode::Invalid, "unknown scaler reward preset '" + name + "' (" + presetNames() + ")");
+}
+
+std::string ScalerReward::presetNames() { return "default, cost-first, slo-first"; }
+
 std::string ScalerReward::toString() const
 {
     char buf[160];

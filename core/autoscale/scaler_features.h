@@ -47,6 +47,10 @@ struct ScalerReward {
     /// errors name the key or value; weights finite, >= 0, not all zero.
     static Result<ScalerReward> parse(const std::string& text, const ScalerReward& base);
     std::string toString() const;
+    /// "default" (the weights above), "cost-first" (0.05, 0.8, 0.15), "slo-first" (0.3, 0.1, 0.6,
+    /// tail scale 2).
+    static Result<ScalerReward> preset(const std::string& name);
+    static std::string presetNames(); ///< "default, cost-first, slo-first"
 };
 
 struct ScalerRewardTerms {

@@ -70,6 +70,8 @@ Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent,
         return rounds.error();
     for (const store::RoundRow& r : rounds.value())
         if (std::to_string(r.id) == parent) {
+            if (r.mode == "autoscale")
+                return makeError(ErrorCode::Invalid, "round " + parent + " trained a replica policy (autoscale), not the placement agent");
             if (r.status != "finished")
                 return makeError(ErrorCode::Invalid, "round " + parent + " is " + r.status + "; it has no checkpoint");
             return std::pair<std::string, int64_t> { r.checkpoint, r.id };

@@ -6,6 +6,10 @@
 
 #include "autoscale_view.h"
 #include "main_window.h"
+#include "reward_editor.h"
+#include "scaler_reward_editor.h"
+#include "scaler_training_panel.h"
+#include "training_panel.h"
 
 #include "autoscale/autoscale_replay.h"
 #include "autoscale/scaler_features.h"
@@ -20,7 +24,10 @@
 #include <QImage>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QComboBox>
+#include <QPushButton>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include <cmath>
@@ -214,6 +221,76 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(v->statusText().contains("placement.slq"), true, 60000);
         QCOMPARE(w.autoscaleController()->storedIds().size(), v->results().size()); // nothing new stored
         QVERIFY2(v->statusText().contains("not a replica policy checkpoint"), qPrintable(v->statusText()));
+    }
+
+    void trainsRoundsBesideTheTab()
+    {
+        // Two days of a daily cycle (0.3 to 3 req/s), per-second counts; rounds train on day 1 and
+        // are judged on day 2.
+        QByteArray text;
+        for (int k = 0; k < 2 * 86400; ++k) {
+            const double r = 0.3 + 2.7 * (0.5 - 0.5 * std::cos(2 * M_PI * double(k % 86400) / 86400.0));
+            text += QByteArray::number(int(std::floor(double(k + 1) * r) - std::floor(double(k) * r))) + ' ';
+        }
+        const QString load = m_dir.filePath("daily.txt");
+        QFile f(load);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
+        f.close();
+
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        w.openAutoscaleLoad(load);
+        views::ScalerTrainingPanel* panel = w.scalerPanel();
+        panel->trainHoursBox()->setValue(24);
+        panel->episodesBox()->setValue(1);
+        panel->roundsBox()->setValue(2);
+        panel->rewardEditor()->presetBox()->setCurrentText("cost-first");
+        QCOMPARE(panel->rewardEditor()->reward().toString(), autoscale::ScalerReward::preset("cost-first")->toString());
+        // Edit > Undo on this tab undoes the replica policy's reward edit, not the placement one's.
+        const rl::RewardConfig placement = w.rewardEditor()->config();
+        w.findChild<QAction*>("undoAction")->trigger();
+        QCOMPARE(panel->rewardEditor()->reward().toString(), autoscale::ScalerReward {}.toString());
+        QCOMPARE(w.rewardEditor()->config().toString(), placement.toString());
+        panel->rewardEditor()->presetBox()->setCurrentText("cost-first");
+        // Rounds are stored in a project: refused without one, with the reason.
+        QVERIFY(!panel->trainButton()->isEnabled());
+        QVERIFY(!w.startScalerTraining(panel->request()));
+        QVERIFY2(panel->messageText().contains("project"), qPrintable(panel->messageText()));
+        const QString projectPath = m_dir.filePath("rounds.schedlab");
+        QVERIFY(w.newProject(projectPath));
+        QVERIFY(panel->trainButton()->isEnabled());
+        QSignalSpy finished(&w, &app::MainWindow::scalerTrainingFinished);
+        QTest::mouseClick(panel->trainButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(panel->messageText()));
+        QVERIFY2(panel->messageText().contains("learned") && panel->messageText().contains("hpa"), qPrintable(panel->messageText()));
+        // The lineage: round 2 under round 1, each with its evaluation.
+        QCOMPARE(panel->lineage()->topLevelItemCount(), 1);
+        QTreeWidgetItem* first = panel->lineage()->topLevelItem(0);
+        QCOMPARE(first->childCount(), 1);
+        QVERIFY2(first->text(2).startsWith("autoscale, daily.txt 0 h-24 h"), qPrintable(first->text(2)));
+        QVERIFY2(first->text(3).contains("replica-h: learned") && first->text(3).contains("hpa"), qPrintable(first->text(3)));
+        QVERIFY2(first->text(4).startsWith("latency=0.05,cost=0.8,sla=0.15"), qPrintable(first->text(4)));
+        QCOMPARE(w.trainingPanel()->lineage()->topLevelItemCount(), 0); // the placement agent's tab stays apart
+        QCOMPARE(panel->parentBox()->currentText(), QString("round 2")); // the next session continues the newest
+        {
+            auto project = store::Project::open(projectPath.toStdString(), store::Project::OpenMode::ReadOnly);
+            QVERIFY(project.ok());
+            auto rows = (*project)->rounds();
+            QCOMPARE(int(rows->size()), 2);
+            QCOMPARE(rows->at(1).parentId, rows->at(0).id);
+            QCOMPARE(rows->at(1).mode, std::string("autoscale"));
+            QCOMPARE(rows->at(1).weights, autoscale::ScalerReward::preset("cost-first")->toString());
+            QVERIFY(QFile::exists(QString::fromStdString(rows->at(1).checkpoint)));
+        }
+        // Use the second round as the tab's learned policy.
+        first->child(0)->setSelected(true);
+        QTest::mouseClick(panel->findChild<QPushButton*>("useScalerRound"), Qt::LeftButton);
+        const auto policies = w.autoscaleView()->request().policies;
+        QVERIFY(std::any_of(policies.begin(), policies.end(),
+            [](const std::string& p) { return p.rfind("learned:", 0) == 0 && p.find("round-2.slq") != std::string::npos; }));
     }
 };
 
