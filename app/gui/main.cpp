@@ -156,15 +156,6 @@ int main(int argc, char** argv)
             window.width(), window.height());
         QApplication::exit(ok ? 0 : 1);
     };
-    if (parser.isSet(load)) {
-        // The Autoscaling tab on a load, replayed; a screenshot once it is done.
-        window.show();
-        if (parser.isSet(screenshot))
-            QObject::connect(window.autoscaleController(), &schedlab::app::AutoscaleController::finished, &window,
-                [&saveAndQuit] { QTimer::singleShot(100, saveAndQuit); }, Qt::SingleShotConnection);
-        window.openAutoscaleLoad(parser.value(load), parser.isSet(service) ? parser.value(service) : QString(), true);
-        return app.exec();
-    }
     QString project, sweep;
     for (const QString& f : parser.positionalArguments())
         if (f.endsWith(".schedlab"))
@@ -173,6 +164,18 @@ int main(int argc, char** argv)
             sweep = f;
         else
             files.push_back(f.toStdString());
+    if (parser.isSet(load)) {
+        // The Autoscaling tab on a load (in the project given, whose replica-policy rounds show
+        // beside it), replayed; a screenshot once it is done.
+        window.show();
+        if (!project.isEmpty())
+            window.openProject(project);
+        if (parser.isSet(screenshot))
+            QObject::connect(window.autoscaleController(), &schedlab::app::AutoscaleController::finished, &window,
+                [&saveAndQuit] { QTimer::singleShot(100, saveAndQuit); }, Qt::SingleShotConnection);
+        window.openAutoscaleLoad(parser.value(load), parser.isSet(service) ? parser.value(service) : QString(), true);
+        return app.exec();
+    }
     if (!sweep.isEmpty()) {
         // A sweep plan (and the project its cells merge into): the Sweeps tab once the shard files are read.
         window.show();

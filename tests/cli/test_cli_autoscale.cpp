@@ -165,6 +165,40 @@ private slots:
         QVERIFY2(r.err.contains("missing.slq"), r.err.constData());
     }
 
+    void roundsInAProject()
+    {
+        // Two rounds on the first 10 minutes, judged on the burst after them, stored with their
+        // lineage; a third continues round 2 by number; a placement parent is refused by kind.
+        const QString project = m_dir.filePath("rounds.schedlab");
+        Run r = cli({ "train", "--mode", "autoscale", m_load, "--project", project, "--rounds", "2", "--window", "10m", "--episodes", "1",
+            "--baselines", "hpa", "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["rounds"].toArray().size(), 2);
+        QCOMPARE(o["round"].toInt(), 2); // the top level is the last round
+        QVERIFY(o["checkpoint"].toString().endsWith("rounds.schedlab.models/round-2.slq"));
+        QCOMPARE(o["evaluation"].toArray()[0].toObject()["policy"].toString(), QString("learned:round-2.slq"));
+        r = cli({ "train", "--mode", "autoscale", m_load, "--project", project, "--parent", "2", "--window", "10m", "--episodes", "1",
+            "--baselines", "hpa" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = cli({ "rounds", "--project", project, "--json" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray rounds = QJsonDocument::fromJson(r.out).object()["rounds"].toArray();
+        QCOMPARE(rounds.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(rounds[i].toObject()["mode"].toString(), QString("autoscale"));
+            QCOMPARE(rounds[i].toObject()["parent"].toInt(), i == 0 ? -1 : i); // 1 <- 2 <- 3
+            QVERIFY(rounds[i].toObject()["eval"].toObject()["hpa"].toObject().contains("replicaHours#0"));
+        }
+        r = cli({ "train", "--mode", "autoscale", m_load, "--project", project, "--parent", "9", "--window", "10m" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("no round 9"), r.err.constData());
+        // Nothing left to judge a round on: refused before any work.
+        r = cli({ "train", "--mode", "autoscale", m_load, "--project", project });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("nothing is left to evaluate on"), r.err.constData());
+    }
+
     void loggedReplicasPerApp()
     {
         // Two apps: app_a 1 replica, 2 from 60 s, 1 from 420 s (log end 600 s); app_b 1 from 0.
