@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -34,11 +35,10 @@ ScalerTrainingPanel::ScalerTrainingPanel(QWidget* parent)
     layout->addWidget(rewardBox);
 
     auto* roundsBox = new QGroupBox(tr("Fine-tune rounds"), this);
-    auto* form = new QFormLayout(roundsBox);
-    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    auto* grid = new QGridLayout(roundsBox);
     auto hoursBox = [roundsBox](double value, const QString& special) {
         auto* b = new QDoubleSpinBox(roundsBox);
-        b->setRange(0, 1e6);
+        b->setRange(0, 1e5);
         b->setDecimals(1);
         b->setSuffix(tr(" h"));
         b->setValue(value);
@@ -61,48 +61,41 @@ ScalerTrainingPanel::ScalerTrainingPanel(QWidget* parent)
     m_gamma->setSingleStep(0.05);
     m_gamma->setDecimals(3);
     m_gamma->setValue(0.9);
+    m_gamma->setToolTip(tr("Discount per 15-s sync period"));
     m_parent = new QComboBox(roundsBox);
     m_parent->addItem(tr("fresh network"), qlonglong(-1));
     connect(m_parent, qOverload<int>(&QComboBox::activated), this, [this] { m_parentPicked = true; });
     m_baselines = new QLineEdit(QStringLiteral("hpa,forecast"), roundsBox);
+    // One field a row: the panel is narrow at 1280 px (it scrolls in height instead).
+    auto* form = new QFormLayout;
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("Train from"), m_trainFrom);
     form->addRow(tr("Train for"), m_trainHours);
     form->addRow(tr("Evaluate from"), m_evalFrom);
     form->addRow(tr("Evaluate for"), m_evalHours);
     form->addRow(tr("Episodes per round"), m_episodes);
     form->addRow(tr("Rounds"), m_rounds);
-    form->addRow(tr("Discount (per 15 s)"), m_gamma);
+    form->addRow(tr("Discount"), m_gamma);
     form->addRow(tr("Parent"), m_parent);
     form->addRow(tr("Baselines"), m_baselines);
-    auto* buttons = new QHBoxLayout;
+    grid->addLayout(form, 0, 0, 1, 3);
     m_train = new QPushButton(tr("Train rounds"), roundsBox);
     m_train->setObjectName("trainScaler");
     m_cancel = new QPushButton(tr("Cancel"), roundsBox);
     m_cancel->setEnabled(false);
-    buttons->addWidget(m_train);
-    buttons->addWidget(m_cancel);
-    form->addRow(buttons);
     m_progress = new QProgressBar(roundsBox);
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
-    form->addRow(m_progress);
+    grid->addWidget(m_train, 1, 0);
+    grid->addWidget(m_cancel, 1, 1);
+    grid->addWidget(m_progress, 1, 2);
     m_message = new QLabel(roundsBox);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    form->addRow(m_message);
+    grid->addWidget(m_message, 2, 0, 1, 3);
     layout->addWidget(roundsBox);
     connect(m_train, &QPushButton::clicked, this, [this] { emit trainRequested(request()); });
     connect(m_cancel, &QPushButton::clicked, this, &ScalerTrainingPanel::cancelRequested);
-
-    m_plot = new QCustomPlot(this);
-    m_plot->setMinimumHeight(150);
-    m_plot->xAxis->setLabel(tr("episode"));
-    m_plot->yAxis->setLabel(tr("mean reward"));
-    m_plot->yAxis2->setVisible(true);
-    m_plot->yAxis2->setLabel(tr("replica-h"));
-    m_plot->addGraph()->setPen(QPen(QColor(213, 94, 0), 2));
-    m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2)->setPen(QPen(QColor(0, 114, 178), 1.5, Qt::DashLine));
-    layout->addWidget(m_plot, 1);
 
     m_tree = makeLineageTree(this);
     m_tree->setMinimumHeight(120);
@@ -116,6 +109,16 @@ ScalerTrainingPanel::ScalerTrainingPanel(QWidget* parent)
             emit useCheckpoint(QString::fromStdString(c.front()));
     });
     layout->addWidget(use);
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumHeight(120);
+    m_plot->xAxis->setLabel(tr("episode"));
+    m_plot->yAxis->setLabel(tr("mean reward"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(tr("replica-h"));
+    m_plot->addGraph()->setPen(QPen(QColor(213, 94, 0), 2));
+    m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2)->setPen(QPen(QColor(0, 114, 178), 1.5, Qt::DashLine));
+    layout->addWidget(m_plot, 1);
+
     setProjectOpen(false);
 }
 
