@@ -73,6 +73,14 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     form->addRow(tr("Learning rate"), m_lr);
     form->addRow(tr("Discount"), m_gamma);
     form->addRow(tr("Parent"), m_parent);
+    m_teacher = new QComboBox(left);
+    m_teacher->setObjectName("trainTeacher");
+    m_teacher->addItem(tr("none"), QString());
+    for (const char* t : { "fgd", "bestfit", "k8s-default", "dotproduct", "gpupacking" })
+        m_teacher->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+    m_teacher->setToolTip(tr("Pre-train first: a round in which the network imitates this heuristic's choices (a ranking loss "
+                             "over the candidates), then the rounds above fine-tune from it"));
+    form->addRow(tr("Teacher"), m_teacher);
     m_wait = new QCheckBox(tr("Wait action (timed)"), left);
     m_wait->setToolTip(tr("The agent may hold a job instead of placing it, at most 8 times in a row"));
     m_wait->setEnabled(false);
@@ -183,6 +191,7 @@ TrainRequest TrainingPanel::request() const
     r.gamma = m_gamma->value();
     r.allowWait = m_wait->isChecked() && r.mode == rl::TrainMode::Timed;
     r.parentRound = m_parent->currentData().toLongLong();
+    r.teacher = m_teacher->currentData().toString().toStdString();
     for (const QString& b : m_baselines->text().split(',', Qt::SkipEmptyParts))
         r.baselines.push_back(b.trimmed().toStdString());
     return r;

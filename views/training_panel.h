@@ -39,6 +39,7 @@ struct TrainRequest {
     uint64_t seed = 1000; ///< round i of a session trains on seeds seed + i x episodes (as schedlab-cli train --seed)
     std::vector<std::string> baselines;
     std::vector<uint64_t> evalSeeds { 42, 43, 44 };
+    std::string teacher; ///< non-empty: a pre-training round imitating this heuristic comes first
 };
 
 class TrainingPanel : public QWidget {
@@ -69,6 +70,7 @@ public:
     QSpinBox* episodesBox() const { return m_episodes; }
     QSpinBox* podsBox() const { return m_pods; }
     QComboBox* modeBox() const { return m_mode; }
+    QComboBox* teacherBox() const { return m_teacher; }
     /// Checkpoints of the selected finished rounds.
     std::vector<std::string> selectedCheckpoints() const;
 
@@ -89,6 +91,7 @@ private:
     QDoubleSpinBox* m_lr = nullptr;
     QDoubleSpinBox* m_gamma = nullptr;
     QComboBox* m_parent = nullptr;
+    QComboBox* m_teacher = nullptr;
     QCheckBox* m_wait = nullptr;
     QLineEdit* m_baselines = nullptr;
     QPushButton* m_start = nullptr;

@@ -156,18 +156,22 @@ int runTrain(const std::vector<std::string>& argv)
                 return fail("train: " + std::string(own) + " belongs to train --mode autoscale (the replica policy)", 2);
     Args a;
     std::set<std::string> values = kCommonValues;
-    values.insert({ "rounds", "parent", "out", "checkpoint-dir" });
+    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher" });
     if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
         return fail("train: " + e, 2);
     if (a.positional().empty())
         return fail("train: give trace files", 2);
+    // --teacher NAME: a pre-training round imitating that heuristic comes before the rounds.
+    const std::string teacher = a.value("teacher").value_or("");
+    if (!teacher.empty() && !policy::makePlacementPolicy(teacher))
+        return fail("train: --teacher: unknown heuristic '" + teacher + "' (see schedlab-cli policies)", 2);
     Common c;
     if (std::string e = parseCommon(a, c); !e.empty())
         return fail("train: " + e, 2);
     std::string error;
     const int rounds = int(a.integer("rounds", 1, error));
-    if (!error.empty() || rounds < 1 || rounds > 1000)
-        return fail("train: --rounds takes 1..1000", 2);
+    if (!error.empty() || rounds < (teacher.empty() ? 1 : 0) || rounds > 1000)
+        return fail(teacher.empty() ? "train: --rounds takes 1..1000" : "train: --rounds takes 0..1000 with --teacher", 2);
     trace::ImportOptions importOptions;
     if (std::string e = importOptionsFrom(a, importOptions); !e.empty())
         return fail("train: " + e, 2);
@@ -192,6 +196,7 @@ int runTrain(const std::vector<std::string>& argv)
     QJsonArray roundsJson;
     workflow::SessionOptions session;
     session.rounds = rounds;
+    session.teacher = teacher;
     session.outCheckpoint = a.value("out").value_or("");
     session.base.parentCheckpoint = parent->first;
     session.base.parentRound = parent->second;
@@ -204,9 +209,10 @@ int runTrain(const std::vector<std::string>& argv)
     workflow::SessionCallbacks cb;
     cb.roundStarted = [&](int round, const rl::RoundOptions& o) {
         if (!json)
-            std::printf("round %d/%d: %s, %d episode(s), lr %g, weights %s, parent %s\n", round, rounds,
-                c.train.mode == rl::TrainMode::Fill ? "fill" : "timed", o.train.episodes, o.train.learningRate,
-                o.train.reward.toString().c_str(), o.parentCheckpoint.empty() ? "(fresh)" : o.parentCheckpoint.c_str());
+            std::printf("round %d/%d: %s%s, %d episode(s), lr %g, weights %s, parent %s\n", round, workflow::sessionRounds(session),
+                c.train.mode == rl::TrainMode::Fill ? "fill" : "timed", o.teacher.empty() ? "" : (", imitating " + o.teacher).c_str(),
+                o.train.episodes, o.train.learningRate, o.train.reward.toString().c_str(),
+                o.parentCheckpoint.empty() ? "(fresh)" : o.parentCheckpoint.c_str());
     };
     cb.episode = [json](int, const rl::EpisodeStats& s) {
         if (!json)

@@ -11,6 +11,7 @@ workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& r, const rl
 {
     workflow::SessionOptions s;
     s.rounds = r.rounds;
+    s.teacher = r.teacher;
     rl::RoundOptions& o = s.base;
     o.parentRound = r.parentRound;
     o.checkpointDir = checkpointDir;
@@ -44,7 +45,7 @@ void TrainingController::start(const TrainingJob& job)
     m_jobs.reset();
     QPointer<TrainingController> self(this);
     auto post = [self](auto fn) { QMetaObject::invokeMethod(self, [self, fn] { if (self) fn(*self); }, Qt::QueuedConnection); };
-    const int total = job.request.rounds;
+    const int total = workflow::sessionRounds(sessionOptionsOf(job.request, job.reward, {}));
     m_jobs.launch(
         [job, post, total](ProgressFn, CancelToken cancel) -> Status {
             auto project = store::Project::open(job.projectPath, store::Project::OpenMode::ExistingOnly);

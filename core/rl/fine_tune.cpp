@@ -1,5 +1,6 @@
 #include "fine_tune.h"
 
+#include "imitation.h"
 #include "learned_policy.h"
 #include "q_network.h"
 #include "trace/trace_window.h"
@@ -36,6 +37,8 @@ namespace {
 std::string windowText(const RoundOptions& o)
 {
     std::ostringstream s;
+    if (!o.teacher.empty())
+        s << "teacher " << o.teacher << "; ";
     if (o.train.mode == TrainMode::Fill)
         s << (o.train.maxPods > 0 ? std::to_string(o.train.maxPods) + " pods" : std::string("all pods")) << ", ratio " << o.train.ratio;
     else
@@ -159,7 +162,8 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     };
     ThrottledProgress progress(progressFn);
     auto trainProgress = [&](double f) { progress.report(0.8 * f); };
-    auto report = train(*net, trainTrace, o.train, onEpisode, trainProgress, cancel);
+    auto report = o.teacher.empty() ? train(*net, trainTrace, o.train, onEpisode, trainProgress, cancel)
+                                    : imitate(*net, trainTrace, o.train, o.teacher, onEpisode, trainProgress, cancel);
     if (!report)
         return fail(report.error());
     result.training = std::move(report).value();

@@ -33,6 +33,10 @@ struct RoundOptions {
     double windowS = 4 * 3600.0; ///< timed: window length
     std::vector<std::string> baselines; ///< default: bestfit, fgd (fill); firstfit, bestfit (timed)
     std::vector<uint64_t> evalSeeds { 42, 43, 44 };
+    /// Non-empty: a pre-training round instead of DQN: the network imitates this heuristic
+    /// (imitation.h) over train.episodes episodes; stored and evaluated like any round, its
+    /// window says "teacher NAME".
+    std::string teacher;
 };
 
 /// Mean of a metric over seeds for one policy, and the raw values.

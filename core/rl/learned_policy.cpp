@@ -24,6 +24,11 @@ void LearnedPolicy::reset(const policy::PolicyContext& ctx, const sim::ClusterSt
         m_heuristic = policy::makePlacementPolicy("bestfit");
     m_heuristic->setTieBreak(policy::TieBreak::First); // the network decides; no random tie-break below it
     m_heuristic->reset(ctx, cluster);
+    if (m_teacher) {
+        m_teacher->setTieBreak(policy::TieBreak::First); // deterministic, and no draw from the run's stream
+        m_teacher->reset(ctx, cluster);
+        m_teacherRng = Rng(1);
+    }
     m_features.emplace(ctx.frag ? ctx.frag->workload() : metrics::TypicalWorkload::fromTrace(ctx.trace));
     m_pendingRow.reset();
     m_sum = {};
@@ -36,6 +41,29 @@ void LearnedPolicy::setLearner(Learner* learner, uint64_t explorationSeed)
 {
     m_learner = learner;
     m_explore = Rng(explorationSeed);
+}
+
+void LearnedPolicy::setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher, ImitationSink* sink)
+{
+    m_teacher = std::move(teacher);
+    m_sink = m_teacher ? sink : nullptr;
+}
+
+int LearnedPolicy::teacherChoice(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h)
+{
+    const policy::PlacementDecision t = m_teacher->place(cluster, req, m_teacherRng, std::max(1, h.feasible));
+    auto indexOf = [&](int32_t node) {
+        for (std::size_t i = 0; i < h.top.size(); ++i)
+            if (h.top[i].node == node)
+                return int(i);
+        return -1;
+    };
+    if (const int i = indexOf(t.node); i >= 0)
+        return i;
+    for (const policy::Candidate& c : t.top) // best first
+        if (const int i = indexOf(c.node); i >= 0)
+            return i;
+    return 0; // the teacher ranks none of them: the preselection's best
 }
 
 void LearnedPolicy::finishEpisode()
@@ -82,7 +110,13 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
         std::copy(f.begin(), f.end(), m_rows.begin() + std::ptrdiff_t(i) * kFeatureCount);
     }
     int chosen = 0;
-    if (Status st = m_scorer->score(m_rows.data(), n, kFeatureCount, m_q); !st) {
+    if (m_teacher) {
+        chosen = teacherChoice(cluster, req, h);
+        if (m_sink)
+            m_sink->addChoice(m_rows.data(), n, chosen);
+        m_q.assign(std::size_t(n), 0.0f);
+        m_q[std::size_t(chosen)] = 1.0f; // the decision log shows the teacher's pick
+    } else if (Status st = m_scorer->score(m_rows.data(), n, kFeatureCount, m_q); !st) {
         if (!m_error)
             m_error = st.error();
         m_q.assign(std::size_t(n), 0.0f); // fall back to the heuristic's order
@@ -93,7 +127,7 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
         if (m_q[std::size_t(i)] > m_q[std::size_t(chosen)])
             chosen = i; // first best wins: the heuristic's order breaks ties
     // The wait action (timed replays only), masked after too many waits in a row.
-    const bool canWait = m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
+    const bool canWait = !m_teacher && m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
     FeatureRow wait {};
     bool waiting = false;
     if (canWait) {
@@ -157,8 +191,19 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     return d;
 }
 
-void LearnedPolicy::onAllocated(const sim::Placement& p, const trace::TaskRequest& r) { m_heuristic->onAllocated(p, r); }
-void LearnedPolicy::onReleased(const sim::Placement& p, const trace::TaskRequest& r) { m_heuristic->onReleased(p, r); }
+void LearnedPolicy::onAllocated(const sim::Placement& p, const trace::TaskRequest& r)
+{
+    m_heuristic->onAllocated(p, r);
+    if (m_teacher)
+        m_teacher->onAllocated(p, r);
+}
+
+void LearnedPolicy::onReleased(const sim::Placement& p, const trace::TaskRequest& r)
+{
+    m_heuristic->onReleased(p, r);
+    if (m_teacher)
+        m_teacher->onReleased(p, r);
+}
 
 FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc)
 {

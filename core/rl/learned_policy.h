@@ -50,6 +50,15 @@ public:
     virtual double epsilon() const = 0;
 };
 
+/// Receives a teacher's choices while pre-training (imitation.h).
+class ImitationSink {
+public:
+    virtual ~ImitationSink() = default;
+    /// One decision: `n` candidate rows (row-major, kFeatureCount floats each) and the row the
+    /// teacher chose among them.
+    virtual void addChoice(const float* rows, int n, int chosen) = 0;
+};
+
 class LearnedPolicy final : public policy::PlacementPolicy {
 public:
     LearnedPolicy(std::unique_ptr<Scorer> scorer, RewardConfig reward, LearnedOptions options = {});
@@ -62,6 +71,10 @@ public:
 
     /// Training: attach a learner (nullptr = greedy evaluation) and its exploration seed.
     void setLearner(Learner* learner, uint64_t explorationSeed);
+    /// Pre-training: `teacher` (a heuristic) decides among this policy's own candidates (the node
+    /// it would choose, else the candidate it ranks best) and each decision goes to `sink`; the
+    /// network is not asked. nullptr ends it.
+    void setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher, ImitationSink* sink);
     /// Ends an episode: the last transition is handed over as terminal.
     void finishEpisode();
     /// Sum of rewards since reset(), and by term.
@@ -79,6 +92,11 @@ private:
     std::unique_ptr<policy::PlacementPolicy> m_heuristic;
     std::optional<FeatureExtractor> m_features;
     Learner* m_learner = nullptr;
+    std::unique_ptr<policy::PlacementPolicy> m_teacher;
+    ImitationSink* m_sink = nullptr;
+    Rng m_teacherRng { 1 };
+    /// The index among h's candidates the teacher picks.
+    int teacherChoice(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h);
     Rng m_explore { 1 };
     std::vector<float> m_rows;
     std::vector<float> m_q;

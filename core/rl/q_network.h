@@ -65,6 +65,11 @@ public:
     /// `n` rows of the network's feature count (row-major) and their targets; returns the loss.
     /// A NaN or infinite loss, or weights that became so, is an error (stop training then).
     virtual Result<double> step(const float* rows, const float* targets, int n) = 0;
+    /// Imitation of a teacher (a listwise ranking loss): `groups` decisions, decision g holding
+    /// groupSizes[g] consecutive rows of which the teacher chose row chosen[g]; one step on the
+    /// softmax cross-entropy of the Q-values over each decision's rows. Returns the loss; the
+    /// same divergence errors as step().
+    virtual Result<double> rankStep(const float* rows, const int* groupSizes, const int* chosen, int groups) = 0;
 };
 
 } // namespace schedlab::rl

@@ -14,7 +14,7 @@ namespace schedlab::rl {
 
 namespace {
 
-constexpr uint64_t kAbiVersion = 2; // 2: createLearner
+constexpr uint64_t kAbiVersion = 3; // 2: createLearner; 3: QLearner::rankStep
 
 std::string executableDir()
 {

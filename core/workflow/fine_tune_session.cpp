@@ -10,9 +10,12 @@
 
 namespace schedlab::workflow {
 
+int sessionRounds(const SessionOptions& s) { return s.rounds + (s.teacher.empty() ? 0 : 1); }
+
 rl::RoundOptions roundOptions(const SessionOptions& s, int i, const std::string& parentCheckpoint, int64_t parentRound, bool haveProject)
 {
     rl::RoundOptions o = s.base;
+    o.teacher = i == 0 ? s.teacher : std::string();
     if (i > 0) {
         o.parentCheckpoint = parentCheckpoint;
         o.parentRound = parentRound;
@@ -20,22 +23,24 @@ rl::RoundOptions roundOptions(const SessionOptions& s, int i, const std::string&
     o.train.seed = s.base.train.seed + uint64_t(i) * uint64_t(std::max(0, s.base.train.episodes)); // fresh episodes every round
     if (!o.parentCheckpoint.empty())
         o.train.epsilonStart = std::min(o.train.epsilonStart, 0.1); // fine-tuning explores less
-    if (!s.outCheckpoint.empty() && (s.rounds == 1 || !haveProject))
-        o.outCheckpoint = s.rounds == 1 ? s.outCheckpoint : s.outCheckpoint + "." + std::to_string(i + 1);
+    const int total = sessionRounds(s);
+    if (!s.outCheckpoint.empty() && (total == 1 || !haveProject))
+        o.outCheckpoint = total == 1 ? s.outCheckpoint : s.outCheckpoint + "." + std::to_string(i + 1);
     return o;
 }
 
 Result<std::vector<rl::RoundResult>> runSession(const trace::Trace& trace, const std::vector<std::string>& traceFiles,
     store::Project* project, const SessionOptions& options, const SessionCallbacks& cb, CancelToken cancel)
 {
-    if (options.rounds < 1)
+    if (options.rounds < (options.teacher.empty() ? 1 : 0))
         return makeError(ErrorCode::Invalid, "a session has at least one round");
     if (!project && options.outCheckpoint.empty() && options.base.outCheckpoint.empty())
         return makeError(ErrorCode::Invalid, "without a project a session needs an output checkpoint");
     std::vector<rl::RoundResult> out;
     std::string parent = options.base.parentCheckpoint;
     int64_t parentRound = options.base.parentRound;
-    for (int i = 0; i < options.rounds; ++i) {
+    const int total = sessionRounds(options);
+    for (int i = 0; i < total; ++i) {
         const rl::RoundOptions o = roundOptions(options, i, parent, parentRound, project != nullptr);
         const int round = i + 1;
         if (cb.roundStarted)
@@ -46,7 +51,7 @@ Result<std::vector<rl::RoundResult>> runSession(const trace::Trace& trace, const
         };
         ProgressFn onProgress;
         if (cb.progress)
-            onProgress = [&cb, i, total = options.rounds](double f) { cb.progress((double(i) + f) / double(total)); };
+            onProgress = [&cb, i, total](double f) { cb.progress((double(i) + f) / double(total)); };
         auto r = rl::runRound(trace, traceFiles, project, o, onEpisode, onProgress, cancel);
         if (!r)
             return r.error();

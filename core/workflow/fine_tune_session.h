@@ -18,9 +18,15 @@ struct SessionOptions {
     /// Without a project: the checkpoint of a one-round session; rounds of a longer session go
     /// to "<out>.1", "<out>.2", ... With a project, base.checkpointDir/round-<id>.slq.
     std::string outCheckpoint;
+    /// Non-empty: a pre-training round imitating this heuristic comes first (from a fresh network
+    /// or base's parent), then `rounds` DQN rounds fine-tune from it; seeds as if it were round 0.
+    std::string teacher;
 };
 
-/// The options of round i (0-based) of a session whose previous round ended at `parent`
+/// Rounds the session trains: `rounds`, plus one with a teacher.
+int sessionRounds(const SessionOptions& s);
+
+/// The options of round i (0-based, the teacher's round first) of a session whose previous round ended at `parent`
 /// (checkpoint path, round id; empty/-1 = the session's base parent).
 rl::RoundOptions roundOptions(const SessionOptions& s, int i, const std::string& parentCheckpoint, int64_t parentRound, bool haveProject);
 

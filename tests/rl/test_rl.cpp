@@ -8,6 +8,7 @@
 #include "rl/dqn_trainer.h"
 #include "rl/features.h"
 #include "rl/fine_tune.h"
+#include "rl/imitation.h"
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
 #include "rl/reward.h"
@@ -15,6 +16,7 @@
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
 #include "trace/trace_generator.h"
+#include "workflow/fine_tune_session.h"
 
 #pragma push_macro("slots")
 #undef slots
@@ -449,6 +451,58 @@ private slots:
         QCOMPARE(p->roundEval(rows[1].id)->size(), std::size_t(2 * 2 * 3));
         // the stored checkpoint replays
         QVERIFY(rl::makeModelPolicy("learned:" + second->checkpoint).ok());
+    }
+
+    // Pre-training from a teacher: the teacher decides, the network learns to rank its choice
+    // first (agreement is measured on each episode before training on it, so on seeds it has not
+    // trained on); deterministic; the teacher's round leads the lineage.
+    void teacherPretrainingImitates()
+    {
+        const trace::Trace t = smallFillTrace();
+        rl::TrainOptions o = quickTraining();
+        o.episodes = 4;
+        // The preselection's own heuristic as the teacher: its choice is candidate 0, which the
+        // network can learn from the heuristic_score feature.
+        auto net = newNet(3);
+        auto report = rl::imitate(*net, t, o, "bestfit");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().toString().c_str());
+        QCOMPARE(int(report->episodes.size()), 4);
+        QVERIFY(report->episodes.front().decisions > 100);
+        const double first = report->episodes.front().episodeReturn, last = report->episodes.back().episodeReturn;
+        QVERIFY2(last >= 0.9 && last > first, qPrintable(QString("agreement %1 -> %2").arg(first).arg(last)));
+        auto again = newNet(3);
+        QVERIFY(rl::imitate(*again, t, o, "bestfit").ok());
+        QCOMPARE(again->weightHash(), net->weightHash());
+        // FGD as the teacher: it decides by the fragmentation delta (a feature too).
+        auto fgd = newNet(3);
+        auto fgdReport = rl::imitate(*fgd, t, o, "fgd");
+        QVERIFY(fgdReport.ok());
+        QVERIFY2(fgdReport->episodes.back().episodeReturn > fgdReport->episodes.front().episodeReturn,
+            qPrintable(QString("agreement %1 -> %2").arg(fgdReport->episodes.front().episodeReturn).arg(fgdReport->episodes.back().episodeReturn)));
+        auto unknown = rl::imitate(*newNet(3), t, o, "oracle");
+        QVERIFY(!unknown.ok());
+        QVERIFY2(unknown.error().message.find("unknown teacher 'oracle'") != std::string::npos, unknown.error().message.c_str());
+
+        // A session with a teacher: its round first (window "teacher fgd; ..."), the DQN round
+        // its child, seeds as if it were round 0.
+        auto p = store::Project::open(path("teacher.schedlab")).value();
+        workflow::SessionOptions s;
+        s.rounds = 1;
+        s.teacher = "fgd";
+        s.base.checkpointDir = m_dir.path().toStdString();
+        s.base.train = quickTraining();
+        s.base.evalSeeds = { 42 };
+        s.base.baselines = { "fgd" };
+        auto session = workflow::runSession(t, {}, p.get(), s);
+        QVERIFY2(session.ok(), session.ok() ? "" : session.error().toString().c_str());
+        auto rows = p->rounds().value();
+        QCOMPARE(rows.size(), std::size_t(2));
+        QVERIFY2(rows[0].window.rfind("teacher fgd; ", 0) == 0, rows[0].window.c_str());
+        QCOMPARE(rows[1].parentId, rows[0].id);
+        QCOMPARE(rows[0].seed, uint64_t(77));
+        QCOMPARE(rows[1].seed, uint64_t(77 + 2));
+        QVERIFY(rows[1].window.find("teacher") == std::string::npos);
+        QVERIFY(rl::makeModelPolicy("learned:" + rows[0].checkpoint).ok());
     }
 };
 

@@ -1,11 +1,13 @@
-// QNetwork::learner in the torch module: Adam over a TorchQNetwork's weights, one Huber-loss step
-// toward given targets at a time (q_network.h).
+// QNetwork::learner in the torch module: Adam over a TorchQNetwork's weights, one step at a time:
+// Huber loss toward given targets, or a listwise ranking loss toward a teacher's choices (q_network.h).
 
 #include "torch_module_impl.h"
 
 #include "q_network_impl.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace schedlab::rl {
 
@@ -26,26 +28,66 @@ public:
             // from_blob does not copy; the tensors live only within this call.
             const torch::Tensor x = torch::from_blob(const_cast<float*>(rows), { n, f }, torch::kFloat32);
             const torch::Tensor y = torch::from_blob(const_cast<float*>(targets), { n }, torch::kFloat32);
-            auto& net = m_net.impl().net;
-            const torch::Tensor loss = torch::smooth_l1_loss(net->forward(x), y);
-            m_adam.zero_grad();
-            loss.backward();
-            torch::nn::utils::clip_grad_norm_(net->parameters(), m_clip);
-            m_adam.step();
-            const double l = loss.item<double>();
-            ++m_steps;
-            if (!std::isfinite(l) || (m_steps % 50 == 0 && !m_net.allFinite()))
-                return makeError(ErrorCode::Invalid,
-                    "training diverged at gradient step " + std::to_string(m_steps)
-                        + (std::isfinite(l) ? ": a weight became NaN or infinite" : ": the loss is " + std::to_string(l))
-                        + " (try a lower learning rate)");
-            return l;
+            return descend(torch::smooth_l1_loss(m_net.impl().net->forward(x), y));
+        } catch (const c10::Error& e) {
+            return makeError(ErrorCode::Internal, std::string("libtorch: ") + e.what_without_backtrace());
+        }
+    }
+    Result<double> rankStep(const float* rows, const int* groupSizes, const int* chosen, int groups) override
+    {
+        const int f = m_net.shape().features;
+        int64_t n = 0, widest = 0;
+        for (int g = 0; g < groups; ++g) {
+            n += groupSizes[g];
+            widest = std::max<int64_t>(widest, groupSizes[g]);
+        }
+        if (groups <= 0 || widest <= 0)
+            return makeError(ErrorCode::Invalid, "a ranking step needs at least one decision with candidates");
+        // Decisions padded to the widest: padding points at an extra Q of 0 masked to -1e9.
+        std::vector<int64_t> index(std::size_t(groups * widest), n);
+        std::vector<uint8_t> pad(index.size(), 1);
+        std::vector<int64_t> target(static_cast<std::size_t>(groups), 0);
+        int64_t at = 0;
+        for (int g = 0; g < groups; ++g) {
+            for (int k = 0; k < groupSizes[g]; ++k) {
+                index[std::size_t(g * widest + k)] = at + k;
+                pad[std::size_t(g * widest + k)] = 0;
+            }
+            target[std::size_t(g)] = chosen[g];
+            at += groupSizes[g];
+        }
+        try {
+            const torch::Tensor x = torch::from_blob(const_cast<float*>(rows), { n, f }, torch::kFloat32);
+            const torch::Tensor q = torch::cat({ m_net.impl().net->forward(x).reshape({ n }), torch::zeros({ 1 }) });
+            const torch::Tensor idx = torch::from_blob(index.data(), { groups * widest }, torch::kInt64);
+            const torch::Tensor mask = torch::from_blob(pad.data(), { groups, widest }, torch::kUInt8).to(torch::kBool);
+            const torch::Tensor logits = q.index_select(0, idx).view({ groups, widest }).masked_fill(mask, -1e9);
+            const torch::Tensor y = torch::from_blob(target.data(), { groups }, torch::kInt64);
+            return descend(torch::nn::functional::cross_entropy(logits, y));
         } catch (const c10::Error& e) {
             return makeError(ErrorCode::Internal, std::string("libtorch: ") + e.what_without_backtrace());
         }
     }
 
 private:
+    /// One Adam step on `loss` with the gradient clipped; a NaN loss or weight is an error.
+    Result<double> descend(const torch::Tensor& loss)
+    {
+        auto& net = m_net.impl().net;
+        m_adam.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(net->parameters(), m_clip);
+        m_adam.step();
+        const double l = loss.item<double>();
+        ++m_steps;
+        if (!std::isfinite(l) || (m_steps % 50 == 0 && !m_net.allFinite()))
+            return makeError(ErrorCode::Invalid,
+                "training diverged at gradient step " + std::to_string(m_steps)
+                    + (std::isfinite(l) ? ": a weight became NaN or infinite" : ": the loss is " + std::to_string(l))
+                    + " (try a lower learning rate)");
+        return l;
+    }
+
     TorchQNetwork& m_net;
     torch::optim::Adam m_adam;
     double m_clip;
