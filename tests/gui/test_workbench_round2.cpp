@@ -226,6 +226,30 @@ private slots:
             QVERIFY2(r.isFill(), r.label.c_str());
     }
 
+    void aTeacherRoundLeadsTheSession()
+    {
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        QVERIFY(w.newProject(m_dir.filePath("teacher.schedlab")));
+        views::TrainingPanel* panel = w.trainingPanel();
+        panel->episodesBox()->setValue(1);
+        panel->podsBox()->setValue(100);
+        panel->teacherBox()->setCurrentText("fgd");
+        QCOMPARE(panel->request().teacher, std::string("fgd"));
+        QSignalSpy trained(&w, &app::MainWindow::trainingDone);
+        QVERIFY(w.startTraining(panel->request()));
+        QVERIFY(trained.wait(120000));
+        // The teacher's round, then the DQN round under it.
+        QCOMPARE(panel->lineage()->topLevelItemCount(), 1);
+        QTreeWidgetItem* teacher = panel->lineage()->topLevelItem(0);
+        QVERIFY2(teacher->text(2).startsWith("fill, teacher fgd; 100 pods"), qPrintable(teacher->text(2)));
+        QCOMPARE(teacher->childCount(), 1);
+        QVERIFY2(!teacher->child(0)->text(2).contains("teacher"), qPrintable(teacher->child(0)->text(2)));
+        QCOMPARE(teacher->child(0)->text(1), QString("finished"));
+    }
+
     void resetZoomKeepsEveryRunDrawn()
     {
         app::MainWindow w;
