@@ -183,18 +183,27 @@ private slots:
         QVERIFY(absent >= 1); // at least one kill landed before the commit
     }
 
-    // Kill -9 of the CLI in the middle of a training round: the finished round stays, the
-    // interrupted one is marked failed on the next open, and no half-written checkpoint exists.
+    // Kill -9 of the CLI in the middle of a training round (a DQN round, and a teacher's
+    // pre-training round): the finished round stays, the interrupted one is marked failed on the
+    // next open, and no half-written checkpoint exists.
+    void killCliMidTraining_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("dqn") << QStringList {};
+        QTest::newRow("teacher") << QStringList { "--teacher", "fgd", "--rounds", "0" };
+    }
     void killCliMidTraining()
     {
-        const QString project = m_dir.filePath("train-kill.schedlab");
+        QFETCH(QStringList, extra);
+        const QString project = m_dir.filePath(QStringLiteral("train-kill-%1.schedlab").arg(QTest::currentDataTag()));
         const QString traceFile = m_dir.filePath("train.sltrace");
-        QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "generate", "--nodes", "48", "--jobs", "3000", "--seed", "4", "--out", traceFile }), 0);
+        if (!QFile::exists(traceFile))
+            QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "generate", "--nodes", "48", "--jobs", "3000", "--seed", "4", "--out", traceFile }), 0);
         QCOMPARE(QProcess::execute(SCHEDLAB_CLI, { "train", traceFile, "--mode", "fill", "--episodes", "1", "--pods", "100",
                                                      "--eval-seeds", "42", "--baselines", "bestfit", "--project", project }),
             0);
         QProcess p;
-        p.start(SCHEDLAB_CLI, { "train", traceFile, "--mode", "fill", "--episodes", "50", "--parent", "1", "--project", project });
+        p.start(SCHEDLAB_CLI, QStringList { "train", traceFile, "--mode", "fill", "--episodes", "50", "--parent", "1", "--project", project } + extra);
         QVERIFY(p.waitForStarted());
         bool running = false;
         for (int i = 0; i < 600 && !running; ++i) {
