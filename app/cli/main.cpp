@@ -55,12 +55,15 @@ commands:
         [--weights balance=0.4,packing=0.3,success=0.2,custom=0.1] [--preset default|latency-first|packing-first]
         [--parent ROUND|FILE.slq] [--baselines a,b] [--seeds 42-44] [--project P | --out FILE.slq] [--json]
         [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
-        fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines
-  train --mode autoscale LOAD --out F.slq [--service FILE] [--from T] [--window T] [--episodes 3] [--lr 1e-3]
-        [--gamma 0.9] [--seed 1] [--weights latency=0.3,cost=0.3,sla=0.4] [--parent F.slq]
-        [--eval-from T] [--eval-window T] [--baselines hpa,forecast] [--json]
-        train the learned replica policy (DQN over replica deltas) on a span of the load, then compare it
-        with the baselines on what follows (or --eval-from); the autoscale command then takes it as learned:F.slq
+        [--teacher fgd|bestfit|k8s-default|...] [--preselect-above 500 --preselect-top 50]
+        fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines; with
+        --teacher a pre-training round imitating that heuristic comes first (--rounds 0: only it)
+  train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent ROUND|F.slq] [--service FILE]
+        [--from T] [--window T] [--episodes 3] [--lr 1e-3] [--gamma 0.9] [--seed 1]
+        [--weights latency=0.3,cost=0.3,sla=0.4] [--eval-from T] [--eval-window T] [--baselines hpa,forecast] [--json]
+        fine-tune rounds of the learned replica policy (DQN over replica deltas), each trained on a span of the
+        load and compared with the baselines on what follows (or --eval-from); with --project they are stored
+        with their lineage (rounds --project P); the autoscale command takes a checkpoint as learned:F.slq
   eval FILE... --policy learned:FILE.slq,torchscript:M.pt,bestfit [--round R --project P] [--mode fill|timed]
         [--seeds 42-44] [--window 4h --from T] [--json]
         compare learned policies and heuristics on held-out seeds or a trace window
