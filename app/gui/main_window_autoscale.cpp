@@ -6,6 +6,7 @@
 #include "scaler_reward_editor.h"
 
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QUndoStack>
@@ -31,6 +32,11 @@ void MainWindow::buildAutoscaleTab()
     split->setStretchFactor(1, 1);
     split->setCollapsible(0, false);
     split->setSizes({ 920, 360 }); // the panel scrolls when the window is narrower (it fits 1024 px)
+    // The replica policy's reward weights are remembered between sessions.
+    if (auto saved = autoscale::ScalerReward::parse(QSettings().value("autoscale/reward").toString().toStdString(), {}); saved)
+        m_scalerPanel->rewardEditor()->setReward(*saved, false);
+    connect(m_scalerPanel->rewardEditor(), &views::WeightEditor::valuesChanged, this,
+        [this] { QSettings().setValue("autoscale/reward", QString::fromStdString(m_scalerPanel->rewardEditor()->reward().toString())); });
     m_scalerTrainer = new ScalerTrainingController(this);
     connect(m_scalerPanel, &views::ScalerTrainingPanel::trainRequested, this, &MainWindow::startScalerTraining);
     connect(m_scalerPanel, &views::ScalerTrainingPanel::cancelRequested, m_scalerTrainer, &ScalerTrainingController::cancel);

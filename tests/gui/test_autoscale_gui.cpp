@@ -291,6 +291,8 @@ private slots:
         const auto policies = w.autoscaleView()->request().policies;
         QVERIFY(std::any_of(policies.begin(), policies.end(),
             [](const std::string& p) { return p.rfind("learned:", 0) == 0 && p.find("round-2.slq") != std::string::npos; }));
+        app::MainWindow next; // the weights are remembered
+        QCOMPARE(next.scalerPanel()->rewardEditor()->reward().toString(), autoscale::ScalerReward::preset("cost-first")->toString());
     }
 };
 
