@@ -172,30 +172,25 @@ void Replay::releaseForShadow(ClusterState& atShadow, int32_t r, uint64_t& relea
     released += (uint64_t(r) + 1) * 0x9E3779B97F4A7C15ull;
 }
 
-void Replay::wakeSignaturesFitting(const std::vector<Placement>& released)
+void Replay::releasedRoom(uint64_t from, FreeMax& f) const
 {
-    const std::vector<uint32_t>& dormant = m_wait->dormantSignatures();
-    for (std::size_t k = 0; k < released.size(); ++k) {
-        const int n = released[k].node;
-        bool seen = false;
-        for (std::size_t j = 0; j < k && !seen; ++j)
-            seen = released[j].node == n;
-        if (seen)
-            continue;
-        for (std::size_t i = 0; i < dormant.size();) {
-            const uint32_t s = dormant[i];
-            if (!m_cluster.fits(n, m_sigFirstRequest[s])) {
-                ++i;
-                continue;
-            }
-            // Every node released since its failure was checked here and fitted it not (else it
-            // would have woken then); those only lost room since. So its failure holds up to this
-            // release, and attempt() need look at this release's nodes only.
-            if (failureKnown(s))
-                m_sigFailEpoch[s] = m_releaseEpoch - 1;
-            m_wait->wake(s); // the last dormant one takes its place
-        }
+    f = FreeMax { 0, 0, 0, 0, 0 };
+    auto take = [&](int n) {
+        f.cpu = std::max(f.cpu, m_cluster.freeCpu(n));
+        f.mem = std::max(f.mem, m_cluster.freeMem(n));
+        f.wholeGpus = std::max(f.wholeGpus, m_cluster.fullyFreeGpus(n));
+        f.gpuShare = std::max(f.gpuShare, m_cluster.maxGpuFree(n));
+    };
+    const std::size_t start = m_epochLogPos[std::size_t(from)];
+    const int nodes = m_cluster.nodeCount();
+    if (m_releasedNodes.size() - start > std::size_t(nodes)) { // more releases than nodes: each node once
+        for (int n = 0; n < nodes; ++n)
+            if (const std::size_t last = m_lastReleasePos[std::size_t(n)]; last != SIZE_MAX && last >= start)
+                take(n);
+        return;
     }
+    for (std::size_t i = start; i < m_releasedNodes.size(); ++i)
+        take(m_releasedNodes[i]);
 }
 
 bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
@@ -207,8 +202,7 @@ bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
             f.cpu = std::max(f.cpu, m_cluster.freeCpu(n));
             f.mem = std::max(f.mem, m_cluster.freeMem(n));
             f.wholeGpus = std::max(f.wholeGpus, m_cluster.fullyFreeGpus(n));
-            for (int g = 0; g < m_cluster.numGpu(n); ++g)
-                f.gpuShare = std::max(f.gpuShare, m_cluster.gpuFree(n, g));
+            f.gpuShare = std::max(f.gpuShare, m_cluster.maxGpuFree(n));
         }
     }
     if (r.cpuMilli > f.cpu || r.memMiB > f.mem)
@@ -368,7 +362,47 @@ void Replay::backfill(double t, const QueueEntry& head, std::vector<Placement>& 
     std::vector<char> headNodes; // nodes the head's first-fit placement at the reservation uses
     const WaitQueue::Set& unlogged = m_wait->unlogged();
     auto un = unlogged.begin();
-    while (!frontier.empty() || un != unlogged.end()) {
+    // Dormant signatures (their first task fitted no node when last looked at) can fit only a
+    // node released since the last walk over them: when something was released, they are walked
+    // in queue order in step with the candidates, each woken into the frontier when such a node
+    // fits it now, else known to fit nowhere now. Without a release there is nothing to walk.
+    const WaitQueue::Set& dormant = m_wait->dormantFirsts();
+    const bool walk = m_memo && m_releaseEpoch != m_lastWalkEpoch && !dormant.empty();
+    auto cursor = walk ? dormant.begin() : dormant.end();
+    FreeMax room;
+    uint64_t roomStamp = UINT64_MAX;
+    const uint64_t walkFrom = m_lastWalkEpoch;
+    if (m_memo)
+        m_lastWalkEpoch = m_releaseEpoch; // this pass walks them all
+    auto wakeInTurn = [&] {
+        while (cursor != dormant.end()) {
+            const QueueEntry d = *cursor;
+            if ((!frontier.empty() && frontier.top() < d) || (un != unlogged.end() && *un < d))
+                return;
+            ++cursor; // before a wake erases d
+            const uint32_t s = m_wait->signatureOf(d.unit);
+            if (m_sigFailPass[s] == m_pass)
+                continue; // failed in this pass (the head's signature)
+            if (roomStamp != m_stateStamp) {
+                releasedRoom(walkFrom, room);
+                roomStamp = m_stateStamp;
+            }
+            const trace::TaskRequest& r = m_sigFirstRequest[s];
+            const bool mayFit = r.cpuMilli <= room.cpu && r.memMiB <= room.mem
+                && (!r.needsGpu() || (r.isGpuShare() ? r.gpuMilli <= room.gpuShare : r.numGpu <= room.wholeGpus));
+            if (failureKnown(s) && (!mayFit || !fitsOnNodesReleasedSince(std::max(walkFrom, m_sigFailEpoch[s]), r))) {
+                m_sigFailEpoch[s] = m_releaseEpoch; // fits no node now
+                continue;
+            }
+            m_wait->wake(s);
+            frontier.push(m_wait->ofSignature(s).begin());
+            return;
+        }
+    };
+    while (!frontier.empty() || un != unlogged.end() || cursor != dormant.end()) {
+        wakeInTurn();
+        if (frontier.empty() && un == unlogged.end())
+            continue; // the walk went on past everything else
         if (un != unlogged.end() && un->unit == head.unit) {
             ++un; // logged as the head
             continue;

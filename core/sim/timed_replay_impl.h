@@ -108,8 +108,13 @@ private:
     void rollback(int32_t ui, std::vector<Placement>& placed, bool referenced = false);
     void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
-    /// Wakes the dormant signatures whose first task fits one of the nodes just released.
-    void wakeSignaturesFitting(const std::vector<Placement>& released);
+    /// EASY: the release epoch of the last pass that walked every dormant signature (each then
+    /// fitted no node released before it, or was woken): only nodes released since can fit one.
+    uint64_t m_lastWalkEpoch = 0;
+    /// The most any node released since epoch `from` has free now (a request above it fits none
+    /// of them; FreeMax's fields, its stamp unused).
+    struct FreeMax;
+    void releasedRoom(uint64_t from, FreeMax& out) const;
     /// Logged replay (logged_divergence.cpp): counts a logged decision our model cannot take, by
     /// kind, naming the first one in TimedResult::firstDivergence.
     /// The first is the one at the earliest time t (the first noted among equals).

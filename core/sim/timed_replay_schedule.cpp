@@ -117,7 +117,6 @@ void Replay::finish(int32_t ui)
     }
     bumpReleaseEpoch();
     ++m_stateStamp;
-    wakeSignaturesFitting(placed);
     if (m_easy.active())
         m_easy.finished(ui, expectedEnd(ui), m_cluster, m_placements);
     placed.clear();

@@ -21,6 +21,10 @@ void WaitQueue::push(const QueueEntry& e, bool unlogged)
     if (unlogged)
         m_unlogged.insert(e);
     const uint32_t s = m_sigOf[std::size_t(e.unit)];
+    if (m_listPos[s] >= 0 && m_isDormant[s] && e < *m_bySig[s].begin()) { // a new first unit
+        m_dormantFirst.erase(*m_bySig[s].begin());
+        m_dormantFirst.insert(e);
+    }
     m_bySig[s].insert(e);
     if (indexed())
         setLeaf(e.unit, unlogged ? -kAbsent : m_requestedS[std::size_t(e.unit)]);
@@ -39,7 +43,13 @@ void WaitQueue::erase(int32_t unit)
     m_all.erase(e);
     m_unlogged.erase(e);
     const uint32_t s = m_sigOf[std::size_t(unit)];
+    const bool dormantFirst = m_isDormant[s] && m_bySig[s].begin()->unit == unit;
     m_bySig[s].erase(e);
+    if (dormantFirst) {
+        m_dormantFirst.erase(e);
+        if (!m_bySig[s].empty())
+            m_dormantFirst.insert(*m_bySig[s].begin());
+    }
     if (indexed())
         setLeaf(unit, kAbsent);
     if (m_bySig[s].empty()) {
@@ -144,6 +154,7 @@ void WaitQueue::setDormant(uint32_t s)
     m_listPos[s] = int32_t(m_dormant.size());
     m_dormant.push_back(s);
     m_isDormant[s] = 1;
+    m_dormantFirst.insert(*m_bySig[s].begin());
 }
 
 void WaitQueue::wake(uint32_t s)
@@ -151,6 +162,7 @@ void WaitQueue::wake(uint32_t s)
     if (m_listPos[s] < 0 || !m_isDormant[s])
         return;
     removeFrom(m_dormant, m_listPos, s);
+    m_dormantFirst.erase(*m_bySig[s].begin());
     m_listPos[s] = int32_t(m_awake.size());
     m_awake.push_back(s);
     m_isDormant[s] = 0;
@@ -176,6 +188,7 @@ void WaitQueue::clear()
         }
     m_awake.clear();
     m_dormant.clear();
+    m_dormantFirst.clear();
 }
 
 } // namespace schedlab::sim

@@ -70,6 +70,9 @@ public:
     const std::vector<uint32_t>& awakeSignatures() const { return m_awake; }
     /// Signatures with waiting units whose first task is known to fit no node (until woken).
     const std::vector<uint32_t>& dormantSignatures() const { return m_dormant; }
+    /// The dormant signatures' first waiting units, in queue order (an EASY pass walks them in
+    /// step with the candidates, instead of waking every one a released node fits).
+    const Set& dormantFirsts() const { return m_dormantFirst; }
     /// Moves an awake signature to the dormant ones (swapping the last awake one into its place)
     /// and back.
     void setDormant(uint32_t s);
@@ -95,6 +98,7 @@ private:
     Set m_all, m_unlogged;
     std::vector<Set> m_bySig;
     std::vector<uint32_t> m_awake, m_dormant;
+    Set m_dormantFirst; ///< *m_bySig[s].begin() of every dormant s
     std::vector<int32_t> m_listPos; ///< by signature: place in m_awake or m_dormant; -1 = no unit waits
     std::vector<char> m_isDormant; ///< by signature
     static void removeFrom(std::vector<uint32_t>& list, std::vector<int32_t>& pos, uint32_t s);
