@@ -64,7 +64,7 @@ Result<std::vector<rl::RoundResult>> runSession(const trace::Trace& trace, const
     return out;
 }
 
-Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project)
+Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project, bool replicaPolicy)
 {
     if (parent.empty() || parent.find_first_not_of("0123456789") != std::string::npos)
         return std::pair<std::string, int64_t> { parent, -1 };
@@ -75,8 +75,10 @@ Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent,
         return rounds.error();
     for (const store::RoundRow& r : rounds.value())
         if (std::to_string(r.id) == parent) {
-            if (r.mode == "autoscale")
-                return makeError(ErrorCode::Invalid, "round " + parent + " trained a replica policy (autoscale), not the placement agent");
+            if ((r.mode == "autoscale") != replicaPolicy)
+                return makeError(ErrorCode::Invalid, "round " + parent
+                        + (replicaPolicy ? " trained the placement agent (" + r.mode + "), not a replica policy"
+                                         : " trained a replica policy (autoscale), not the placement agent"));
             if (r.status != "finished")
                 return makeError(ErrorCode::Invalid, "round " + parent + " is " + r.status + "; it has no checkpoint");
             return std::pair<std::string, int64_t> { r.checkpoint, r.id };

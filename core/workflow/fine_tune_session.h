@@ -44,7 +44,9 @@ Result<std::vector<rl::RoundResult>> runSession(const trace::Trace& trace, const
 
 /// "3" (a round of the project) or a checkpoint file -> (checkpoint path, round id or -1).
 /// Errors: a round number without a project, an unknown round, a round that did not finish.
-Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project);
+/// A round of the other kind (a replica policy's, mode "autoscale", for the placement agent, and the
+/// reverse with `replicaPolicy`) is refused by name.
+Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent, store::Project* project, bool replicaPolicy = false);
 
 /// Checkpoint files in `dir` ("round-N.slq", and "*.slq.partial" left by a killed round) that no
 /// finished round names: left by a round killed between writing its checkpoint and committing

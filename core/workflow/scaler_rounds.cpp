@@ -3,6 +3,7 @@
 #include "scaler_rounds.h"
 
 #include "autoscale_record.h"
+#include "fine_tune_session.h"
 
 #include "autoscale/autoscale_replay.h"
 #include "rl/fine_tune.h"
@@ -257,23 +258,7 @@ Result<std::vector<ScalerRoundResult>> runScalerSession(const LoadSeries& load, 
 
 Result<std::pair<std::string, int64_t>> resolveScalerParent(const std::string& parent, store::Project* project)
 {
-    if (parent.empty() || parent.find_first_not_of("0123456789") != std::string::npos)
-        return std::pair<std::string, int64_t> { parent, -1 };
-    if (!project)
-        return makeError(ErrorCode::Invalid, "--parent " + parent + " names a round: give --project too");
-    auto rounds = project->rounds();
-    if (!rounds)
-        return rounds.error();
-    for (const store::RoundRow& r : rounds.value())
-        if (std::to_string(r.id) == parent) {
-            if (r.mode != kAutoscaleRoundMode)
-                return makeError(ErrorCode::Invalid, "round " + parent + " trained the placement agent (" + r.mode +
-                        "), not a replica policy");
-            if (r.status != "finished")
-                return makeError(ErrorCode::Invalid, "round " + parent + " is " + r.status + "; it has no checkpoint");
-            return std::pair<std::string, int64_t> { r.checkpoint, r.id };
-        }
-    return makeError(ErrorCode::Invalid, "no round " + parent + " in the project");
+    return resolveParent(parent, project, true);
 }
 
 } // namespace schedlab::workflow
