@@ -114,52 +114,23 @@ FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload
     , m_isDirty(std::size_t(cluster.nodeCount()), 0)
     , m_covered(std::max<int64_t>(workload.tasksCovered, 1))
 {
+    for (const TaskClass& tc : m_workload.classes) {
+        const trace::TaskRequest& r = tc.request;
+        auto g = std::find_if(m_groups.begin(), m_groups.end(), [&](const Group& x) {
+            return x.gpuPart.numGpu == r.numGpu && x.gpuPart.gpuMilli == r.gpuMilli && x.gpuPart.gpuModelMask == r.gpuModelMask;
+        });
+        if (g == m_groups.end()) {
+            m_groups.push_back(Group { trace::TaskRequest { 0, 0, r.numGpu, r.gpuMilli, r.gpuModelMask }, 0, {} });
+            g = std::prev(m_groups.end());
+        }
+        g->count += tc.count;
+        g->members.push_back(Member { r.cpuMilli, r.memMiB, tc.count });
+    }
     for (int n = 0; n < cluster.nodeCount(); ++n)
         update(n);
 }
 
 namespace {
-/// F_n(M) x covered tasks (sum of count_m x F_n(m)) and CPU fragmentation x covered tasks, both
-/// in integers: the cluster sums are then exact, whatever the order of updates.
-void nodeFragCounts(const NodeView& n, const TypicalWorkload& w, int64_t& gpu, int64_t& cpu)
-{
-    int64_t freeTotal = 0;
-    int32_t maxFree = 0;
-    int full = 0;
-    for (int i = 0; i < n.numGpu; ++i) {
-        freeTotal += n.gpuFree[i];
-        maxFree = std::max(maxFree, n.gpuFree[i]);
-        full += n.gpuFree[i] == sim::kGpuMilli;
-    }
-    int64_t f = 0, unhosted = 0;
-    for (const TaskClass& tc : w.classes) {
-        const trace::TaskRequest& m = tc.request;
-        bool host = m.cpuMilli <= n.freeCpu && m.memMiB <= n.freeMem;
-        if (host && m.needsGpu()) {
-            if (m.gpuModelMask != 0 && (n.model < 0 || !((m.gpuModelMask >> n.model) & 1u)))
-                host = false;
-            else
-                host = m.isGpuShare() ? maxFree >= m.gpuMilli : full >= m.numGpu;
-        }
-        if (!host)
-            unhosted += tc.count;
-        if (freeTotal == 0)
-            continue;
-        if (!m.needsGpu() || !host) {
-            f += tc.count * freeTotal;
-            continue;
-        }
-        const int32_t demand = m.isGpuShare() ? m.gpuMilli : sim::kGpuMilli;
-        int64_t frag = 0;
-        for (int i = 0; i < n.numGpu; ++i)
-            if (n.gpuFree[i] < demand)
-                frag += n.gpuFree[i];
-        f += tc.count * frag;
-    }
-    gpu = n.numGpu == 0 ? 0 : f;
-    cpu = n.freeCpu <= 0 ? 0 : unhosted * n.freeCpu;
-}
-
 bool sameState(const NodeView& v, const FragTracker::Cached& c)
 {
     return c.valid && v.freeCpu == c.freeCpu && v.freeMem == c.freeMem
@@ -184,6 +155,52 @@ void FragTracker::flush() const
     m_dirty.clear();
 }
 
+/// Sum over classes m of count_m x F_n(m) and of count_m x [n cannot host m] x free cpu, grouped:
+/// a class n cannot host counts all free gpu-milli, one it can host (needing a GPU) the free
+/// gpu-milli of GPUs below its per-GPU demand, one needing no GPU all free gpu-milli.
+void FragTracker::counts(const NodeView& n, int64_t& gpu, int64_t& cpu) const
+{
+    int64_t freeTotal = 0;
+    int32_t maxFree = 0;
+    int full = 0;
+    for (int i = 0; i < n.numGpu; ++i) {
+        freeTotal += n.gpuFree[i];
+        maxFree = std::max(maxFree, n.gpuFree[i]);
+        full += n.gpuFree[i] == sim::kGpuMilli;
+    }
+    int64_t f = 0, unhosted = 0;
+    for (const Group& g : m_groups) {
+        const trace::TaskRequest& m = g.gpuPart;
+        bool gpuOk = true;
+        if (m.needsGpu()) {
+            if (m.gpuModelMask != 0 && (n.model < 0 || !((m.gpuModelMask >> n.model) & 1u)))
+                gpuOk = false;
+            else
+                gpuOk = m.isGpuShare() ? maxFree >= m.gpuMilli : full >= m.numGpu;
+        }
+        int64_t hosted = 0;
+        if (gpuOk)
+            for (const Member& c : g.members)
+                if (c.cpuMilli <= n.freeCpu && c.memMiB <= n.freeMem)
+                    hosted += c.count;
+        unhosted += g.count - hosted;
+        if (freeTotal == 0)
+            continue;
+        if (!m.needsGpu() || hosted == 0) {
+            f += g.count * freeTotal;
+            continue;
+        }
+        const int32_t demand = m.isGpuShare() ? m.gpuMilli : sim::kGpuMilli;
+        int64_t frag = 0;
+        for (int i = 0; i < n.numGpu; ++i)
+            if (n.gpuFree[i] < demand)
+                frag += n.gpuFree[i];
+        f += hosted * frag + (g.count - hosted) * freeTotal;
+    }
+    gpu = n.numGpu == 0 ? 0 : f;
+    cpu = n.freeCpu <= 0 ? 0 : unhosted * n.freeCpu;
+}
+
 void FragTracker::update(int node) const
 {
     const NodeView v = viewOf(m_cluster, node);
@@ -200,7 +217,7 @@ void FragTracker::update(int node) const
         cur.freeCpu = v.freeCpu;
         cur.freeMem = v.freeMem;
         cur.gpuFree.assign(v.gpuFree, v.gpuFree + v.numGpu);
-        nodeFragCounts(v, m_workload, cur.gpu, cur.cpu);
+        counts(v, cur.gpu, cur.cpu);
     }
     m_gpuSum += cur.gpu - m_gpu[std::size_t(node)];
     m_cpuSum += cur.cpu - m_cpu[std::size_t(node)];

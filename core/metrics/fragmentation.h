@@ -76,6 +76,19 @@ public:
 private:
     void flush() const;
     void update(int node) const;
+    /// F_n(M) and CPU fragmentation of a node, x covered tasks (exact integers).
+    void counts(const NodeView& n, int64_t& gpu, int64_t& cpu) const;
+    /// The workload's classes grouped by their GPU request: what a node's GPUs allow is worked out
+    /// once per group, then each member only compares CPU and memory.
+    struct Member {
+        int64_t cpuMilli, memMiB, count;
+    };
+    struct Group {
+        trace::TaskRequest gpuPart; ///< numGpu, gpuMilli, gpuModelMask of the members
+        int64_t count = 0; ///< tasks of all members
+        std::vector<Member> members;
+    };
+    std::vector<Group> m_groups;
     const sim::ClusterState& m_cluster;
     TypicalWorkload m_workload;
     // Per node and summed, as integers x covered tasks (the weights' common denominator), so the

@@ -79,6 +79,10 @@ void Replay::buildUnits()
         m_sigFailEpoch.assign(ids.size(), UINT64_MAX);
         m_sigRefusal.assign(ids.size(), Refusal {});
         m_wait = std::make_unique<WaitQueue>(std::move(sigOf), uint32_t(ids.size()));
+        std::vector<uint8_t> walkClass(m_sigFirstRequest.size());
+        for (std::size_t s = 0; s < walkClass.size(); ++s)
+            walkClass[s] = walkClassOf(m_sigFirstRequest[s]);
+        m_wait->setWalkClasses(std::move(walkClass), kWalkClasses);
     }
     m_keysFixed = m_opt.queue == policy::QueueOrder::Fcfs || m_opt.queue == policy::QueueOrder::Sjf
         || m_opt.queue == policy::QueueOrder::Priority || m_opt.queue == policy::QueueOrder::F1;

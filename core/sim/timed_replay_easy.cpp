@@ -4,6 +4,8 @@
 
 #include "timed_replay_impl.h"
 
+#include <array>
+
 namespace schedlab::sim::detail {
 
 bool Replay::fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed) const
@@ -193,6 +195,73 @@ void Replay::releasedRoom(uint64_t from, FreeMax& f) const
         take(m_releasedNodes[i]);
 }
 
+uint8_t Replay::walkClassOf(const trace::TaskRequest& r)
+{
+    if (!r.needsGpu())
+        return 0;
+    if (r.isGpuShare())
+        return uint8_t(1 + r.gpuMilli / 100); // 1..10: at least (class - 1) x 100 milli
+    return uint8_t(10 + std::min(r.numGpu, 17)); // 11..27: at least class - 10 whole GPUs
+}
+
+bool Replay::walkClassMayFit(uint8_t c, const FreeMax& room)
+{
+    if (c == 0)
+        return true;
+    if (c <= 10)
+        return (c - 1) * 100 <= room.gpuShare;
+    return c - 10 <= room.wholeGpus;
+}
+
+namespace {
+
+/// The dormant signatures' first units of several walk classes, merged in queue order.
+class DormantWalk {
+public:
+    void add(const WaitQueue::Set& s, uint8_t walkClass)
+    {
+        if (!s.empty())
+            m_src[m_n++] = { s.begin(), s.end(), walkClass };
+    }
+    void start() { pick(); }
+    /// Keeps only the classes `keep(walkClass)` accepts.
+    template <class Keep>
+    void keepIf(Keep keep)
+    {
+        int n = 0;
+        for (int i = 0; i < m_n; ++i)
+            if (m_src[i].it != m_src[i].end && keep(m_src[i].walkClass))
+                m_src[n++] = m_src[i];
+        m_n = n;
+        pick();
+    }
+    bool done() const { return m_cur < 0; }
+    const QueueEntry& top() const { return *m_src[m_cur].it; }
+    /// Moves past top() (before anything erases it).
+    void next()
+    {
+        ++m_src[m_cur].it;
+        pick();
+    }
+
+private:
+    void pick()
+    {
+        m_cur = -1;
+        for (int i = 0; i < m_n; ++i)
+            if (m_src[i].it != m_src[i].end && (m_cur < 0 || *m_src[i].it < *m_src[m_cur].it))
+                m_cur = i;
+    }
+    struct Src {
+        WaitQueue::Set::const_iterator it, end;
+        uint8_t walkClass;
+    };
+    std::array<Src, kWalkClasses> m_src {};
+    int m_n = 0, m_cur = -1;
+};
+
+} // namespace
+
 bool Replay::mayFitSomewhere(const trace::TaskRequest& r) const
 {
     FreeMax& f = m_freeMax;
@@ -366,27 +435,38 @@ void Replay::backfill(double t, const QueueEntry& head, std::vector<Placement>& 
     // node released since the last walk over them: when something was released, they are walked
     // in queue order in step with the candidates, each woken into the frontier when such a node
     // fits it now, else known to fit nowhere now. Without a release there is nothing to walk.
-    const WaitQueue::Set& dormant = m_wait->dormantFirsts();
-    const bool walk = m_memo && m_releaseEpoch != m_lastWalkEpoch && !dormant.empty();
-    auto cursor = walk ? dormant.begin() : dormant.end();
+    // Only the walk classes the released nodes' room can hold are walked (the room only shrinks
+    // within a pass: backfills take, nothing is released).
+    const bool walk = m_memo && m_releaseEpoch != m_lastWalkEpoch && m_wait->anyDormant();
     FreeMax room;
     uint64_t roomStamp = UINT64_MAX;
     const uint64_t walkFrom = m_lastWalkEpoch;
+    DormantWalk cursor;
+    if (walk) {
+        releasedRoom(walkFrom, room);
+        roomStamp = m_stateStamp;
+        for (uint8_t c = 0; c < m_wait->walkClasses(); ++c)
+            if (walkClassMayFit(c, room))
+                cursor.add(m_wait->dormantFirsts(c), c);
+        cursor.start();
+    }
     if (m_memo)
         m_lastWalkEpoch = m_releaseEpoch; // this pass walks them all
     auto wakeInTurn = [&] {
-        while (cursor != dormant.end()) {
-            const QueueEntry d = *cursor;
+        while (!cursor.done()) {
+            if (roomStamp != m_stateStamp) { // a backfill took room: fewer classes may fit
+                releasedRoom(walkFrom, room);
+                roomStamp = m_stateStamp;
+                cursor.keepIf([&](uint8_t c) { return walkClassMayFit(c, room); });
+                continue;
+            }
+            const QueueEntry d = cursor.top();
             if ((!frontier.empty() && frontier.top() < d) || (un != unlogged.end() && *un < d))
                 return;
-            ++cursor; // before a wake erases d
+            cursor.next(); // before a wake erases d
             const uint32_t s = m_wait->signatureOf(d.unit);
             if (m_sigFailPass[s] == m_pass)
                 continue; // failed in this pass (the head's signature)
-            if (roomStamp != m_stateStamp) {
-                releasedRoom(walkFrom, room);
-                roomStamp = m_stateStamp;
-            }
             const trace::TaskRequest& r = m_sigFirstRequest[s];
             const bool mayFit = r.cpuMilli <= room.cpu && r.memMiB <= room.mem
                 && (!r.needsGpu() || (r.isGpuShare() ? r.gpuMilli <= room.gpuShare : r.numGpu <= room.wholeGpus));
@@ -399,7 +479,7 @@ void Replay::backfill(double t, const QueueEntry& head, std::vector<Placement>& 
             return;
         }
     };
-    while (!frontier.empty() || un != unlogged.end() || cursor != dormant.end()) {
+    while (!frontier.empty() || un != unlogged.end() || !cursor.done()) {
         wakeInTurn();
         if (frontier.empty() && un == unlogged.end())
             continue; // the walk went on past everything else

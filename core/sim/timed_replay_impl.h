@@ -54,6 +54,9 @@ struct Event {
     }
 };
 
+/// Walk classes of dormant signatures (Replay::walkClassOf).
+inline constexpr uint8_t kWalkClasses = 28;
+
 class Replay {
 public:
     Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options)
@@ -115,6 +118,11 @@ private:
     /// of them; FreeMax's fields, its stamp unused).
     struct FreeMax;
     void releasedRoom(uint64_t from, FreeMax& out) const;
+    /// Dormant signatures are grouped by the GPUs their first task asks for (none, a share by
+    /// tenths of a GPU, 1..16+ whole GPUs), so a walk skips the groups nothing released can fit
+    /// (timed_replay_easy.cpp).
+    static uint8_t walkClassOf(const trace::TaskRequest& r);
+    static bool walkClassMayFit(uint8_t walkClass, const FreeMax& room);
     /// Logged replay (logged_divergence.cpp): counts a logged decision our model cannot take, by
     /// kind, naming the first one in TimedResult::firstDivergence.
     /// The first is the one at the earliest time t (the first noted among equals).

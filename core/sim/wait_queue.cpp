@@ -9,23 +9,36 @@ WaitQueue::WaitQueue(std::vector<uint32_t> signatureOf, uint32_t signatureCount)
     : m_sigOf(std::move(signatureOf))
     , m_entryOf(m_sigOf.size())
     , m_bySig(signatureCount)
+    , m_allAt(m_sigOf.size())
+    , m_sigAt(m_sigOf.size())
+    , m_unloggedAt(m_sigOf.size())
+    , m_isUnlogged(m_sigOf.size(), 0)
+    , m_dormantFirst(1)
     , m_listPos(signatureCount, -1)
     , m_isDormant(signatureCount, 0)
 {
 }
 
+void WaitQueue::setWalkClasses(std::vector<uint8_t> classOf, uint8_t classes)
+{
+    m_classOf = std::move(classOf);
+    m_dormantFirst.assign(std::max<std::size_t>(classes, 1), Set {});
+}
+
 void WaitQueue::push(const QueueEntry& e, bool unlogged)
 {
-    m_entryOf[std::size_t(e.unit)] = e;
-    m_all.insert(e);
+    const std::size_t u = std::size_t(e.unit);
+    m_entryOf[u] = e;
+    m_allAt[u] = m_all.insert(e).first;
+    m_isUnlogged[u] = unlogged ? 1 : 0;
     if (unlogged)
-        m_unlogged.insert(e);
+        m_unloggedAt[u] = m_unlogged.insert(e).first;
     const uint32_t s = m_sigOf[std::size_t(e.unit)];
     if (m_listPos[s] >= 0 && m_isDormant[s] && e < *m_bySig[s].begin()) { // a new first unit
-        m_dormantFirst.erase(*m_bySig[s].begin());
-        m_dormantFirst.insert(e);
+        dormantSetOf(s).erase(*m_bySig[s].begin());
+        dormantSetOf(s).insert(e);
     }
-    m_bySig[s].insert(e);
+    m_sigAt[u] = m_bySig[s].insert(e).first;
     if (indexed())
         setLeaf(e.unit, unlogged ? -kAbsent : m_requestedS[std::size_t(e.unit)]);
     if (m_listPos[s] < 0) {
@@ -40,15 +53,19 @@ void WaitQueue::erase(int32_t unit)
     QueueEntry& e = m_entryOf[std::size_t(unit)];
     if (e.unit < 0)
         return;
-    m_all.erase(e);
-    m_unlogged.erase(e);
-    const uint32_t s = m_sigOf[std::size_t(unit)];
+    const std::size_t u = std::size_t(unit);
+    m_all.erase(m_allAt[u]);
+    if (m_isUnlogged[u]) {
+        m_unlogged.erase(m_unloggedAt[u]);
+        m_isUnlogged[u] = 0;
+    }
+    const uint32_t s = m_sigOf[u];
     const bool dormantFirst = m_isDormant[s] && m_bySig[s].begin()->unit == unit;
-    m_bySig[s].erase(e);
+    m_bySig[s].erase(m_sigAt[u]);
     if (dormantFirst) {
-        m_dormantFirst.erase(e);
+        dormantSetOf(s).erase(e);
         if (!m_bySig[s].empty())
-            m_dormantFirst.insert(*m_bySig[s].begin());
+            dormantSetOf(s).insert(*m_bySig[s].begin());
     }
     if (indexed())
         setLeaf(unit, kAbsent);
@@ -62,9 +79,13 @@ void WaitQueue::erase(int32_t unit)
 
 void WaitQueue::markLogged(int32_t unit)
 {
-    const QueueEntry& e = m_entryOf[std::size_t(unit)];
-    if (e.unit >= 0 && m_unlogged.erase(e) && indexed())
-        setLeaf(unit, m_requestedS[std::size_t(unit)]);
+    const std::size_t u = std::size_t(unit);
+    if (m_entryOf[u].unit < 0 || !m_isUnlogged[u])
+        return;
+    m_unlogged.erase(m_unloggedAt[u]);
+    m_isUnlogged[u] = 0;
+    if (indexed())
+        setLeaf(unit, m_requestedS[u]);
 }
 
 void WaitQueue::indexByRequestedTime(const std::vector<QueueEntry>& entries, const std::vector<double>& requestedS)
@@ -154,7 +175,7 @@ void WaitQueue::setDormant(uint32_t s)
     m_listPos[s] = int32_t(m_dormant.size());
     m_dormant.push_back(s);
     m_isDormant[s] = 1;
-    m_dormantFirst.insert(*m_bySig[s].begin());
+    dormantSetOf(s).insert(*m_bySig[s].begin());
 }
 
 void WaitQueue::wake(uint32_t s)
@@ -162,7 +183,7 @@ void WaitQueue::wake(uint32_t s)
     if (m_listPos[s] < 0 || !m_isDormant[s])
         return;
     removeFrom(m_dormant, m_listPos, s);
-    m_dormantFirst.erase(*m_bySig[s].begin());
+    dormantSetOf(s).erase(*m_bySig[s].begin());
     m_listPos[s] = int32_t(m_awake.size());
     m_awake.push_back(s);
     m_isDormant[s] = 0;
@@ -176,8 +197,10 @@ void WaitQueue::wakeAll()
 
 void WaitQueue::clear()
 {
-    for (const QueueEntry& e : m_all)
+    for (const QueueEntry& e : m_all) {
         m_entryOf[std::size_t(e.unit)].unit = -1;
+        m_isUnlogged[std::size_t(e.unit)] = 0;
+    }
     m_all.clear();
     m_unlogged.clear();
     for (const auto* list : { &m_awake, &m_dormant })
@@ -188,7 +211,8 @@ void WaitQueue::clear()
         }
     m_awake.clear();
     m_dormant.clear();
-    m_dormantFirst.clear();
+    for (Set& d : m_dormantFirst)
+        d.clear();
 }
 
 } // namespace schedlab::sim

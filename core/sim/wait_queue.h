@@ -49,7 +49,7 @@ public:
         std::vector<QueueEntry> all(m_all.begin(), m_all.end());
         std::vector<char> unlogged(all.size());
         for (std::size_t i = 0; i < all.size(); ++i)
-            unlogged[i] = m_unlogged.count(all[i]) ? 1 : 0;
+            unlogged[i] = m_isUnlogged[std::size_t(all[i].unit)];
         clear();
         for (std::size_t i = 0; i < all.size(); ++i) {
             all[i].key = key(all[i].unit);
@@ -70,9 +70,15 @@ public:
     const std::vector<uint32_t>& awakeSignatures() const { return m_awake; }
     /// Signatures with waiting units whose first task is known to fit no node (until woken).
     const std::vector<uint32_t>& dormantSignatures() const { return m_dormant; }
-    /// The dormant signatures' first waiting units, in queue order (an EASY pass walks them in
-    /// step with the candidates, instead of waking every one a released node fits).
-    const Set& dormantFirsts() const { return m_dormantFirst; }
+    /// The dormant signatures' first waiting units of one walk class, in queue order (an EASY
+    /// pass walks them in step with the candidates, instead of waking every one a released node
+    /// fits, and skips the classes nothing released can fit).
+    const Set& dormantFirsts(uint8_t walkClass) const { return m_dormantFirst[walkClass]; }
+    /// Walk classes: a grouping of signatures chosen by the caller (e.g. by GPUs asked for);
+    /// `classOf[s]` < `classes`. By default every signature is in class 0. Set while empty.
+    void setWalkClasses(std::vector<uint8_t> classOf, uint8_t classes);
+    uint8_t walkClasses() const { return uint8_t(m_dormantFirst.size()); }
+    bool anyDormant() const { return !m_dormant.empty(); }
     /// Moves an awake signature to the dormant ones (swapping the last awake one into its place)
     /// and back.
     void setDormant(uint32_t s);
@@ -97,8 +103,14 @@ private:
     std::vector<QueueEntry> m_entryOf; ///< by unit; unit == -1 when not queued
     Set m_all, m_unlogged;
     std::vector<Set> m_bySig;
+    /// By queued unit: its place in m_all, in its signature's set and (when unlogged) in
+    /// m_unlogged, so a start erases without searching.
+    std::vector<Set::iterator> m_allAt, m_sigAt, m_unloggedAt;
+    std::vector<char> m_isUnlogged;
     std::vector<uint32_t> m_awake, m_dormant;
-    Set m_dormantFirst; ///< *m_bySig[s].begin() of every dormant s
+    std::vector<Set> m_dormantFirst; ///< by walk class: *m_bySig[s].begin() of every dormant s
+    std::vector<uint8_t> m_classOf; ///< by signature: its walk class (empty: all 0)
+    Set& dormantSetOf(uint32_t s) { return m_dormantFirst[m_classOf.empty() ? 0 : m_classOf[s]]; }
     std::vector<int32_t> m_listPos; ///< by signature: place in m_awake or m_dormant; -1 = no unit waits
     std::vector<char> m_isDormant; ///< by signature
     static void removeFrom(std::vector<uint32_t>& list, std::vector<int32_t>& pos, uint32_t s);

@@ -171,6 +171,61 @@ private slots:
         f.nodeChanged(0);
         QVERIFY2(f.gpuFragAmount() == ab, qPrintable(QString::number(f.gpuFragAmount() - ab)));
     }
+
+    void trackerEqualsTheDefinitionOnRandomStates()
+    {
+        // The tracker groups classes by their GPU request; the sums must equal F_n(M) and the CPU
+        // analogue evaluated class by class (nodeGpuFrag / nodeCpuFrag) on every state reached.
+        test::TraceBuilder b;
+        b.t.gpuModels = { "A", "B" };
+        for (int n = 0; n < 8; ++n)
+            b.node(16000 + 8000 * (n % 3), 65536 * (1 + n % 2), (n % 4) * 2, int16_t(n % 2));
+        uint64_t lcg = 3;
+        auto next = [&] { return (lcg = lcg * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+        const int32_t shares[] = { 250, 500, 1000 };
+        for (int k = 0; k < 60; ++k) { // several cpu/mem sizes per GPU request
+            const int32_t share = shares[next() % 3];
+            const int gpus = next() % 4 == 0 ? 0 : (share < 1000 ? 1 : int(1 + next() % 4));
+            b.task(int64_t(1000 * (1 + next() % 12)), int64_t(4096 * (1 + next() % 20)), gpus, gpus ? share : 0);
+            if (gpus && next() % 3 == 0)
+                b.t.tasks.back().request.gpuModelMask = 1u << (next() % 2);
+        }
+        const TypicalWorkload w = TypicalWorkload::fromTrace(b.t, 1.0);
+        QVERIFY(w.classes.size() > 30);
+        sim::ClusterState c(b.t);
+        FragTracker f(c, w);
+        auto check = [&] {
+            double gpu = 0, cpu = 0;
+            for (int n = 0; n < c.nodeCount(); ++n) {
+                gpu += nodeGpuFrag(viewOf(c, n), w);
+                cpu += nodeCpuFrag(viewOf(c, n), w);
+            }
+            return std::abs(f.gpuFragAmount() - gpu) <= 1e-9 * std::max(1.0, gpu)
+                && std::abs(f.cpuFragAmount() - cpu) <= 1e-9 * std::max(1.0, cpu);
+        };
+        QVERIFY(check());
+        std::vector<sim::Placement> held;
+        int placed = 0;
+        for (int step = 0; step < 600; ++step) {
+            if (held.empty() || next() % 3 != 0) {
+                const trace::TaskRequest& q = b.t.tasks[next() % b.t.tasks.size()].request;
+                const int n = int(next() % uint64_t(c.nodeCount()));
+                if (!c.fits(n, q))
+                    continue;
+                held.push_back(c.makePlacement(n, q, c.bestFitGpus(n, q)));
+                c.allocate(held.back());
+                f.nodeChanged(n);
+                ++placed;
+            } else {
+                const std::size_t k = std::size_t(next() % held.size());
+                c.release(held[k]);
+                f.nodeChanged(held[k].node);
+                held.erase(held.begin() + std::ptrdiff_t(k));
+            }
+            QVERIFY2(check(), qPrintable(QString("step %1").arg(step)));
+        }
+        QVERIFY(placed > 100);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFragmentation)

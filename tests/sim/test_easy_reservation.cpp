@@ -281,6 +281,40 @@ private slots:
         w.push(entries[1], false);
         QCOMPARE(int(w.awakeSignatures().size()), 2); // back, awake
     }
+
+    void dormantFirstsAreKeptPerWalkClass()
+    {
+        // Units 0..6; signatures 0 = {0, 3}, 1 = {1, 5}, 2 = {2, 4, 6}; walk classes 0, 1, 1.
+        sim::WaitQueue w({ 0, 1, 2, 0, 2, 1, 2 }, 3);
+        w.setWalkClasses({ 0, 1, 1 }, 2);
+        QCOMPARE(int(w.walkClasses()), 2);
+        for (int32_t u = 0; u < 7; ++u)
+            w.push({ double(u), double(u), u }, false);
+        QVERIFY(!w.anyDormant());
+        auto units = [&](uint8_t c) {
+            std::vector<int32_t> out;
+            for (const sim::QueueEntry& e : w.dormantFirsts(c))
+                out.push_back(e.unit);
+            return out;
+        };
+        w.setDormant(2);
+        w.setDormant(0);
+        QVERIFY(w.anyDormant());
+        QCOMPARE(units(0), std::vector<int32_t> { 0 });
+        QCOMPARE(units(1), std::vector<int32_t> { 2 });
+        w.setDormant(1);
+        QCOMPARE(units(1), (std::vector<int32_t> { 1, 2 })); // queue order within the class
+        w.erase(2); // a dormant first starts (taken by other means): its next unit takes its place
+        QCOMPARE(units(1), (std::vector<int32_t> { 1, 4 }));
+        w.wake(1);
+        QCOMPARE(units(1), std::vector<int32_t> { 4 });
+        w.erase(0);
+        w.erase(3); // signature 0 empty: gone from its class
+        QVERIFY(units(0).empty());
+        w.wakeAll();
+        QVERIFY(units(1).empty());
+        QVERIFY(!w.anyDormant());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEasyReservation)
