@@ -1,8 +1,12 @@
 #pragma once
 /// p99 (nearest rank) of the waits of jobs started in a sliding window (DESIGN §3). Starts must be
-/// added in time order, as a replay produces them.
+/// added in time order, as a replay produces them. Reads at non-decreasing times cost O(log n)
+/// per start entering or leaving the window (two ordered halves, the lower one holding exactly
+/// the nearest rank); a read at an earlier time rebuilds the window.
 
 #include <cstdint>
+#include <limits>
+#include <set>
 #include <vector>
 
 namespace schedlab::metrics {
@@ -25,7 +29,11 @@ private:
     double m_window, m_percent;
     std::vector<Sample> m_samples;
     std::size_t m_first = 0; ///< first sample possibly inside the window
-    std::vector<double> m_buffer;
+    std::size_t m_next = 0; ///< first sample not yet in the halves
+    double m_lastNow = -std::numeric_limits<double>::infinity();
+    std::multiset<double> m_low, m_high; ///< every low <= every high; |low| = the rank read
+    void insert(double v);
+    void remove(double v);
 };
 
 } // namespace schedlab::metrics

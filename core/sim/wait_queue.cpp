@@ -29,7 +29,8 @@ void WaitQueue::push(const QueueEntry& e, bool unlogged)
 {
     const std::size_t u = std::size_t(e.unit);
     m_entryOf[u] = e;
-    m_allAt[u] = m_all.insert(e).first;
+    // Arrivals mostly come in queue order (FCFS keys are submit times): the end is the hint.
+    m_allAt[u] = m_all.insert(m_all.end(), e);
     m_isUnlogged[u] = unlogged ? 1 : 0;
     if (unlogged)
         m_unloggedAt[u] = m_unlogged.insert(e).first;
@@ -38,7 +39,7 @@ void WaitQueue::push(const QueueEntry& e, bool unlogged)
         dormantSetOf(s).erase(*m_bySig[s].begin());
         dormantSetOf(s).insert(e);
     }
-    m_sigAt[u] = m_bySig[s].insert(e).first;
+    m_sigAt[u] = m_bySig[s].insert(m_bySig[s].end(), e);
     if (indexed())
         setLeaf(e.unit, unlogged ? -kAbsent : m_requestedS[std::size_t(e.unit)]);
     if (m_listPos[s] < 0) {

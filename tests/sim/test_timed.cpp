@@ -379,6 +379,48 @@ private slots:
         QCOMPARE(median.at(10), 5.0); // nearest rank: 5th of 10
     }
 
+    void windowedPercentileEqualsNearestRankOfTheWindow()
+    {
+        // Kept incrementally: the same value as sorting the window's waits and taking the nearest
+        // rank, for each read, with repeated waits, empty windows, reads between starts and a
+        // read back in time.
+        uint64_t lcg = 5;
+        auto next = [&] { return (lcg = lcg * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+        for (const double percent : { 99.0, 50.0, 90.0 }) {
+            metrics::WindowedPercentile w(300, percent);
+            std::vector<std::pair<double, double>> added;
+            double t = 0;
+            auto direct = [&](double now) {
+                std::vector<double> in;
+                for (const auto& [start, wait] : added)
+                    if (start > now - 300 && start <= now)
+                        in.push_back(wait);
+                if (in.empty())
+                    return -1.0;
+                std::sort(in.begin(), in.end());
+                const auto k = std::size_t(std::ceil(percent / 100.0 * double(in.size())));
+                return in[std::clamp<std::size_t>(k, 1, in.size()) - 1];
+            };
+            int reads = 0, nonEmpty = 0;
+            for (int step = 0; step < 3000; ++step) {
+                t += double(next() % 40) * (next() % 50 == 0 ? 30 : 1); // bursts and gaps
+                const int starts = int(next() % 4);
+                for (int k = 0; k < starts; ++k) {
+                    added.emplace_back(t, double(next() % 25)); // many equal waits
+                    w.add(added.back().first, added.back().second);
+                }
+                const double now = t + double(next() % 3);
+                const double want = direct(now);
+                QCOMPARE(w.at(now), want);
+                ++reads;
+                nonEmpty += want >= 0;
+            }
+            QVERIFY(nonEmpty > 2000 && nonEmpty < reads); // windows of all kinds, some empty
+            QCOMPARE(w.at(t / 2), direct(t / 2)); // back in time
+            QCOMPARE(w.at(t), direct(t));
+        }
+    }
+
     void deterministicAndSeedSensitive()
     {
         trace::GeneratorOptions g;
