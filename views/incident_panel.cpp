@@ -87,6 +87,8 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     m_outcomeFilter->addItem(tr("placed"), int(sim::Outcome::Placed));
     m_outcomeFilter->addItem(tr("failed"), int(sim::Outcome::Failed));
     m_outcomeFilter->addItem(tr("waited"), int(sim::Outcome::Waited));
+    m_outcomeFilter->addItem(tr("evicted"), int(sim::Outcome::Evicted));
+    m_outcomeFilter->addItem(tr("migrated"), int(sim::Outcome::Migrated));
     m_fromFilter = new QLineEdit(left);
     m_toFilter = new QLineEdit(left);
     m_fromFilter->setPlaceholderText(tr("from"));

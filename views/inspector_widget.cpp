@@ -186,6 +186,10 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
         outcome = tr("placed on node <b>%1</b>%2").arg(d.node).arg(in.rankOfChoice > 0 ? tr(" (rank %1 of its candidates)").arg(in.rankOfChoice) : QString());
     else if (d.outcome == sim::Outcome::Failed)
         outcome = tr("<b>failed</b>: fits on no node");
+    else if (d.outcome == sim::Outcome::Evicted)
+        outcome = tr("<b>evicted</b> from node %1 (preempted by a higher-priority job; queued again)").arg(d.node);
+    else if (d.outcome == sim::Outcome::Migrated)
+        outcome = tr("<b>migrated</b> to node %1 to make room (restarts there)").arg(d.node);
     else
         outcome = tr("<b>waited</b>: no room now");
     QString job = in.jobName.empty() ? (d.job >= 0 ? tr("job %1").arg(d.job) : tr("pod (task %1)").arg(d.task))
@@ -308,8 +312,14 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
         fillColumn(firstRescored + 2 * int(p), in.rescored[p].decision.top, in.rescored[p].decision.node, in.rescored[p].scored);
     if (rows == 0) { // waited or failed with nothing feasible: say why the table is empty
         m_candidates->setRowCount(1);
-        m_candidates->setItem(0, 1, item(d.outcome == sim::Outcome::Waited ? tr("no candidate: nothing fit, the job waited")
-                                                                          : tr("no candidate: nothing fit")));
+        QString why = tr("no candidate: nothing fit");
+        if (d.outcome == sim::Outcome::Waited)
+            why = tr("no candidate: nothing fit, the job waited");
+        else if (d.outcome == sim::Outcome::Evicted)
+            why = tr("evicted from node %1 to make room for a higher-priority job").arg(d.node);
+        else if (d.outcome == sim::Outcome::Migrated)
+            why = tr("moved to node %1 to make room for a waiting job").arg(d.node);
+        m_candidates->setItem(0, 1, item(why));
     }
     m_candidates->resizeColumnsToContents();
 

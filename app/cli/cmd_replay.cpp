@@ -83,6 +83,9 @@ int runPolicies(const std::vector<std::string>& argv)
     std::printf("backfilling (--backfill, timed mode): none, easy\n");
     std::printf("queue head (--head, timed mode): resort (the queue's first by the order at every pass, default),\n"
                 "  commit (a blocked head stays the head until it starts, as the RLScheduler simulator does)\n");
+    std::printf("making room (timed mode): --preemption none|priority (Kubernetes default preemption: lower-priority\n"
+                "  jobs evicted, queued again, their run so far lost), --migration none|defragment (move one running\n"
+                "  task of the same or lower priority to free a node; --migration-restart 60s, --migrations-per-hour N)\n");
     std::printf("\nparameters: --seeds (RNG of tie-breaks, Random, inflation, trim and shuffle; a timed run that\n"
                 "  draws nothing, e.g. FirstFit, reports \"seed\": null),\n"
                 "  --tie-break random|first|order (equal best scores: random per decision, lowest node, or first in\n"
@@ -142,7 +145,20 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     o.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
     if (!sim::parseHeadRule(args.value("head").value_or("resort"), o.head))
         return fail("replay: --head is resort (re-sort the queue at every pass) or commit (a blocked head stays the head)", 2);
+    if (!sim::parsePreemption(args.value("preemption").value_or("none"), o.preemption))
+        return fail("replay: --preemption is none or priority (Kubernetes: evict lower-priority jobs to make room)", 2);
+    if (!sim::parseMigration(args.value("migration").value_or("none"), o.migration))
+        return fail("replay: --migration is none or defragment (move one running task to make room)", 2);
+    if (auto text = args.value("migration-restart")) {
+        auto v = workflow::parseRunTime(*text, sim::RunMode::Timed);
+        if (!v)
+            return fail("replay: --migration-restart: " + v.error().message, 2);
+        o.migrationRestartS = v.value();
+    }
     std::string error;
+    o.migrationsPerHour = args.real("migrations-per-hour", 0, error);
+    if (!error.empty() || o.migrationsPerHour < 0)
+        return fail("replay: " + (error.empty() ? std::string("--migrations-per-hour must be >= 0 (0 = no limit)") : error), 2);
     o.p99WindowS = args.real("window", o.p99WindowS, error);
     o.tickS = args.real("tick", 0, error);
     if (!error.empty() || o.p99WindowS <= 0 || o.tickS < 0)
@@ -165,8 +181,9 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     }
     QJsonArray runs;
     struct Row {
-        Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim;
+        Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim, preempted, migrated, lostGpuH;
     };
+    const bool roomMaking = o.preemption != sim::Preemption::None || o.migration != sim::Migration::None;
     std::vector<std::pair<std::string, Row>> rows;
     std::vector<std::string> seedless; // policies whose runs drew no random number
     int64_t outside = 0;                // jobs the window left out (the same for every run)
@@ -199,6 +216,9 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             row.frag.add(r->meanGpuFragRate * 100);
             row.energy.add(r->energyKWh);
             row.sim.add(r->simSeconds);
+            row.preempted.add(double(r->preemptions));
+            row.migrated.add(double(r->migrations));
+            row.lostGpuH.add(r->workLostGpuHours);
             seedUsed = seedUsed || r->seedUse == "schedule";
         }
         if (!seedUsed)
@@ -234,6 +254,14 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
                 name.c_str(), r.waitMean.mean(), r.waitMean.min, r.waitMean.max, r.waitP99.mean(), r.waitP99.min,
                 r.waitP99.max, r.bsld.mean(), r.failed.mean(), r.cpu.mean(), r.gpu.mean(), r.frag.mean(),
                 r.energy.mean(), r.sim.mean());
+        if (roomMaking) {
+            std::printf("making room: preemption %s, migration %s (restart %.0f s, %s); mean over seeds\n",
+                sim::preemptionName(o.preemption), sim::migrationName(o.migration), o.migrationRestartS,
+                o.migrationsPerHour > 0 ? (std::to_string(int64_t(o.migrationsPerHour)) + " a hour at most").c_str() : "no budget");
+            std::printf("%-14s %12s %12s %16s\n", "policy", "evictions", "migrations", "work lost GPU-h");
+            for (const auto& [name, r] : rows)
+                std::printf("%-14s %12.1f %12.1f %16.2f\n", name.c_str(), r.preempted.mean(), r.migrated.mean(), r.lostGpuH.mean());
+        }
         if (skipped > 0)
             std::printf("%lld jobs have no run time in the trace (never started, or still running) and are not replayed\n",
                 static_cast<long long>(skipped));
@@ -254,7 +282,8 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     {
         QJsonObject out { { "schema", "schedlab.replay/1" }, { "mode", "timed" },
             { "queue", QString::fromStdString(policy::queueOrderName(o.queue)) },
-            { "backfill", QString::fromStdString(backfill) }, { "head", sim::headRuleName(o.head) }, { "runs", runs } };
+            { "backfill", QString::fromStdString(backfill) }, { "head", sim::headRuleName(o.head) },
+            { "preemption", sim::preemptionName(o.preemption) }, { "migration", sim::migrationName(o.migration) }, { "runs", runs } };
         std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
     }
     return 0;
@@ -310,7 +339,7 @@ int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
     if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
-               "window", "tick", "project", "jobs", "from", "to", "scheduler-config" },
+               "window", "tick", "preemption", "migration", "migration-restart", "migrations-per-hour", "project", "jobs", "from", "to", "scheduler-config" },
             { "json", "strict", "power-off-idle", "no-trim" });
         !e.empty())
         return fail("replay: " + e, 2);

@@ -42,7 +42,8 @@ commands:
         check a trace and store a compressed copy of it in a project (replays survive moved files)
   replay FILE... --mode fill [--policy a,b,...] [--ratio 1.3] [--no-trim] [--seeds 42-51] [--tie-break order|random|first] [--jobs N] [--project P] [--json]
   replay FILE... --mode timed [--policy a,b] [--queue fcfs|sjf|priority|wfp3|unicep|f1|fair] [--backfill none|easy]
-        [--head resort|commit] [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--power-off-idle] [--project P] [--json]
+        [--head resort|commit] [--preemption none|priority] [--migration none|defragment] [--migration-restart 60s]
+        [--migrations-per-hour N] [--seeds 42] [--sla default=3600,LS=600] [--window 3600] [--tick S] [--power-off-idle] [--project P] [--json]
         [--from T] [--to T] (the replay window from the first submit: 12d, 295h, seconds)
         both: [--top-k 8] [--procs-per-node K] [--strict] [--scheduler-config FILE (a KubeSchedulerConfiguration
         for k8s-default / k8s-sampling: plugin weights, NodeResourcesFit strategy, percentageOfNodesToScore)];

@@ -56,6 +56,8 @@ const char* outcomeName(sim::Outcome o)
     case sim::Outcome::Placed: return "placed";
     case sim::Outcome::Failed: return "failed";
     case sim::Outcome::Waited: return "waited";
+    case sim::Outcome::Evicted: return "evicted";
+    case sim::Outcome::Migrated: return "migrated";
     }
     return "?";
 }

@@ -13,6 +13,8 @@ enum class Outcome : int8_t {
     Placed = 0,
     Failed = 1, ///< fits nowhere (fill experiment: rejected; timed: can never run)
     Waited = 2, ///< no room now; stays queued
+    Evicted = 3, ///< timed: a running unit stopped to make room for a more important one (node: where it ran)
+    Migrated = 4, ///< timed: a running unit moved to make room (node: where it went)
 };
 
 struct Decision {

@@ -164,7 +164,16 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     if (m_opt.journal)
         m_opt.journal->begin(m_cluster);
     buildUnits();
-    m_memo = m_policy->failsOnlyWhenInfeasible();
+    // Making room frees resources within a pass: the shortcuts that rely on a pass only taking
+    // (known failures, dormant signatures) are off.
+    const bool roomMaking = m_opt.preemption != Preemption::None || m_opt.migration != Migration::None;
+    m_memo = m_policy->failsOnlyWhenInfeasible() && !roomMaking;
+    if (roomMaking) {
+        m_delayS.assign(m_units.size(), 0);
+        m_finishSeq.assign(m_units.size(), 0);
+    }
+    m_out.preemption = preemptionName(m_opt.preemption);
+    m_out.migration = migrationName(m_opt.migration);
     noteSeedUse();
     m_out.policy = m_policy->name();
     m_out.queue = policy::queueOrderName(m_opt.queue);
@@ -214,7 +223,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             m_policy = m_opt.forkPolicy;
             m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
             m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
-            m_memo = m_policy->failsOnlyWhenInfeasible();
+            m_memo = m_policy->failsOnlyWhenInfeasible() && m_finishSeq.empty();
             noteSeedUse();
             bumpReleaseEpoch(); // what failed under the old policy says nothing of the new one
             m_wait->wakeAll();
@@ -231,7 +240,11 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
                 progress.report(double(m_done) / double(m_units.size()));
             }
             switch (e.type) {
-            case EventType::Finish: finish(e.unit); break;
+            case EventType::Finish:
+                // A unit evicted or moved since this event was pushed ends at another event.
+                if (m_finishSeq.empty() || m_finishSeq[std::size_t(e.unit)] == e.seq)
+                    finish(e.unit);
+                break;
             case EventType::Arrival:
                 if (m_results[std::size_t(e.unit)].failed) {
                     ++m_out.failed;
@@ -341,6 +354,26 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
 } // namespace detail
 
 const char* headRuleName(HeadRule h) { return h == HeadRule::Commit ? "commit" : "resort"; }
+
+const char* preemptionName(Preemption p) { return p == Preemption::Priority ? "priority" : "none"; }
+
+bool parsePreemption(const std::string& s, Preemption& out)
+{
+    if (s != "none" && s != "priority")
+        return false;
+    out = s == "priority" ? Preemption::Priority : Preemption::None;
+    return true;
+}
+
+const char* migrationName(Migration m) { return m == Migration::Defragment ? "defragment" : "none"; }
+
+bool parseMigration(const std::string& s, Migration& out)
+{
+    if (s != "none" && s != "defragment")
+        return false;
+    out = s == "defragment" ? Migration::Defragment : Migration::None;
+    return true;
+}
 
 bool parseHeadRule(const std::string& s, HeadRule& out)
 {

@@ -29,6 +29,19 @@ enum class HeadRule { Resort, Commit };
 const char* headRuleName(HeadRule h);
 bool parseHeadRule(const std::string& s, HeadRule& out);
 
+/// What a single-task unit that fits nowhere may do to running units (README "Making room").
+/// Priority: Kubernetes default preemption (evict lower-priority units, the fewest and least
+/// important, on the node chosen by the scheduler's criteria; evicted units queue again and lose
+/// the time they ran). Migration Defragment: move one running single-task unit of the same or
+/// lower priority to another node when that frees a node for the waiting one (the moved unit's
+/// end moves `migrationRestartS` later). Tried for the unit at the head of a pass, migration first.
+enum class Preemption { None, Priority };
+enum class Migration { None, Defragment };
+const char* preemptionName(Preemption p);
+bool parsePreemption(const std::string& s, Preemption& out);
+const char* migrationName(Migration m);
+bool parseMigration(const std::string& s, Migration& out);
+
 struct TimedOptions {
     policy::QueueOrder queue = policy::QueueOrder::Fcfs;
     Backfill backfill = Backfill::None;
@@ -43,6 +56,10 @@ struct TimedOptions {
     std::map<std::string, double> slaByQos; ///< per QoS class name
     bool powerOffIdle = false;
     bool recordHeat = true; ///< per-node utilization for the heatmap (NodeHeat)
+    Preemption preemption = Preemption::None;
+    Migration migration = Migration::None;
+    double migrationRestartS = 60; ///< a migrated unit restarts elsewhere: its end moves this much later
+    double migrationsPerHour = 0; ///< at most this many migrations per clock hour of the replay; 0 = no limit
     /// The replay window in trace seconds: units submitted outside [windowFromS, windowToS) are
     /// left out (TimedResult::outsideWindow) and the cluster starts empty; -1 = open at that end.
     /// Job and task indices stay those of the whole trace.
@@ -100,6 +117,12 @@ struct TimedResult {
     int64_t skipped = 0; ///< no submit or run time in the trace
     int64_t outsideWindow = 0; ///< submitted outside TimedOptions' window
     int64_t backfilled = 0; ///< units started by EASY backfilling
+    std::string preemption = "none", migration = "none"; ///< TimedOptions' choices
+    int64_t preemptions = 0; ///< evictions of running units to make room (a unit may count more than once)
+    int64_t migrations = 0; ///< running units moved to make room
+    /// Work thrown away: each evicted unit's time run so far, each migration's restart cost, times
+    /// the unit's GPUs (whole GPUs' worth) and cores.
+    double workLostGpuHours = 0, workLostCpuHours = 0;
     /// Logged replay: decisions of the log our model cannot reproduce, by kind: "no-logged-start"
     /// (the log has no start for a job it ran), "no-logged-node", "unknown-node", "overcommitted"
     /// (the logged node lacks room by our request accounting; the unit does not start),

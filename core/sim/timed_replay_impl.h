@@ -111,6 +111,22 @@ private:
     void rollback(int32_t ui, std::vector<Placement>& placed, bool referenced = false);
     void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
+    /// Frees a running unit's resources and forgets it as running (a finish or an eviction).
+    void releaseRunning(int32_t ui);
+    /// Making room (timed_replay_room.cpp): for a single-task unit the policy could not place,
+    /// a migration or preemption that lets it start now; on success `placed`/`ds` hold its
+    /// placement on the freed node, to commit.
+    bool makeRoom(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    bool migrateFor(int32_t ui, double t, int& node);
+    bool preemptFor(int32_t ui, double t, int& node);
+    void evict(int32_t victim, double t);
+    void recordRoomDecision(int32_t ui, double t, int node, Outcome outcome);
+    /// Node n's running units, for the current state (built per call of makeRoom).
+    std::vector<std::vector<int32_t>> runningByNode() const;
+    std::vector<double> m_delayS; ///< by unit: restart costs added to its end (migrations); empty when off
+    std::vector<uint64_t> m_finishSeq; ///< by unit: seq of its current finish event (room making only)
+    std::unique_ptr<ClusterState> m_roomScratch;
+    int64_t m_migrationHour = -1, m_migrationsThisHour = 0;
     /// EASY: the release epoch of the last pass that walked every dormant signature (each then
     /// fitted no node released before it, or was woken): only nodes released since can fit one.
     uint64_t m_lastWalkEpoch = 0;
@@ -145,7 +161,10 @@ private:
     /// `shadowUnit`: the running unit whose end makes the head fit (-1 when none does).
     double shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const;
     /// Start + requested time of a running unit.
-    double expectedEnd(int32_t ui) const { return m_results[std::size_t(ui)].startS + m_units[std::size_t(ui)].req; }
+    double expectedEnd(int32_t ui) const
+    {
+        return m_results[std::size_t(ui)].startS + m_units[std::size_t(ui)].req + (m_delayS.empty() ? 0.0 : m_delayS[std::size_t(ui)]);
+    }
     /// Frees running unit r's placements in `atShadow`, noting their nodes in m_shadowReleased.
     void releaseForShadow(ClusterState& atShadow, int32_t r, uint64_t& released) const;
     mutable std::vector<int32_t> m_shadowReleased;

@@ -80,25 +80,38 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
     m_wait->erase(ui);
     ++m_stateStamp;
     m_running.push_back(ui);
-    m_runningEnds.insert({ m_results[std::size_t(ui)].startS + u.req, ui });
+    m_runningEnds.insert({ expectedEnd(ui), ui });
     if (m_easy.active()) {
         if (m_inEasyPass)
             m_easyStarted.push_back(ui);
         else
-            m_easy.started(ui, m_results[std::size_t(ui)].startS + u.req, m_cluster, m_placements);
+            m_easy.started(ui, expectedEnd(ui), m_cluster, m_placements);
     }
+    if (!m_finishSeq.empty())
+        m_finishSeq[std::size_t(ui)] = m_seq;
     push(r.finishS, EventType::Finish, ui);
 }
 
 void Replay::finish(int32_t ui)
 {
-    const Unit& u = m_units[std::size_t(ui)];
     // The first unit to end on the way to the head's reservation (not the one that makes it):
     // releasing it now leaves the same later states, so the same reservation.
     ShadowMemo& sm = m_shadowMemo;
     const bool keepShadow = sm.state && sm.stamp == m_stateStamp && sm.shadowUnit >= 0 && sm.shadowUnit != ui
         && m_runningEnds.begin()->second == ui
         && std::pair(expectedEnd(ui), ui) < std::pair(expectedEnd(sm.shadowUnit), sm.shadowUnit);
+    releaseRunning(ui);
+    if (keepShadow) {
+        sm.stamp = m_stateStamp;
+        sm.minEndS = m_runningEnds.empty() ? kInf : m_runningEnds.begin()->first;
+    }
+    ++m_out.completed;
+    ++m_done;
+}
+
+void Replay::releaseRunning(int32_t ui)
+{
+    const Unit& u = m_units[std::size_t(ui)];
     std::vector<Placement>& placed = m_placements[std::size_t(ui)];
     if (u.user >= 0) {
         auto& a = m_userAlloc[std::size_t(u.user)];
@@ -122,13 +135,7 @@ void Replay::finish(int32_t ui)
     placed.clear();
     placed.shrink_to_fit();
     m_running.erase(std::find(m_running.begin(), m_running.end(), ui));
-    m_runningEnds.erase({ m_results[std::size_t(ui)].startS + u.req, ui });
-    if (keepShadow) {
-        sm.stamp = m_stateStamp;
-        sm.minEndS = m_runningEnds.empty() ? kInf : m_runningEnds.begin()->first;
-    }
-    ++m_out.completed;
-    ++m_done;
+    m_runningEnds.erase({ expectedEnd(ui), ui });
 }
 
 void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos)
@@ -225,10 +232,12 @@ void Replay::schedule(double t)
     bool blocked = false;
     const WaitQueue::Set& all = m_wait->all();
     // HeadRule::Commit: the committed head goes first; only once it starts does the order pick.
+    const bool roomMaking = m_opt.preemption != Preemption::None || m_opt.migration != Migration::None;
+    auto start = [&](int32_t ui) { return attempt(ui, t, placed, ds) || (roomMaking && makeRoom(ui, t, placed, ds)); };
     if (m_committedHead >= 0) {
         const QueueEntry e = m_wait->entryOf(m_committedHead);
         ds.clear();
-        if (attempt(e.unit, t, placed, ds)) {
+        if (start(e.unit)) {
             commit(e.unit, t, placed, ds);
             m_committedHead = -1;
         } else {
@@ -238,9 +247,9 @@ void Replay::schedule(double t)
         }
     }
     for (auto it = all.begin(); !blocked && it != all.end();) {
-        const QueueEntry e = *it++; // commit erases e only
+        const QueueEntry e = *it++; // commit erases e only (an eviction adds units, which moves nothing)
         ds.clear();
-        if (attempt(e.unit, t, placed, ds)) {
+        if (start(e.unit)) {
             commit(e.unit, t, placed, ds);
             continue;
         }

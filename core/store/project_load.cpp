@@ -204,6 +204,10 @@ Result<StoredRun> Project::loadRun(int64_t runId)
     t.skipped = int64_t(num("skipped"));
     t.outsideWindow = int64_t(num("outsideWindow"));
     t.backfilled = int64_t(num("backfilled"));
+    t.preemptions = int64_t(num("preemptions")); // 0 for runs stored before they existed
+    t.migrations = int64_t(num("migrations"));
+    t.workLostGpuHours = num("workLostGpuHours");
+    t.workLostCpuHours = num("workLostCpuHours");
     t.meanCpuUtil = num("meanCpuUtil");
     t.meanMemUtil = num("meanMemUtil");
     t.meanGpuUtil = num("meanGpuUtil");
@@ -313,7 +317,7 @@ Result<sim::DecisionLog> Project::decisions(int64_t runId)
         d.task = int32_t(q->columnInt(2));
         d.node = int32_t(q->columnInt(3));
         const int64_t outcome = q->columnInt(4);
-        if (outcome < 0 || outcome > 2)
+        if (outcome < 0 || outcome > int64_t(sim::Outcome::Migrated))
             return makeError(ErrorCode::Format, "run " + std::to_string(runId) + ": a decision has an unknown outcome", m_path);
         d.outcome = sim::Outcome(outcome);
         d.feasible = int32_t(q->columnInt(5));

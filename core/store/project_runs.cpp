@@ -147,6 +147,8 @@ Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
         { "skipped", double(r.skipped) }, { "outsideWindow", double(r.outsideWindow) }, { "backfilled", double(r.backfilled) },
         { "meanCpuUtil", r.meanCpuUtil }, { "meanMemUtil", r.meanMemUtil }, { "meanGpuUtil", r.meanGpuUtil },
         { "meanGpuFragRate", r.meanGpuFragRate }, { "energyKWh", r.energyKWh }, { "makespanS", r.makespanS },
+        { "preemptions", double(r.preemptions) }, { "migrations", double(r.migrations) },
+        { "workLostGpuHours", r.workLostGpuHours }, { "workLostCpuHours", r.workLostCpuHours },
     };
     for (const auto& [name, d] : { std::pair<const char*, const Distribution*> { "wait", &r.waitS },
              { "jct", &r.jctS }, { "bsld", &r.boundedSlowdown } }) {

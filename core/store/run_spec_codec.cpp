@@ -23,6 +23,13 @@ QJsonObject optionsObject(const sim::TimedOptions& o)
         { "sla", o.defaultSlaS }, { "slaByQos", sla }, { "powerOffIdle", o.powerOffIdle } };
     if (o.head != sim::HeadRule::Resort) // older runs, and the default, have no key
         obj.insert("head", sim::headRuleName(o.head));
+    if (o.preemption != sim::Preemption::None) // older runs, and the default, have no key
+        obj.insert("preemption", sim::preemptionName(o.preemption));
+    if (o.migration != sim::Migration::None) {
+        obj.insert("migration", sim::migrationName(o.migration));
+        obj.insert("migrationRestartS", o.migrationRestartS);
+        obj.insert("migrationsPerHour", o.migrationsPerHour);
+    }
     if (o.hasWindow()) { // older runs, and whole-trace runs, have no key
         obj.insert("windowFromS", o.windowFromS);
         obj.insert("windowToS", o.windowToS);
@@ -90,6 +97,14 @@ Result<sim::RunSpec> specFromRow(const RunRow& row)
     t.backfill = row.backfill == "none" ? sim::Backfill::None : sim::Backfill::Easy;
     if (o.contains("head") && !sim::parseHeadRule(o.value("head").toString().toStdString(), t.head))
         return rowError(row, "has an unknown head rule '" + o.value("head").toString().toStdString() + "'");
+    if (o.contains("preemption") && !sim::parsePreemption(o.value("preemption").toString().toStdString(), t.preemption))
+        return rowError(row, "has an unknown preemption '" + o.value("preemption").toString().toStdString() + "'");
+    if (o.contains("migration") && !sim::parseMigration(o.value("migration").toString().toStdString(), t.migration))
+        return rowError(row, "has an unknown migration '" + o.value("migration").toString().toStdString() + "'");
+    t.migrationRestartS = o.value("migrationRestartS").toDouble(60);
+    t.migrationsPerHour = o.value("migrationsPerHour").toDouble(0);
+    if (!std::isfinite(t.migrationRestartS) || t.migrationRestartS < 0 || !std::isfinite(t.migrationsPerHour) || t.migrationsPerHour < 0)
+        return rowError(row, "has an invalid migration restart cost or budget");
     t.p99WindowS = o.value("window").toDouble(3600);
     t.windowFromS = o.value("windowFromS").toDouble(-1);
     t.windowToS = o.value("windowToS").toDouble(-1);
