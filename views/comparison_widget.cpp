@@ -111,10 +111,12 @@ void ComparisonWidget::rebuild()
     m_table->setColumnCount(0);
     if (m_runs.empty())
         return;
-    const std::vector<workflow::NamedValue> metrics = workflow::summaryMetrics(m_runs.front(), m_util);
+    // Evictions, migrations and work lost appear once any compared run made room.
+    const bool room = std::any_of(m_runs.begin(), m_runs.end(), [](const RunResult& r) { return workflow::madeRoom(r); });
+    const std::vector<workflow::NamedValue> metrics = workflow::summaryMetrics(m_runs.front(), m_util, room);
     std::vector<std::vector<workflow::NamedValue>> values;
     for (const RunResult& r : m_runs)
-        values.push_back(workflow::summaryMetrics(r, m_util));
+        values.push_back(workflow::summaryMetrics(r, m_util, room));
     const std::vector<std::string> policies = policiesOf(m_runs);
     // groups[metric][policy]
     std::vector<std::vector<Group>> groups(metrics.size());

@@ -351,6 +351,7 @@ void MainWindow::buildDocks()
     form->addRow(tr("Queue"), m_queue);
     form->addRow(tr("Backfill"), m_backfill);
     form->addRow(tr("Queue head"), m_head);
+    form->addRow(tr("Make room"), buildRoomRow(pw));
     form->addRow(tr("Fill ratio"), m_ratio);
     form->addRow(tr("Trim"), m_trim);
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, &MainWindow::updateModeControls);

@@ -152,6 +152,8 @@ private:
     void chooseTraceFolder();
     // main_window_scheduler_config.cpp: the Policies dock's KubeSchedulerConfiguration row.
     QWidget* buildSchedulerConfigRow(QWidget* parent);
+    /// Timed mode's "making room" choices: preemption and migration (main_window_runs.cpp).
+    QWidget* buildRoomRow(QWidget* parent);
     /// Fill experiment selected, or "auto" on a trace without times.
     bool fillModeChosen() const;
     void updateModeControls();
@@ -204,6 +206,8 @@ private:
     QComboBox* m_queue = nullptr;
     QComboBox* m_backfill = nullptr;
     QComboBox* m_head = nullptr;
+    QComboBox* m_preemption = nullptr;
+    QComboBox* m_migration = nullptr;
     QCheckBox* m_trim = nullptr;
     QLineEdit* m_seeds = nullptr;
     QPushButton* m_schedulerConfigButton = nullptr;

@@ -15,6 +15,7 @@
 #include "trace/trace_summary.h"
 #include "workflow/run_args.h"
 
+#include <QHBoxLayout>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -83,6 +84,8 @@ void MainWindow::updateModeControls()
     m_queue->setEnabled(!fill);
     m_backfill->setEnabled(!fill);
     m_head->setEnabled(!fill);
+    m_preemption->setEnabled(!fill);
+    m_migration->setEnabled(!fill);
     m_ratio->setEnabled(fill);
     m_trim->setEnabled(fill);
     if (m_modeNote)
@@ -185,6 +188,28 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     m_runner->start(batch);
 }
 
+QWidget* MainWindow::buildRoomRow(QWidget* parent)
+{
+    auto* row = new QWidget(parent);
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    m_preemption = new QComboBox(row);
+    m_preemption->setObjectName("preemptionBox");
+    m_preemption->addItem(tr("no preemption"), "none");
+    m_preemption->addItem(tr("preempt"), "priority");
+    m_preemption->setToolTip(tr("Kubernetes default preemption: a job that fits nowhere evicts the fewest lower-priority "
+                                "jobs on the best node; they queue again and lose what they ran"));
+    m_migration = new QComboBox(row);
+    m_migration->setObjectName("migrationBox");
+    m_migration->addItem(tr("no migration"), "none");
+    m_migration->addItem(tr("defragment"), "defragment");
+    m_migration->setToolTip(tr("Defragment on failure: a job that fits nowhere has the smallest running task of the same or "
+                               "lower priority moved elsewhere when that frees a node for it (the task restarts: 60 s)"));
+    h->addWidget(m_preemption);
+    h->addWidget(m_migration);
+    return row;
+}
+
 sim::RunSpec MainWindow::baseSpec() const
 {
     sim::RunSpec spec;
@@ -198,6 +223,8 @@ sim::RunSpec MainWindow::baseSpec() const
         policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
         o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
         sim::parseHeadRule(m_head->currentText().toStdString(), o.head);
+        sim::parsePreemption(m_preemption->currentData().toString().toStdString(), o.preemption);
+        sim::parseMigration(m_migration->currentData().toString().toStdString(), o.migration);
         if (const auto window = replayWindow()) {
             o.windowFromS = window->fromS;
             o.windowToS = window->toS;

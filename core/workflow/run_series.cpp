@@ -121,18 +121,25 @@ std::vector<double> heatColumnsX(const sim::FillResult* fill, const sim::TimedRe
     return x;
 }
 
-std::vector<NamedValue> summaryMetrics(const RunOutcome& run, UtilizationKind util)
+bool madeRoom(const RunOutcome& run) { return run.timed && (run.timed->preemptions > 0 || run.timed->migrations > 0); }
+
+std::vector<NamedValue> summaryMetrics(const RunOutcome& run, UtilizationKind util, bool room)
 {
     if (const sim::FillResult* f = run.fill.get())
         return { { "final GPU allocation (%)", f->finalGpuAllocPct }, { "final fragmentation rate (%)", f->finalFragRatePct },
             { "failed pods", double(f->failed) }, { "failed GPU request (GPUs)", f->failedGpuMilli / 1000.0 } };
-    if (const sim::TimedResult* t = run.timed.get())
-        return { { "wait p50 (s)", t->waitS.p50 }, { "wait p99 (s)", t->waitS.p99 },
+    if (const sim::TimedResult* t = run.timed.get()) {
+        std::vector<NamedValue> out { { "wait p50 (s)", t->waitS.p50 }, { "wait p99 (s)", t->waitS.p99 },
             util == UtilizationKind::Cpu    ? NamedValue { "mean CPU utilization (%)", 100 * t->meanCpuUtil }
                 : util == UtilizationKind::Memory ? NamedValue { "mean memory utilization (%)", 100 * t->meanMemUtil }
                                                   : NamedValue { "mean GPU utilization (%)", 100 * t->meanGpuUtil },
             { "mean GPU fragmentation (%)", 100 * t->meanGpuFragRate }, { "failed jobs", double(t->failed) },
             { "energy (kWh)", t->energyKWh } };
+        if (room)
+            out.insert(out.end(), { { "evictions", double(t->preemptions) }, { "migrations", double(t->migrations) },
+                                      { "work lost (GPU-h)", t->workLostGpuHours } });
+        return out;
+    }
     return {};
 }
 

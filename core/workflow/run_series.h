@@ -81,8 +81,11 @@ struct NamedValue {
 /// The figures runs of a mode are compared by, in a fixed order (the same names for every run of
 /// the mode): fill final GPU allocation, fragmentation rate, failed pods and GPUs; timed wait p50
 /// and p99, mean utilization of `util` and GPU fragmentation, failed jobs, energy (-1 when the
-/// trace has no power model).
-std::vector<NamedValue> summaryMetrics(const RunOutcome& run, UtilizationKind util = UtilizationKind::Gpu);
+/// trace has no power model); with `room` also evictions, migrations and work lost (GPU-h) (see
+/// madeRoom).
+std::vector<NamedValue> summaryMetrics(const RunOutcome& run, UtilizationKind util = UtilizationKind::Gpu, bool room = false);
+/// A timed run that evicted or moved running units to make room (TimedOptions::preemption/migration).
+bool madeRoom(const RunOutcome& run);
 
 /// Waits (start - submit, s) of the units that started, sorted; empty for fill runs.
 std::vector<double> sortedWaits(const RunOutcome& run);

@@ -150,6 +150,41 @@ private slots:
         QVERIFY(c->metricNames().contains("mean CPU utilization (%)"));
     }
 
+    void makingRoomFromThePolicyDock()
+    {
+        // Preemption and migration chosen in the Policies dock reach the run, and the comparison
+        // adds evictions, migrations and work lost once a run made room.
+        app::MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndWait(w, { SCHEDLAB_SAMPLE }));
+        w.findChild<QLineEdit*>("seedsEdit")->setText("42");
+        auto* mode = w.findChild<QComboBox*>("modeBox");
+        mode->setCurrentIndex(1); // timed
+        auto* preemption = w.findChild<QComboBox*>("preemptionBox");
+        auto* migration = w.findChild<QComboBox*>("migrationBox");
+        QVERIFY(preemption && migration && preemption->isEnabled());
+        QSignalSpy done(&w, &app::MainWindow::batchDone);
+        w.runPolicies({ "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.comparison()->metricNames().size(), 6); // nothing made room
+        migration->setCurrentIndex(migration->findData("defragment"));
+        preemption->setCurrentIndex(preemption->findData("priority"));
+        w.runPolicies({ "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.results().size(), std::size_t(2));
+        const views::RunResult& r = w.results()[1];
+        QCOMPARE(r.spec.timedOptions()->migration, sim::Migration::Defragment);
+        QCOMPARE(r.spec.timedOptions()->preemption, sim::Preemption::Priority);
+        QVERIFY(r.timed->migrations > 0);
+        QCOMPARE(w.results()[0].timed->migrations, int64_t(0));
+        const QStringList names = w.comparison()->metricNames();
+        QVERIFY2(names.contains("migrations") && names.contains("evictions") && names.contains("work lost (GPU-h)"),
+            qPrintable(names.join(", ")));
+        mode->setCurrentIndex(2); // fill: no room to make
+        QVERIFY(!migration->isEnabled() && !preemption->isEnabled());
+    }
+
     void inspectorSaysWhenThereIsNoScore()
     {
         app::MainWindow w;
