@@ -339,7 +339,7 @@ int runReplay(const std::vector<std::string>& argv)
 {
     Args args;
     if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
-               "window", "tick", "preemption", "migration", "migration-restart", "migrations-per-hour", "project", "jobs", "from", "to", "scheduler-config" },
+               "window", "tick", "preemption", "migration", "migration-restart", "migrations-per-hour", "migration-budget", "project", "jobs", "from", "to", "scheduler-config" },
             { "json", "strict", "power-off-idle", "no-trim" });
         !e.empty())
         return fail("replay: " + e, 2);
@@ -369,8 +369,11 @@ int runReplay(const std::vector<std::string>& argv)
     fill.ratio = args.real("ratio", fill.ratio, error);
     fill.trimAboveRatio = !args.flag("no-trim");
     fill.topK = int(args.integer("top-k", 8, error));
-    if (!error.empty())
-        return fail("replay: " + error, 2);
+    fill.migrationBudget = args.integer("migration-budget", 0, error);
+    if (!error.empty() || fill.migrationBudget < 0)
+        return fail("replay: " + (error.empty() ? std::string("--migration-budget must be >= 0 (0 = no limit)") : error), 2);
+    if (!sim::parseMigration(args.value("migration").value_or("none"), fill.migration))
+        return fail("replay: --migration is none or defragment (move one running task to make room)", 2);
     // Default: the reference each mode follows; fill the FGD authors' simulator (a seeded node
     // order), timed upstream kube-scheduler (random per decision).
     if (auto t = args.value("tie-break"); t && !policy::parseTieBreak(*t, fill.tieBreak))
@@ -455,7 +458,7 @@ int runReplay(const std::vector<std::string>& argv)
     QJsonArray runs;
     struct Row {
         std::string policy;
-        Stat alloc, frag, failed, seconds;
+        Stat alloc, frag, failed, seconds, migrations;
     };
     std::vector<Row> rows;
     // Every (policy, seed) cell is independent: without a project they run on --jobs threads (each
@@ -473,7 +476,7 @@ int runReplay(const std::vector<std::string>& argv)
     };
     runParallel(cells, jobs, cell);
     for (std::size_t pi = 0; pi < policies.size(); ++pi) {
-        Row row { policies[pi], {}, {}, {}, {} };
+        Row row { policies[pi], {}, {}, {}, {}, {} };
         for (std::size_t si = 0; si < seeds.size(); ++si) {
             const Result<workflow::RunOutcome>& out = *results[pi * seeds.size() + si];
             if (!out)
@@ -483,6 +486,7 @@ int runReplay(const std::vector<std::string>& argv)
             row.frag.add(r->finalFragRatePct);
             row.failed.add(double(r->failed));
             row.seconds.add(r->seconds);
+            row.migrations.add(double(r->migrations));
             if (args.flag("json"))
                 runs.append(fillResultToJson(*r));
         }
@@ -514,6 +518,13 @@ int runReplay(const std::vector<std::string>& argv)
         std::printf("%-14s %8.2f [%6.2f,%6.2f] %8.2f [%6.2f,%6.2f] %8.1f [%5.0f,%5.0f] %10.3f\n", r.policy.c_str(),
             r.alloc.mean(), r.alloc.min, r.alloc.max, r.frag.mean(), r.frag.min, r.frag.max, r.failed.mean(),
             r.failed.min, r.failed.max, r.seconds.mean());
+    if (fill.migration != sim::Migration::None) {
+        std::printf("defragment on failure (%s): pods moved, mean over seeds:", fill.migrationBudget > 0
+                ? ("at most " + std::to_string(fill.migrationBudget) + " a run").c_str() : "no budget");
+        for (const Row& r : rows)
+            std::printf(" %s %.1f", r.policy.c_str(), r.migrations.mean());
+        std::printf("\n");
+    }
     return 0;
 }
 

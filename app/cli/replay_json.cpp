@@ -20,7 +20,7 @@ QJsonObject fillResultToJson(const sim::FillResult& r)
         { "originalRequestPct", r.originalRequestPct },
         { "placed", double(r.placed) },
         { "failed", double(r.failed) },
-        { "failedGpuMilli", double(r.failedGpuMilli) },
+        { "failedGpuMilli", double(r.failedGpuMilli) }, { "migrations", double(r.migrations) },
         { "finalGpuAllocPct", r.finalGpuAllocPct },
         { "finalFragRatePct", r.finalFragRatePct },
         { "finalFragAmount", r.finalFragAmount },

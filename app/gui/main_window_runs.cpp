@@ -15,7 +15,7 @@
 #include "trace/trace_summary.h"
 #include "workflow/run_args.h"
 
-#include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -84,8 +84,7 @@ void MainWindow::updateModeControls()
     m_queue->setEnabled(!fill);
     m_backfill->setEnabled(!fill);
     m_head->setEnabled(!fill);
-    m_preemption->setEnabled(!fill);
-    m_migration->setEnabled(!fill);
+    m_preemption->setEnabled(!fill); // migration serves both modes
     m_ratio->setEnabled(fill);
     m_trim->setEnabled(fill);
     if (m_modeNote)
@@ -190,8 +189,9 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
 
 QWidget* MainWindow::buildRoomRow(QWidget* parent)
 {
+    // Stacked, not side by side: the Policies dock must stay narrow enough for a 1024 px screen.
     auto* row = new QWidget(parent);
-    auto* h = new QHBoxLayout(row);
+    auto* h = new QVBoxLayout(row);
     h->setContentsMargins(0, 0, 0, 0);
     m_preemption = new QComboBox(row);
     m_preemption->setObjectName("preemptionBox");
@@ -204,7 +204,8 @@ QWidget* MainWindow::buildRoomRow(QWidget* parent)
     m_migration->addItem(tr("no migration"), "none");
     m_migration->addItem(tr("defragment"), "defragment");
     m_migration->setToolTip(tr("Defragment on failure: a job that fits nowhere has the smallest running task of the same or "
-                               "lower priority moved elsewhere when that frees a node for it (the task restarts: 60 s)"));
+                               "lower priority moved elsewhere when that frees a node for it (timed: the task restarts, 60 s; "
+                               "fill: a placed pod moves)"));
     h->addWidget(m_preemption);
     h->addWidget(m_migration);
     return row;
@@ -217,6 +218,7 @@ sim::RunSpec MainWindow::baseSpec() const
         sim::FillOptions o;
         o.ratio = m_ratio->value();
         o.trimAboveRatio = m_trim->isChecked();
+        sim::parseMigration(m_migration->currentData().toString().toStdString(), o.migration);
         spec = sim::RunSpec::fill({}, o);
     } else {
         sim::TimedOptions o;

@@ -1,10 +1,12 @@
 #include "fill_experiment.h"
+#include "fill_migration.h"
 
 #include "metrics/fragmentation.h"
 
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <optional>
 
 namespace schedlab::sim {
 
@@ -111,6 +113,43 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     int64_t arrived = 0;
     int nextPct = 1;
     const int topK = options.recordDecisions ? options.topK : 0;
+    std::optional<detail::PodMover> mover;
+    if (options.migration != Migration::None)
+        mover.emplace(cluster.nodeCount());
+    auto allocate = [&](const Placement& p, const trace::TaskRequest& r) {
+        cluster.allocate(p);
+        if (options.journal)
+            options.journal->allocate(p, cluster);
+        frag.nodeChanged(p.node);
+        active->onAllocated(p, r);
+        if (mover)
+            mover->placed(p, r);
+    };
+    // Defragment on failure: move the smallest pod that frees room for `r`, then place `r` where it
+    // was; the node to place on, or -1.
+    auto makeRoom = [&](const trace::TaskRequest& r) {
+        if (!mover || (options.migrationBudget > 0 && out.migrations >= options.migrationBudget))
+            return -1;
+        const auto move = mover->find(cluster, r);
+        if (!move)
+            return -1;
+        const Placement from = mover->placement(move->pod);
+        const trace::TaskRequest& q = mover->request(move->pod);
+        cluster.release(from);
+        if (options.journal)
+            options.journal->release(from, cluster);
+        frag.nodeChanged(from.node);
+        active->onReleased(from, q);
+        const Placement to = cluster.makePlacement(move->to, q, cluster.bestFitGpus(move->to, q));
+        cluster.allocate(to);
+        if (options.journal)
+            options.journal->allocate(to, cluster);
+        frag.nodeChanged(to.node);
+        active->onAllocated(to, q);
+        mover->moved(move->pod, to);
+        ++out.migrations;
+        return from.node;
+    };
     for (std::size_t i = 0; i < pods.size(); ++i) {
         if ((i & 255) == 0) {
             if (cancel.isCancelled())
@@ -140,13 +179,14 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         rec.task = int32_t(taskIndex);
         rec.feasible = d.feasible;
         rec.statePos = options.journal ? options.journal->position() : -1;
+        if (d.node < 0) {
+            if (const int freed = makeRoom(r); freed >= 0) {
+                d.node = freed;
+                d.gpuMask = cluster.bestFitGpus(freed, r);
+            }
+        }
         if (d.node >= 0) {
-            const Placement p = cluster.makePlacement(d.node, r, d.gpuMask);
-            cluster.allocate(p);
-            if (options.journal)
-                options.journal->allocate(p, cluster);
-            frag.nodeChanged(d.node);
-            active->onAllocated(p, r);
+            allocate(cluster.makePlacement(d.node, r, d.gpuMask), r);
             rec.node = d.node;
             ++out.placed;
         } else {

@@ -7,6 +7,7 @@
 #include "base/result.h"
 #include "decision_log.h"
 #include "node_heat.h"
+#include "room_options.h"
 #include "state_journal.h"
 #include "policy/placement_policy.h"
 #include "trace/trace.h"
@@ -29,6 +30,11 @@ struct FillOptions {
     policy::TieBreak tieBreak = policy::TieBreak::Order;
     bool recordHeat = true; ///< per-node utilization at every 1 % point (NodeHeat)
     int64_t maxPods = 0; ///< stop after this many pods (training windows); 0 = all
+    /// Defragment on failure: a pod the policy cannot place has the smallest placed pod whose move
+    /// to another node frees room for it moved there (PodMover); at most migrationBudget moves a
+    /// run (0 = no limit). The decision log keeps one decision per pod (moves are counted only).
+    Migration migration = Migration::None;
+    int64_t migrationBudget = 0;
     // Incident replay. Decision k is the k-th pod (0-based); "the state at k" is the cluster
     // decision k saw, after decisions 0..k-1.
     int64_t hashEvery = 1000; ///< record the state hash at every k that is a multiple; 0 = never
@@ -61,6 +67,7 @@ struct FillResult {
     int64_t placed = 0;
     int64_t failed = 0;
     int64_t failedGpuMilli = 0; ///< GPU request of the failed pods
+    int64_t migrations = 0; ///< placed pods moved to make room (FillOptions::migration)
     double finalGpuAllocPct = 0;
     double finalFragRatePct = 0;
     double finalFragAmount = 0;

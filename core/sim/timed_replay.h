@@ -9,6 +9,7 @@
 #include "base/stats.h"
 #include "decision_log.h"
 #include "node_heat.h"
+#include "room_options.h"
 #include "state_journal.h"
 #include "policy/placement_policy.h"
 #include "policy/queue_policy.h"
@@ -28,19 +29,6 @@ enum class Backfill { None, Easy };
 enum class HeadRule { Resort, Commit };
 const char* headRuleName(HeadRule h);
 bool parseHeadRule(const std::string& s, HeadRule& out);
-
-/// What a single-task unit that fits nowhere may do to running units (README "Making room").
-/// Priority: Kubernetes default preemption (evict lower-priority units, the fewest and least
-/// important, on the node chosen by the scheduler's criteria; evicted units queue again and lose
-/// the time they ran). Migration Defragment: move one running single-task unit of the same or
-/// lower priority to another node when that frees a node for the waiting one (the moved unit's
-/// end moves `migrationRestartS` later). Tried for the unit at the head of a pass, migration first.
-enum class Preemption { None, Priority };
-enum class Migration { None, Defragment };
-const char* preemptionName(Preemption p);
-bool parsePreemption(const std::string& s, Preemption& out);
-const char* migrationName(Migration m);
-bool parseMigration(const std::string& s, Migration& out);
 
 struct TimedOptions {
     policy::QueueOrder queue = policy::QueueOrder::Fcfs;

@@ -11,7 +11,12 @@ namespace {
 
 QJsonObject optionsObject(const sim::FillOptions& o)
 {
-    return { { "ratio", o.ratio }, { "tieBreak", policy::tieBreakName(o.tieBreak) }, { "trimAboveRatio", o.trimAboveRatio } };
+    QJsonObject obj { { "ratio", o.ratio }, { "tieBreak", policy::tieBreakName(o.tieBreak) }, { "trimAboveRatio", o.trimAboveRatio } };
+    if (o.migration != sim::Migration::None) { // older runs, and the default, have no key
+        obj.insert("migration", sim::migrationName(o.migration));
+        obj.insert("migrationBudget", double(o.migrationBudget));
+    }
+    return obj;
 }
 
 QJsonObject optionsObject(const sim::TimedOptions& o)
@@ -85,6 +90,12 @@ Result<sim::RunSpec> specFromRow(const RunRow& row)
         f.tieBreak = tie;
         // Runs stored before the trim existed replayed every pod.
         f.trimAboveRatio = o.value("trimAboveRatio").toBool(false);
+        if (o.contains("migration") && !sim::parseMigration(o.value("migration").toString().toStdString(), f.migration))
+            return rowError(row, "has an unknown migration '" + o.value("migration").toString().toStdString() + "'");
+        const double budget = o.value("migrationBudget").toDouble(0);
+        if (!std::isfinite(budget) || budget < 0)
+            return rowError(row, "has an invalid migration budget");
+        f.migrationBudget = int64_t(budget);
         sim::RunSpec spec = sim::RunSpec::fill(row.policy, f);
         spec.schedulerConfig = o.value("schedulerConfig").toString().toStdString();
         return spec;

@@ -181,8 +181,11 @@ private slots:
         const QStringList names = w.comparison()->metricNames();
         QVERIFY2(names.contains("migrations") && names.contains("evictions") && names.contains("work lost (GPU-h)"),
             qPrintable(names.join(", ")));
-        mode->setCurrentIndex(2); // fill: no room to make
-        QVERIFY(!migration->isEnabled() && !preemption->isEnabled());
+        mode->setCurrentIndex(2); // fill: pods may move, nothing is evicted
+        QVERIFY(migration->isEnabled() && !preemption->isEnabled());
+        w.runPolicies({ "bestfit" });
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.results().back().spec.fillOptions()->migration, sim::Migration::Defragment);
     }
 
     void inspectorSaysWhenThereIsNoScore()

@@ -4,6 +4,8 @@
 #include "trace_builder.h"
 
 #include "policy/placement_policy.h"
+#include "sim/fill_experiment.h"
+#include "sim/state_journal.h"
 #include "sim/timed_replay.h"
 
 #include <QtTest>
@@ -169,6 +171,44 @@ private slots:
         const sim::TimedResult r = mustRun(b.t, o);
         QCOMPARE(r.migrations, int64_t(2));
         QCOMPARE(unitOf(r, 11).startS, 4100.0); // the third D: after A and B end at 4100
+    }
+
+    void fillMovesAPodWhenThatLetsTheFailedOneFit()
+    {
+        // Two nodes of 4 GPUs, pods of 1, 1, 3 and 3 GPUs (ratio 1: the list fills the cluster
+        // exactly). First fit fails only in the order 1, 1, 3, 3 (both 1s on n0, a 3 on n1, the
+        // last 3 finds 2 + 1 free): moving a 1 to n1 frees n0 for it. Any order then places all.
+        TraceBuilder b;
+        b.node(64000, 0, 4).node(64000, 0, 4);
+        for (int gpus : { 1, 1, 3, 3 })
+            b.task(1000, 0, gpus, 1000);
+        int failedWithout = 0, migrated = 0;
+        for (uint64_t seed = 1; seed <= 40; ++seed) {
+            sim::FillOptions o;
+            o.ratio = 1.0;
+            o.seed = seed;
+            auto p = policy::makePlacementPolicy("firstfit");
+            auto plain = sim::runFillExperiment(b.t, *p, o);
+            QVERIFY(plain.ok());
+            QCOMPARE(plain->pods, int64_t(4));
+            QCOMPARE(plain->migrations, int64_t(0));
+            failedWithout += int(plain->failed);
+            o.migration = sim::Migration::Defragment;
+            sim::StateJournal journal;
+            o.journal = &journal;
+            auto q = policy::makePlacementPolicy("firstfit");
+            auto moved = sim::runFillExperiment(b.t, *q, o);
+            QVERIFY(moved.ok());
+            QCOMPARE(moved->failed, int64_t(0));
+            QCOMPARE(moved->finalGpuAllocPct, 100.0);
+            QCOMPARE(moved->migrations, plain->failed); // one move for the one failure
+            migrated += int(moved->migrations);
+            // The journal holds the move: replayed to the end it gives the final state.
+            QCOMPARE(journal.stateAt(journal.position())->stateHash(), moved->stateHash);
+            QCOMPARE(int(moved->decisions.decisions().size()), 4); // still one decision per pod
+        }
+        QVERIFY2(failedWithout > 0 && failedWithout < 40, qPrintable(QString::number(failedWithout)));
+        QCOMPARE(migrated, failedWithout);
     }
 
     void gangsNeitherPreemptNorMove()

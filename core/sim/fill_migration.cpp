@@ -1,0 +1,118 @@
+#include "fill_migration.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <tuple>
+
+namespace schedlab::sim::detail {
+
+namespace {
+
+/// Would `r` fit on p's node with p gone? (ClusterState::fits on the freed state; the model and
+/// GPU count are checked by the caller with fitsEmpty.)
+bool fitsWithout(const ClusterState& c, const Placement& p, const trace::TaskRequest& r)
+{
+    const int n = p.node;
+    if (r.cpuMilli > c.freeCpu(n) + p.cpuMilli || r.memMiB > c.freeMem(n) + p.memMiB)
+        return false;
+    if (!r.needsGpu())
+        return true;
+    const int32_t* g = c.gpuFreeArray(n);
+    int full = 0;
+    for (int i = 0; i < c.numGpu(n); ++i) {
+        const int32_t free = g[i] + (((p.gpuMask >> i) & 1u) ? p.gpuMilliPerGpu : 0);
+        if (r.isGpuShare() && free >= r.gpuMilli)
+            return true;
+        full += free == kGpuMilli;
+    }
+    return !r.isGpuShare() && full >= r.numGpu;
+}
+
+} // namespace
+
+void PodMover::placed(const Placement& p, const trace::TaskRequest& r)
+{
+    m_onNode[std::size_t(p.node)].push_back(m_pods.size());
+    m_pods.push_back({ p, r });
+}
+
+std::optional<PodMover::Move> PodMover::find(const ClusterState& c, const trace::TaskRequest& r) const
+{
+    // The most any node has free: a pod asking for more fits on no other node (a cheap test that
+    // spares the scan of the nodes for most pods once the cluster fills up).
+    int64_t maxCpu = 0, maxMem = 0;
+    int32_t maxShare = 0;
+    int maxWhole = 0;
+    for (int n = 0; n < c.nodeCount(); ++n) {
+        maxCpu = std::max(maxCpu, c.freeCpu(n));
+        maxMem = std::max(maxMem, c.freeMem(n));
+        maxShare = std::max(maxShare, c.maxGpuFree(n));
+        maxWhole = std::max(maxWhole, c.fullyFreeGpus(n));
+    }
+    auto mayFitElsewhere = [&](const trace::TaskRequest& q) {
+        if (q.cpuMilli > maxCpu || q.memMiB > maxMem)
+            return false;
+        return !q.needsGpu() || (q.isGpuShare() ? q.gpuMilli <= maxShare : q.numGpu <= maxWhole);
+    };
+    std::vector<std::size_t> freeing; // pods whose removal lets r fit where they are
+    for (int n = 0; n < c.nodeCount(); ++n) {
+        if (!c.fitsEmpty(n, r))
+            continue;
+        for (std::size_t k : m_onNode[std::size_t(n)])
+            if (mayFitElsewhere(m_pods[k].r) && fitsWithout(c, m_pods[k].p, r))
+                freeing.push_back(k);
+    }
+    auto size = [&](std::size_t k) {
+        const trace::TaskRequest& q = m_pods[k].r;
+        return std::tuple(q.totalGpuMilli(), q.cpuMilli, q.memMiB, k);
+    };
+    std::sort(freeing.begin(), freeing.end(), [&](std::size_t a, std::size_t b) { return size(a) < size(b); });
+    // Where a pod of request q would go: the two best nodes for q (the best may be its own), found
+    // once per request among the candidates.
+    struct Dest {
+        int best = -1, second = -1;
+    };
+    std::map<std::tuple<int64_t, int64_t, int32_t, int32_t, uint32_t>, Dest> dests;
+    auto destOf = [&](const trace::TaskRequest& q) {
+        const auto key = std::tuple(q.cpuMilli, q.memMiB, q.numGpu, q.gpuMilli, q.gpuModelMask);
+        auto it = dests.find(key);
+        if (it != dests.end())
+            return it->second;
+        Dest d;
+        std::tuple<int64_t, int64_t> best { INT64_MAX, INT64_MAX }, second = best;
+        for (int m = 0; m < c.nodeCount(); ++m) {
+            if (!c.fits(m, q))
+                continue;
+            const std::tuple<int64_t, int64_t> left { c.freeGpuMilli(m) - q.totalGpuMilli(), c.freeCpu(m) - q.cpuMilli };
+            if (left < best) {
+                second = best;
+                d.second = d.best;
+                best = left;
+                d.best = m;
+            } else if (left < second) {
+                second = left;
+                d.second = m;
+            }
+        }
+        return dests.emplace(key, d).first->second;
+    };
+    for (std::size_t k : freeing) {
+        const Pod& pod = m_pods[k];
+        const Dest d = destOf(pod.r);
+        const int to = d.best == pod.p.node ? d.second : d.best;
+        if (to >= 0)
+            return Move { k, to };
+    }
+    return std::nullopt;
+}
+
+void PodMover::moved(std::size_t pod, const Placement& to)
+{
+    auto& from = m_onNode[std::size_t(m_pods[pod].p.node)];
+    from.erase(std::find(from.begin(), from.end(), pod));
+    m_pods[pod].p = to;
+    m_onNode[std::size_t(to.node)].push_back(pod);
+}
+
+} // namespace schedlab::sim::detail

@@ -1,0 +1,44 @@
+#pragma once
+// Private to the fill experiment: "defragment on failure" (FillOptions::migration). Keeps the
+// placed pods by node and finds the smallest placed pod whose move to another node lets a failed
+// pod fit on the node it leaves (module README, "Making room").
+
+#include "cluster_state.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace schedlab::sim::detail {
+
+class PodMover {
+public:
+    explicit PodMover(int nodes)
+        : m_onNode(std::size_t(nodes))
+    {
+    }
+    /// A pod was placed.
+    void placed(const Placement& p, const trace::TaskRequest& r);
+    struct Move {
+        std::size_t pod; ///< index among the placed pods
+        int to; ///< node it goes to
+    };
+    /// The smallest placed pod (gpu-milli, cpu, memory, order placed) on a node that could host `r`
+    /// when empty, whose removal lets `r` fit there and that fits on another node now (the one it
+    /// fills best: least free gpu-milli, then cpu, left; the lowest index); none when there is none.
+    std::optional<Move> find(const ClusterState& c, const trace::TaskRequest& r) const;
+    const Placement& placement(std::size_t pod) const { return m_pods[pod].p; }
+    const trace::TaskRequest& request(std::size_t pod) const { return m_pods[pod].r; }
+    /// The pod now sits at `to` (already released and allocated in the cluster).
+    void moved(std::size_t pod, const Placement& to);
+
+private:
+    struct Pod {
+        Placement p;
+        trace::TaskRequest r;
+    };
+    std::vector<Pod> m_pods;
+    std::vector<std::vector<std::size_t>> m_onNode;
+};
+
+} // namespace schedlab::sim::detail
