@@ -114,8 +114,9 @@ int listDecisions(const Args& a, const incident::RunIndex& index)
     const int64_t limit = a.integer("limit", 50, error);
     const std::string job = a.value("job").value_or("");
     const std::string outcome = a.value("outcome").value_or("");
-    if (!outcome.empty() && outcome != "placed" && outcome != "failed" && outcome != "waited")
-        return fail("decisions: --outcome is placed, failed or waited", 2);
+    if (!outcome.empty() && outcome != "placed" && outcome != "failed" && outcome != "waited" && outcome != "evicted"
+        && outcome != "migrated")
+        return fail("decisions: --outcome is placed, failed, waited, evicted or migrated", 2);
     auto timeOf = [&](const char* key, double fallback) -> Result<double> {
         if (!a.value(key))
             return fallback;
@@ -320,9 +321,13 @@ int runDecisions(const std::vector<std::string>& argv)
         c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k), ds.size(),
         index.spec.isFill() ? "pod" : "t =", d.timeS, d.task, x.jobName.empty() ? "" : " of job ", x.jobName.c_str(),
         qPrintable(requestText(x.request)));
-    std::printf("  outcome: %s%s, %d feasible nodes%s\n",
-        d.outcome == sim::Outcome::Placed ? "placed on node " : d.outcome == sim::Outcome::Failed ? "FAILED (fits nowhere)" : "waited",
-        d.outcome == sim::Outcome::Placed ? std::to_string(d.node).c_str() : "", d.feasible,
+    const char* what = d.outcome == sim::Outcome::Placed ? "placed on node "
+        : d.outcome == sim::Outcome::Failed                ? "FAILED (fits nowhere)"
+        : d.outcome == sim::Outcome::Evicted               ? "evicted to make room (queued again) from node "
+        : d.outcome == sim::Outcome::Migrated              ? "migrated to make room, to node "
+                                                           : "waited";
+    const bool withNode = d.outcome == sim::Outcome::Placed || d.outcome == sim::Outcome::Evicted || d.outcome == sim::Outcome::Migrated;
+    std::printf("  outcome: %s%s, %d feasible nodes%s\n", what, withNode ? std::to_string(d.node).c_str() : "", d.feasible,
         x.rankOfChoice > 0 ? (", rank " + std::to_string(x.rankOfChoice) + " of the logged candidates").c_str() : "");
     if (x.reward) {
         const auto& t = *x.reward;

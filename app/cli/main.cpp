@@ -73,7 +73,7 @@ commands:
   rounds --project P [--json]
         the fine-tune rounds of a project: lineage, status, evaluation, checkpoints
   decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--scheduler-config FILE] [--json]
-  decisions --project P --run R --list [--job J] [--node N] [--outcome placed|failed|waited]
+  decisions --project P --run R --list [--job J] [--node N] [--outcome placed|failed|waited|evicted|migrated]
             [--from T] [--to T] [--limit 50] [--json]
   decisions --project P --run R --agreement POLICY [--scheduler-config FILE] [--json]
         incident replay of a run: its incidents (p99 above its SLA or jumping, failure bursts, SLA

@@ -87,7 +87,7 @@ struct Inspection {
 Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<std::string>& rescore = {}, int topK = 8,
     const std::string* schedulerConfig = nullptr);
 
-/// Text of an outcome: "placed", "failed", "waited".
+/// Text of an outcome: "placed", "failed", "waited", "evicted", "migrated".
 const char* outcomeName(sim::Outcome o);
 
 } // namespace schedlab::incident
