@@ -5,12 +5,15 @@
 #include "commands.h"
 #include "import_options.h"
 
+#include "metrics/pareto.h"
+
 #include "policy/placement_policy.h"
 #include "rl/fine_tune.h"
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
 #include "trace/trace_window.h"
 #include "store/project.h"
+#include "store/sweep_plan.h"
 #include "trace/trace_loader.h"
 #include "workflow/fine_tune_session.h"
 #include "workflow/run_args.h"
@@ -21,6 +24,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
 #include <cstdio>
 #include <unistd.h>
 
@@ -125,6 +129,39 @@ void printEval(const std::vector<rl::EvalSummary>& eval, rl::TrainMode mode)
     }
 }
 
+/// A weight sweep's outcome: each lineage's last round and the baselines, on the Pareto front
+/// ("*") when no other row is as good in every metric and better in one (fill: allocation up,
+/// failures and fragmentation down; timed: p99 and mean wait and failures down, utilisation up).
+void printSweep(const std::vector<std::pair<std::string, rl::RoundResult>>& last, rl::TrainMode mode)
+{
+    const std::vector<std::string> metrics = rl::evalMetrics(mode);
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> points;
+    for (const auto& [weights, r] : last)
+        for (const rl::EvalSummary& s : r.eval)
+            if (s.policy.rfind("learned", 0) == 0 || &r == &last.back().second) {
+                names.push_back(s.policy.rfind("learned", 0) == 0 ? "round " + std::to_string(r.roundId) + " " + weights : s.policy);
+                std::vector<double> v;
+                for (const std::string& m : metrics)
+                    v.push_back(s.mean.count(m) ? s.mean.at(m) : std::nan(""));
+                points.push_back(v);
+            }
+    std::vector<metrics::Sense> senses;
+    for (const std::string& m : metrics)
+        senses.push_back(m == "finalGpuAllocPct" || m == "meanGpuUtilPct" ? metrics::Sense::Maximise : metrics::Sense::Minimise);
+    const std::vector<bool> front = metrics::paretoFront(points, senses);
+    std::printf("\nweight sweep: each lineage's last round and the baselines (* = on the Pareto front)\n  %-56s", "");
+    for (const std::string& m : metrics)
+        std::printf(" %16s", m.c_str());
+    std::printf("\n");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        std::printf("%s %-56s", front[i] ? "*" : " ", names[i].substr(0, 56).c_str());
+        for (double v : points[i])
+            std::printf(" %16.2f", v);
+        std::printf("\n");
+    }
+}
+
 Result<std::unique_ptr<store::Project>> openProject(const Args& a)
 {
     auto path = a.value("project");
@@ -156,7 +193,7 @@ int runTrain(const std::vector<std::string>& argv)
                 return fail("train: " + std::string(own) + " belongs to train --mode autoscale (the replica policy)", 2);
     Args a;
     std::set<std::string> values = kCommonValues;
-    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher" });
+    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher", "sweep" });
     if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
         return fail("train: " + e, 2);
     if (a.positional().empty())
@@ -189,6 +226,24 @@ int runTrain(const std::vector<std::string>& argv)
         checkpointDir = p->path() + ".models";
     if (!checkpointDir.empty() && !QDir().mkpath(QString::fromStdString(checkpointDir)))
         return fail(checkpointDir + ": cannot create the checkpoint folder");
+    // --sweep weights=RANGES: one lineage per weight vector (each on top of --weights/--preset), in
+    // the project, then the last rounds' evaluations side by side with their Pareto front.
+    std::vector<rl::RewardConfig> sweep;
+    if (auto text = a.value("sweep")) {
+        if (text->rfind("weights=", 0) != 0)
+            return fail("train: --sweep takes weights=RANGES (e.g. weights=balance=0.2:0.6:0.2,packing=0.3; ';' between vectors)", 2);
+        if (!p || a.value("out"))
+            return fail("train: --sweep keeps one lineage per weight vector: give --project P (not --out)", 2);
+        auto vectors = store::expandWeightRanges(text->substr(8));
+        if (!vectors)
+            return fail("train: --sweep: " + vectors.error().message, 2);
+        for (const std::string& v : *vectors) {
+            auto w = rl::RewardConfig::parse(v, c.train.reward);
+            if (!w)
+                return fail("train: --sweep '" + v + "': " + w.error().message, 2);
+            sweep.push_back(w.value());
+        }
+    }
     auto parent = workflow::resolveParent(a.value("parent").value_or(""), p);
     if (!parent)
         return fail("train: " + parent.error().toString());
@@ -240,6 +295,33 @@ int runTrain(const std::vector<std::string>& argv)
         }
         parentRound = r.roundId;
     };
+    if (!sweep.empty()) {
+        const auto report = cb.roundFinished;
+        std::vector<std::pair<std::string, rl::RoundResult>> last; // per weight vector
+        for (const rl::RewardConfig& w : sweep) {
+            session.base.train.reward = w;
+            c.train.reward = w;
+            parentRound = parent->second;
+            rl::RoundResult final;
+            cb.roundFinished = [&, report](int i, const rl::RoundResult& r) {
+                report(i, r);
+                final = r;
+            };
+            auto done = workflow::runSession(loaded->trace, a.positional(), p, session, cb);
+            if (!done)
+                return fail(done.error().toString());
+            const std::string text = w.toString();
+            last.push_back({ text.substr(0, text.find(",customTerm")), final }); // the four weights name it
+        }
+        if (!json)
+            printSweep(last, c.train.mode);
+        else
+            std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.train/1" }, { "rounds", roundsJson } })
+                           .toJson(QJsonDocument::Indented)
+                           .constData(),
+                stdout);
+        return 0;
+    }
     auto done = workflow::runSession(loaded->trace, a.positional(), p, session, cb);
     if (!done)
         return fail(done.error().toString());

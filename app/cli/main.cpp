@@ -57,6 +57,9 @@ commands:
         [--parent ROUND|FILE.slq] [--baselines a,b] [--seeds 42-44] [--project P | --out FILE.slq] [--json]
         [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
         [--teacher fgd|bestfit|k8s-default|...] [--preselect-above 500 --preselect-top 50]
+        [--sweep weights=RANGES] (with --project: one lineage per weight vector, e.g.
+        weights=balance=0.2:0.6:0.2,packing=0.3 or "weights=packing=1;balance=1", then the last rounds and the
+        baselines side by side, the Pareto front marked)
         fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines; with
         --teacher a pre-training round imitating that heuristic comes first (--rounds 0: only it)
   train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent ROUND|F.slq] [--service FILE]

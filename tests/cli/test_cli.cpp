@@ -323,6 +323,23 @@ private slots:
         QCOMPARE(cli({ "train", trace, "--parent", "99", "--project", project }).code, 1);
         QCOMPARE(cli({ "train", trace, "--weights", "balance=-1", "--project", project }).code, 2);
 
+        // A weight sweep: one fresh lineage per vector in the project, listed with the baselines and
+        // the Pareto front; refused without a project and for a bad range, before any training.
+        const int before = int(stored.size()) + 1;
+        Run sw = cli({ "train", trace, "--mode", "fill", "--episodes", "1", "--pods", "100", "--eval-seeds", "42", "--baselines",
+            "bestfit", "--sweep", "weights=packing=1;balance=1", "--project", project });
+        QVERIFY2(sw.code == 0, sw.err.constData());
+        QVERIFY2(sw.out.contains("weight sweep") && sw.out.contains("balance=0.4,packing=1,success=0.2,custom=0.1")
+                && sw.out.contains("balance=1,packing=0.3,success=0.2,custom=0.1") && sw.out.contains("\n* "),
+            sw.out.constData());
+        const QJsonArray after = QJsonDocument::fromJson(cli({ "rounds", "--project", project, "--json" }).out).object()["rounds"].toArray();
+        QCOMPARE(int(after.size()), before + 2);
+        QCOMPARE(after[before].toObject()["parent"].toInt(), -1); // each vector its own lineage
+        QCOMPARE(after[before + 1].toObject()["parent"].toInt(), -1);
+        QCOMPARE(cli({ "train", trace, "--sweep", "weights=packing=1", "--out", m_dir.filePath("x.slq") }).code, 2);
+        QCOMPARE(cli({ "train", trace, "--sweep", "weights=packing=2:1:1", "--project", project }).code, 2);
+        QCOMPARE(cli({ "train", trace, "--sweep", "balance=1", "--project", project }).code, 2);
+
         const QString pt = m_dir.filePath("model.pt");
         Run ex = cli({ "export-model", "--round", QString::number(r2["round"].toInt()), "--project", project, "--out", pt });
         QVERIFY2(ex.code == 0, ex.err.constData());
