@@ -35,6 +35,24 @@ void PodMover::placed(const Placement& p, const trace::TaskRequest& r)
 {
     m_onNode[std::size_t(p.node)].push_back(m_pods.size());
     m_pods.push_back({ p, r });
+    Most& m = m_most[std::size_t(p.node)];
+    m.cpu = std::max(m.cpu, p.cpuMilli);
+    m.mem = std::max(m.mem, p.memMiB);
+    m.share = std::max(m.share, p.gpuMask ? p.gpuMilliPerGpu : 0);
+    m.gpus = std::max(m.gpus, std::popcount(p.gpuMask));
+}
+
+void PodMover::recomputeMost(int node)
+{
+    Most m;
+    for (std::size_t k : m_onNode[std::size_t(node)]) {
+        const Placement& p = m_pods[k].p;
+        m.cpu = std::max(m.cpu, p.cpuMilli);
+        m.mem = std::max(m.mem, p.memMiB);
+        m.share = std::max(m.share, p.gpuMask ? p.gpuMilliPerGpu : 0);
+        m.gpus = std::max(m.gpus, std::popcount(p.gpuMask));
+    }
+    m_most[std::size_t(node)] = m;
 }
 
 std::optional<PodMover::Move> PodMover::find(const ClusterState& c, const trace::TaskRequest& r) const
@@ -55,21 +73,8 @@ std::optional<PodMover::Move> PodMover::find(const ClusterState& c, const trace:
             return false;
         return !q.needsGpu() || (q.isGpuShare() ? q.gpuMilli <= maxShare : q.numGpu <= maxWhole);
     };
-    std::vector<std::size_t> freeing; // pods whose removal lets r fit where they are
-    for (int n = 0; n < c.nodeCount(); ++n) {
-        if (!c.fitsEmpty(n, r))
-            continue;
-        for (std::size_t k : m_onNode[std::size_t(n)])
-            if (mayFitElsewhere(m_pods[k].r) && fitsWithout(c, m_pods[k].p, r))
-                freeing.push_back(k);
-    }
-    auto size = [&](std::size_t k) {
-        const trace::TaskRequest& q = m_pods[k].r;
-        return std::tuple(q.totalGpuMilli(), q.cpuMilli, q.memMiB, k);
-    };
-    std::sort(freeing.begin(), freeing.end(), [&](std::size_t a, std::size_t b) { return size(a) < size(b); });
     // Where a pod of request q would go: the two best nodes for q (the best may be its own), found
-    // once per request among the candidates.
+    // once per request.
     struct Dest {
         int best = -1, second = -1;
     };
@@ -97,22 +102,44 @@ std::optional<PodMover::Move> PodMover::find(const ClusterState& c, const trace:
         }
         return dests.emplace(key, d).first->second;
     };
-    for (std::size_t k : freeing) {
-        const Pod& pod = m_pods[k];
-        const Dest d = destOf(pod.r);
-        const int to = d.best == pod.p.node ? d.second : d.best;
-        if (to >= 0)
-            return Move { k, to };
+    // The smallest pod whose removal lets r fit where it is and that has somewhere to go.
+    auto size = [&](std::size_t k) {
+        const trace::TaskRequest& q = m_pods[k].r;
+        return std::tuple(q.totalGpuMilli(), q.cpuMilli, q.memMiB, k);
+    };
+    std::optional<Move> found;
+    for (int n = 0; n < c.nodeCount(); ++n) {
+        if (!c.fitsEmpty(n, r))
+            continue;
+        const Most& most = m_most[std::size_t(n)]; // no pod here can free more than this
+        if (r.cpuMilli > c.freeCpu(n) + most.cpu || r.memMiB > c.freeMem(n) + most.mem
+            || (r.needsGpu()
+                && (r.isGpuShare() ? r.gpuMilli > c.maxGpuFree(n) + most.share : r.numGpu > c.fullyFreeGpus(n) + most.gpus)))
+            continue;
+        for (std::size_t k : m_onNode[std::size_t(n)]) {
+            const Pod& pod = m_pods[k];
+            if ((found && size(k) >= size(found->pod)) || !mayFitElsewhere(pod.r) || !fitsWithout(c, pod.p, r))
+                continue;
+            const Dest d = destOf(pod.r);
+            const int to = d.best == pod.p.node ? d.second : d.best;
+            if (to >= 0)
+                found = Move { k, to };
+        }
     }
+    if (found)
+        return found;
     return std::nullopt;
 }
 
 void PodMover::moved(std::size_t pod, const Placement& to)
 {
-    auto& from = m_onNode[std::size_t(m_pods[pod].p.node)];
+    const int fromNode = m_pods[pod].p.node;
+    auto& from = m_onNode[std::size_t(fromNode)];
     from.erase(std::find(from.begin(), from.end(), pod));
     m_pods[pod].p = to;
     m_onNode[std::size_t(to.node)].push_back(pod);
+    recomputeMost(fromNode);
+    recomputeMost(to.node);
 }
 
 } // namespace schedlab::sim::detail

@@ -15,6 +15,7 @@ class PodMover {
 public:
     explicit PodMover(int nodes)
         : m_onNode(std::size_t(nodes))
+        , m_most(std::size_t(nodes))
     {
     }
     /// A pod was placed.
@@ -39,6 +40,14 @@ private:
     };
     std::vector<Pod> m_pods;
     std::vector<std::vector<std::size_t>> m_onNode;
+    /// By node: the most one of its pods holds (cpu, memory, milli per GPU, GPUs): with free room,
+    /// a bound on what removing one pod can give, so most nodes are passed over without a scan.
+    struct Most {
+        int64_t cpu = 0, mem = 0;
+        int32_t share = 0, gpus = 0;
+    };
+    std::vector<Most> m_most;
+    void recomputeMost(int node);
 };
 
 } // namespace schedlab::sim::detail
