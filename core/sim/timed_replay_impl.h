@@ -120,7 +120,9 @@ private:
     bool migrateFor(int32_t ui, double t, int& node);
     bool preemptFor(int32_t ui, double t, int& node);
     void evict(int32_t victim, double t);
-    void recordRoomDecision(int32_t ui, double t, int node, Outcome outcome);
+    /// A migration or eviction as a decision; `statePos`: the journal position of the state it saw.
+    void recordRoomDecision(
+        int32_t ui, double t, int node, Outcome outcome, int32_t feasible, std::vector<policy::Candidate> top, int64_t statePos);
     /// Node n's running units, for the current state (built per call of makeRoom).
     std::vector<std::vector<int32_t>> runningByNode() const;
     std::vector<double> m_delayS; ///< by unit: restart costs added to its end (migrations); empty when off

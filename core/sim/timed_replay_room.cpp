@@ -97,6 +97,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         const trace::TaskRequest& q = taskOf(m_units[std::size_t(v)], 0).request;
         sim.release(from);
         int to = -1;
+        std::vector<std::tuple<int64_t, int64_t, int>> dests; // the destinations, for the decision log
         if (sim.fits(from.node, r)) {
             // Where it goes: the node it fills best (least free gpu-milli, then cpu, after it), first by index.
             std::tuple<int64_t, int64_t> best { INT64_MAX, INT64_MAX };
@@ -104,6 +105,8 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
                 if (m == from.node || !sim.fits(m, q))
                     continue;
                 const std::tuple<int64_t, int64_t> left { sim.freeGpuMilli(m) - q.totalGpuMilli(), sim.freeCpu(m) - q.cpuMilli };
+                if (m_opt.recordDecisions)
+                    dests.emplace_back(std::get<0>(left), std::get<1>(left), m);
                 if (left < best) {
                     best = left;
                     to = m;
@@ -114,6 +117,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         if (to < 0)
             continue;
         // Move it: released where it ran, placed on `to`, its end later by the restart cost.
+        const int64_t seen = journalPos(); // the state the move was decided on
         m_runningEnds.erase({ expectedEnd(v), v });
         release(from, q);
         if (m_lastReleasePos.empty())
@@ -137,7 +141,15 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         const auto [gpus, cores] = gpusAndCores(m_placements[std::size_t(v)]);
         m_out.workLostGpuHours += m_opt.migrationRestartS * gpus / 3600.0;
         m_out.workLostCpuHours += m_opt.migrationRestartS * cores / 3600.0;
-        recordRoomDecision(v, t, to, Outcome::Migrated);
+        // A migration is a decision with its candidates: the destinations, best first (score: the
+        // gpu-milli they would have left, negated).
+        std::sort(dests.begin(), dests.end());
+        std::vector<policy::Candidate> top;
+        for (std::size_t i = 0; i < dests.size() && int(i) < m_opt.topK; ++i) {
+            const auto [gpuLeft, cpuLeft, m] = dests[i];
+            top.push_back(policy::Candidate { m, -double(gpuLeft), double(gpuLeft), m == to ? moved.gpuMask : 0 });
+        }
+        recordRoomDecision(v, t, to, Outcome::Migrated, int32_t(dests.size()), std::move(top), seen);
         node = from.node;
         return true;
     }
@@ -233,6 +245,7 @@ void Replay::evict(int32_t v, double t)
     m_out.workLostGpuHours += ran * gpus / 3600.0;
     m_out.workLostCpuHours += ran * cores / 3600.0;
     const int where = m_placements[std::size_t(v)].empty() ? -1 : m_placements[std::size_t(v)][0].node;
+    const int64_t seen = journalPos(); // the state the eviction was decided on
     releaseRunning(v);
     m_easy.clear();
     m_shadowMemo = {};
@@ -241,12 +254,13 @@ void Replay::evict(int32_t v, double t)
     vr.startS = -1;
     vr.finishS = -1;
     ++m_out.preemptions;
-    recordRoomDecision(v, t, where, Outcome::Evicted);
+    recordRoomDecision(v, t, where, Outcome::Evicted, 1, {}, seen);
     const Unit& vu = m_units[std::size_t(v)];
     m_wait->push(QueueEntry { keyOf(v, t), vu.submit, v }, false);
 }
 
-void Replay::recordRoomDecision(int32_t ui, double t, int node, Outcome outcome)
+void Replay::recordRoomDecision(
+    int32_t ui, double t, int node, Outcome outcome, int32_t feasible, std::vector<policy::Candidate> top, int64_t statePos)
 {
     if (!m_opt.recordDecisions)
         return;
@@ -257,9 +271,9 @@ void Replay::recordRoomDecision(int32_t ui, double t, int node, Outcome outcome)
     d.task = u.firstTask;
     d.node = node;
     d.outcome = outcome;
-    d.feasible = 1;
-    d.statePos = journalPos();
-    m_out.decisions.add(d, {});
+    d.feasible = feasible;
+    d.statePos = statePos;
+    m_out.decisions.add(d, top);
 }
 
 } // namespace schedlab::sim::detail

@@ -145,6 +145,21 @@ private slots:
         QCOMPARE(moved[0].node, 1);
         QCOMPARE(moved[0].timeS, 10.0);
         QCOMPARE(r.completed, int64_t(4));
+        // Its candidates: the destinations (only n1 has room: 2 free, 1 left after it).
+        QCOMPARE(moved[0].feasible, 1);
+        QCOMPARE(int(moved[0].candidateCount), 1);
+        const policy::Candidate* top = r.decisions.candidatesOf(moved[0]);
+        QCOMPARE(top[0].node, 1);
+        QCOMPARE(top[0].raw, 1000.0);
+        // With a journal, the state the move saw still has A on n0 (3 GPUs free there, 2 on n1).
+        sim::StateJournal journal;
+        sim::TimedOptions withJournal = o;
+        withJournal.journal = &journal;
+        const sim::TimedResult j = mustRun(b.t, withJournal);
+        const sim::Decision& mj = decisionsWith(j, sim::Outcome::Migrated).front();
+        const auto seen = journal.stateAt(mj.statePos);
+        QCOMPARE(seen->freeGpuMilli(0), int64_t(3000));
+        QCOMPARE(seen->freeGpuMilli(1), int64_t(2000));
 
         // The restart cost is an option; without migration D waits for A or B: 100-150.
         o.migrationRestartS = 30;
