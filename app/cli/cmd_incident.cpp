@@ -352,7 +352,10 @@ int runDecisions(const std::vector<std::string>& argv)
     };
     if (const auto logged = incident::loggedView(*index.trace, uint32_t(d.task), d.timeS))
         printLoggedView(*logged, *index.trace);
-    std::printf("  candidates as %s scored them (best first):\n", c.row.policy.c_str());
+    if (d.outcome == sim::Outcome::Migrated)
+        std::printf("  where it could go (best first; raw: gpu-milli the node keeps free after it):\n");
+    else
+        std::printf("  candidates as %s scored them (best first):\n", c.row.policy.c_str());
     for (const policy::Candidate& cand : x.candidates)
         printNode(cand, cand.node == d.node ? "*" : " ");
     for (const incident::Rescored& r : x.rescored) {
