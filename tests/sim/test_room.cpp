@@ -156,7 +156,7 @@ private slots:
         sim::TimedOptions withJournal = o;
         withJournal.journal = &journal;
         const sim::TimedResult j = mustRun(b.t, withJournal);
-        const sim::Decision& mj = decisionsWith(j, sim::Outcome::Migrated).front();
+        const sim::Decision mj = decisionsWith(j, sim::Outcome::Migrated).front(); // a copy: the vector is a temporary
         const auto seen = journal.stateAt(mj.statePos);
         QCOMPARE(seen->freeGpuMilli(0), int64_t(3000));
         QCOMPARE(seen->freeGpuMilli(1), int64_t(2000));
