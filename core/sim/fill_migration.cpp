@@ -7,10 +7,6 @@
 
 namespace schedlab::sim::detail {
 
-namespace {
-
-/// Would `r` fit on p's node with p gone? (ClusterState::fits on the freed state; the model and
-/// GPU count are checked by the caller with fitsEmpty.)
 bool fitsWithout(const ClusterState& c, const Placement& p, const trace::TaskRequest& r)
 {
     const int n = p.node;
@@ -28,8 +24,6 @@ bool fitsWithout(const ClusterState& c, const Placement& p, const trace::TaskReq
     }
     return !r.isGpuShare() && full >= r.numGpu;
 }
-
-} // namespace
 
 void PodMover::placed(const Placement& p, const trace::TaskRequest& r)
 {
@@ -89,7 +83,7 @@ std::optional<PodMover::Move> PodMover::find(const ClusterState& c, const trace:
         for (int m = 0; m < c.nodeCount(); ++m) {
             if (!c.fits(m, q))
                 continue;
-            const std::tuple<int64_t, int64_t> left { c.freeGpuMilli(m) - q.totalGpuMilli(), c.freeCpu(m) - q.cpuMilli };
+            const std::tuple<int64_t, int64_t> left = fillKey(c, m, q);
             if (left < best) {
                 second = best;
                 d.second = d.best;

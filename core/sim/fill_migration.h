@@ -1,15 +1,27 @@
 #pragma once
-// Private to the fill experiment: "defragment on failure" (FillOptions::migration). Keeps the
-// placed pods by node and finds the smallest placed pod whose move to another node lets a failed
-// pod fit on the node it leaves (module README, "Making room").
+// Private to the replays: "defragment on failure". The rule's two tests, shared by the timed
+// replay's migration (timed_replay_room.cpp) and the fill experiment's (FillOptions::migration),
+// and PodMover, which keeps the fill experiment's placed pods by node and finds the smallest
+// placed pod whose move to another node lets a failed pod fit on the node it leaves (module
+// README, "Making room").
 
 #include "cluster_state.h"
 
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace schedlab::sim::detail {
+
+/// Would `r` fit on p's node with p gone? (ClusterState::fits on the freed state; the model and
+/// GPU count are the caller's fitsEmpty test.)
+bool fitsWithout(const ClusterState& c, const Placement& p, const trace::TaskRequest& r);
+/// How well `q` would fill node m (smaller is better): the gpu-milli, then the cpu it leaves free.
+inline std::tuple<int64_t, int64_t> fillKey(const ClusterState& c, int m, const trace::TaskRequest& q)
+{
+    return { c.freeGpuMilli(m) - q.totalGpuMilli(), c.freeCpu(m) - q.cpuMilli };
+}
 
 class PodMover {
 public:

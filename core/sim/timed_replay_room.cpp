@@ -3,6 +3,7 @@
 // evict lower-priority ones (Kubernetes default preemption), then start it on the freed node.
 // See the module README, "Making room".
 
+#include "fill_migration.h"
 #include "timed_replay_impl.h"
 
 namespace schedlab::sim::detail {
@@ -87,24 +88,19 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         return std::tuple(q.totalGpuMilli(), q.cpuMilli, q.memMiB, v);
     };
     std::sort(movable.begin(), movable.end(), [&](int32_t a, int32_t b) { return size(a) < size(b); });
-    if (!m_roomScratch)
-        m_roomScratch = std::make_unique<ClusterState>(m_cluster);
-    else
-        *m_roomScratch = m_cluster;
-    ClusterState& sim = *m_roomScratch;
     for (int32_t v : movable) {
         const Placement from = m_placements[std::size_t(v)][0];
         const trace::TaskRequest& q = taskOf(m_units[std::size_t(v)], 0).request;
-        sim.release(from);
         int to = -1;
         std::vector<std::tuple<int64_t, int64_t, int>> dests; // the destinations, for the decision log
-        if (sim.fits(from.node, r)) {
-            // Where it goes: the node it fills best (least free gpu-milli, then cpu, after it), first by index.
+        if (fitsWithout(m_cluster, from, r)) {
+            // Where it goes: the node it fills best, first by index (nodes other than its own are
+            // as they are now).
             std::tuple<int64_t, int64_t> best { INT64_MAX, INT64_MAX };
-            for (int m = 0; m < sim.nodeCount(); ++m) {
-                if (m == from.node || !sim.fits(m, q))
+            for (int m = 0; m < m_cluster.nodeCount(); ++m) {
+                if (m == from.node || !m_cluster.fits(m, q))
                     continue;
-                const std::tuple<int64_t, int64_t> left { sim.freeGpuMilli(m) - q.totalGpuMilli(), sim.freeCpu(m) - q.cpuMilli };
+                const std::tuple<int64_t, int64_t> left = fillKey(m_cluster, m, q);
                 if (m_opt.recordDecisions)
                     dests.emplace_back(std::get<0>(left), std::get<1>(left), m);
                 if (left < best) {
@@ -113,7 +109,6 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
                 }
             }
         }
-        sim.allocate(from);
         if (to < 0)
             continue;
         // Move it: released where it ran, placed on `to`, its end later by the restart cost.
