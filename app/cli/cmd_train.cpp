@@ -39,6 +39,35 @@ struct Common {
     std::vector<std::string> baselines;
 };
 
+// Timed: making room (the learned policy decides each offer) and the budgets of the constraints.
+std::string parseRoom(const Args& a, rl::TrainOptions& t)
+{
+    if (!sim::parsePreemption(a.value("preemption").value_or("none"), t.preemption))
+        return "--preemption is none or priority (Kubernetes: evict lower-priority jobs to make room)";
+    if (!sim::parseMigration(a.value("migration").value_or("none"), t.migration))
+        return "--migration is none or defragment (move one running task to make room)";
+    if (auto text = a.value("migration-restart")) {
+        auto v = workflow::parseRunTime(*text, sim::RunMode::Timed);
+        if (!v)
+            return "--migration-restart: " + v.error().message;
+        t.migrationRestartS = v.value();
+    }
+    std::string error;
+    t.migrationsPerHour = a.real("migrations-per-hour", 0, error);
+    if (!error.empty() || t.migrationsPerHour < 0)
+        return error.empty() ? "--migrations-per-hour must be >= 0 (0 = no limit)" : error;
+    if (auto b = a.value("budget")) {
+        auto c = rl::Constraints::parse(*b);
+        if (!c)
+            return "--budget: " + c.error().message;
+        t.constraints = c.value();
+    }
+    const bool room = t.preemption != sim::Preemption::None || t.migration != sim::Migration::None;
+    if ((room || t.constraints.any()) && t.mode != rl::TrainMode::Timed)
+        return "--preemption, --migration and --budget belong to --mode timed";
+    return {};
+}
+
 // Options shared by train and eval. Returns an error text.
 std::string parseCommon(const Args& a, Common& c)
 {
@@ -99,7 +128,7 @@ std::string parseCommon(const Args& a, Common& c)
     c.evalSeeds = seeds.value();
     if (auto b = a.value("baselines"))
         c.baselines = splitList(*b);
-    return {};
+    return parseRoom(a, c.train);
 }
 
 QJsonObject evalToJson(const std::vector<rl::EvalSummary>& eval)
@@ -114,9 +143,9 @@ QJsonObject evalToJson(const std::vector<rl::EvalSummary>& eval)
     return o;
 }
 
-void printEval(const std::vector<rl::EvalSummary>& eval, rl::TrainMode mode)
+void printEval(const std::vector<rl::EvalSummary>& eval, const rl::TrainOptions& options)
 {
-    const std::vector<std::string> metrics = rl::evalMetrics(mode);
+    const std::vector<std::string> metrics = rl::evalMetrics(options.mode, options);
     std::printf("  %-28s", "policy");
     for (const std::string& m : metrics)
         std::printf(" %16s", m.c_str());
@@ -178,7 +207,7 @@ Result<std::unique_ptr<store::Project>> openProject(const Args& a)
 
 const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset",
     "queue", "backfill", "window", "from", "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "preselect-above",
-    "preselect-top", "max-waits" };
+    "preselect-top", "max-waits", "preemption", "migration", "migration-restart", "migrations-per-hour", "budget" };
 
 } // namespace
 
@@ -269,29 +298,50 @@ int runTrain(const std::vector<std::string>& argv)
                 o.train.episodes, o.train.learningRate, o.train.reward.toString().c_str(),
                 o.parentCheckpoint.empty() ? "(fresh)" : o.parentCheckpoint.c_str());
     };
-    cb.episode = [json](int, const rl::EpisodeStats& s) {
-        if (!json)
+    cb.episode = [json, &c](int, const rl::EpisodeStats& s) {
+        if (!json) {
             std::printf("  episode %3d  loss %.4f [%.4f, %.4f]  return %10.2f  epsilon %.3f  %lld decisions  %.0f steps/s  %.1f s\n",
                 s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
                 s.stepsPerSecond, s.seconds);
+            for (int k = 0; k < rl::kConstraintKinds; ++k)
+                if (c.train.constraints.on(rl::ConstraintKind(k)))
+                    std::printf("               %-10s %8.3f (budget %g)  multiplier %.3f\n", rl::constraintName(rl::ConstraintKind(k)),
+                        s.constraints.value[std::size_t(k)], c.train.constraints.budget[std::size_t(k)],
+                        s.constraints.multiplier[std::size_t(k)]);
+        }
         std::fflush(stdout);
     };
     int64_t parentRound = parent->second;
     cb.roundFinished = [&](int, const rl::RoundResult& r) {
         if (json) {
             QJsonArray eps;
-            for (const rl::EpisodeStats& s : r.training.episodes)
-                eps.append(QJsonObject { { "episode", s.episode }, { "loss", s.meanLoss }, { "lossMin", s.minLoss },
-                    { "lossMax", s.maxLoss }, { "return", s.episodeReturn }, { "epsilon", s.epsilon },
-                    { "decisions", double(s.decisions) }, { "stepsPerSecond", s.stepsPerSecond }, { "seconds", s.seconds } });
+            for (const rl::EpisodeStats& s : r.training.episodes) {
+                QJsonObject e { { "episode", s.episode }, { "loss", s.meanLoss }, { "lossMin", s.minLoss }, { "lossMax", s.maxLoss },
+                    { "return", s.episodeReturn }, { "epsilon", s.epsilon }, { "decisions", double(s.decisions) },
+                    { "stepsPerSecond", s.stepsPerSecond }, { "seconds", s.seconds } };
+                QJsonObject k;
+                for (int i = 0; i < rl::kConstraintKinds; ++i)
+                    if (c.train.constraints.on(rl::ConstraintKind(i)))
+                        k[rl::constraintName(rl::ConstraintKind(i))] = QJsonObject { { "value", s.constraints.value[std::size_t(i)] },
+                            { "budget", c.train.constraints.budget[std::size_t(i)] },
+                            { "multiplier", s.constraints.multiplier[std::size_t(i)] } };
+                if (!k.isEmpty())
+                    e["constraints"] = k;
+                eps.append(e);
+            }
+            QJsonArray over;
+            for (const std::string& o : r.overBudget)
+                over.append(QString::fromStdString(o));
             roundsJson.append(QJsonObject { { "round", double(r.roundId) }, { "parent", double(parentRound) },
                 { "checkpoint", QString::fromStdString(r.checkpoint) }, { "sha256", QString::fromStdString(r.checkpointSha256) },
                 { "episodes", eps }, { "eval", evalToJson(r.eval) }, { "evalNote", QString::fromStdString(r.evalNote) },
-                { "seconds", r.seconds } });
+                { "seconds", r.seconds }, { "overBudget", over } });
         } else {
             std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(),
                 static_cast<long long>(r.roundId), r.seconds, r.evalNote.c_str());
-            printEval(r.eval, c.train.mode);
+            printEval(r.eval, c.train);
+            for (const std::string& o : r.overBudget)
+                std::printf("  OVER BUDGET: %s\n", o.c_str());
         }
         parentRound = r.roundId;
     };
@@ -390,7 +440,7 @@ int runEval(const std::vector<std::string>& argv)
             stdout);
         return 0;
     }
-    printEval(eval.value(), c.train.mode);
+    printEval(eval.value(), c.train);
     return 0;
 }
 
@@ -457,19 +507,28 @@ int runRounds(const std::vector<std::string>& argv)
                 m[QString::fromStdString(v.metric + "#" + std::to_string(v.seed))] = v.value;
                 evalJson[QString::fromStdString(v.policy)] = m;
             }
+        // A round whose evaluation ended over a budget is marked so.
+        std::vector<std::string> over;
+        if (auto k = project.value()->roundConstraints(r.id); k && eval)
+            over = rl::overBudget(k.value(), eval.value());
+        QJsonArray overJson;
+        for (const std::string& o : over)
+            overJson.append(QString::fromStdString(o));
         if (a.flag("json")) {
             arr.append(QJsonObject { { "round", double(r.id) }, { "parent", double(r.parentId) },
                 { "status", QString::fromStdString(r.status) }, { "mode", QString::fromStdString(r.mode) },
                 { "window", QString::fromStdString(r.window) }, { "episodes", r.episodes }, { "learningRate", r.learningRate },
                 { "weights", QString::fromStdString(r.weights) }, { "checkpoint", QString::fromStdString(r.checkpoint) },
                 { "sha256", QString::fromStdString(r.checkpointSha256) }, { "error", QString::fromStdString(r.error) },
-                { "eval", evalJson } });
+                { "eval", evalJson }, { "overBudget", overJson } });
             continue;
         }
         std::printf("%5lld %6s %-9s %-9s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
             r.parentId < 0 ? "-" : std::to_string(r.parentId).c_str(), r.status.c_str(), r.mode.c_str(), r.window.substr(0, 24).c_str(),
             r.episodes, r.learningRate, n ? QString::number(learned / n, 'f', 2).toStdString().c_str() : "-",
             r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());
+        for (const std::string& o : over)
+            std::printf("%5s over budget: %s\n", "", o.c_str());
     }
     // Checkpoints of rounds killed between writing the file and committing the row.
     const std::vector<std::string> orphans = workflow::orphanCheckpoints(rows.value(), project.value()->path() + ".models");

@@ -60,6 +60,10 @@ commands:
         [--sweep weights=RANGES] (with --project: one lineage per weight vector, e.g.
         weights=balance=0.2:0.6:0.2,packing=0.3 or "weights=packing=1;balance=1", then the last rounds and the
         baselines side by side, the Pareto front marked)
+        [--migration defragment] [--preemption priority] [--migration-restart 60s] [--migrations-per-hour N]
+        (timed: the agent decides each move or eviction: make room or wait, then where the moved task goes)
+        [--budget sla=5,migrations=2,evictions=1[,slaS=3600,rate=0.5]] (timed: budgets kept by Lagrange
+        multipliers learnt while training; a round whose evaluation ends over one is marked OVER BUDGET)
         fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines; with
         --teacher a pre-training round imitating that heuristic comes first (--rounds 0: only it)
   train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent ROUND|F.slq] [--service FILE]

@@ -7,6 +7,7 @@
 #include "sim/cluster_state.h"
 #include "trace/trace.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -49,6 +50,24 @@ struct PlacementRequest {
     int32_t queued = 0; ///< units waiting, this one included
     double headWaitS = 0; ///< wait so far of the queue's head
     double submitS = -1; ///< this unit's submit time; -1 = not a timed replay
+};
+
+/// Making room (timed replay with migration or preemption on): what the engine found for a
+/// single-task unit that fits nowhere. A policy that decides room itself (decidesRoom()) takes or
+/// declines it and, for a migration, picks the moved task's destination: the two-level decision
+/// of the learned policy (first "make room or wait", then where the moved task goes).
+struct RoomOffer {
+    enum class Kind { Migrate, Preempt };
+    Kind kind = Kind::Migrate;
+    int32_t freedNode = -1; ///< where the waiting unit starts once the room is made
+    /// Migrate: the moved task and its possible destinations, best fill first (score: -gpu-milli
+    /// it would leave free); the engine's own choice is destinations[0].
+    const trace::TaskRequest* moved = nullptr;
+    std::vector<Candidate> destinations;
+    double restartS = 0; ///< what the move costs the moved task
+    /// Preempt: how many running units would be evicted and the GPU-hours they would lose.
+    int32_t victims = 0;
+    double lostGpuHours = 0;
 };
 
 /// Read-only context a run gives its policies.
@@ -113,6 +132,22 @@ public:
     {
         (void)topK;
         return true;
+    }
+
+    /// True when the policy decides room offers itself (decideRoom); heuristics take every offer
+    /// ("defragment on failure", Kubernetes preemption).
+    virtual bool decidesRoom() const { return false; }
+    /// A room offer for `req` (which fits nowhere now): -1 declines it (the unit keeps waiting),
+    /// otherwise the index of the destination (Migrate) or 0 (Preempt). `after(i)` is the cluster
+    /// once the room is made with destination i (Preempt: 0), before the waiting unit starts.
+    virtual int decideRoom(const sim::ClusterState& cluster, const PlacementRequest& req, const RoomOffer& offer,
+        const std::function<const sim::ClusterState&(int)>& after)
+    {
+        (void)cluster;
+        (void)req;
+        (void)offer;
+        (void)after;
+        return 0;
     }
 
     /// Told after the run allocated or released a task (policies with their own node state).

@@ -7,6 +7,7 @@
 /// Deterministic on CPU for a seed (torch seed, exploration and sampling streams, one thread).
 /// A NaN / infinite loss or weight stops training with an error naming the episode and step.
 
+#include "constraints.h"
 #include "learned_policy.h"
 #include "reward.h"
 
@@ -45,6 +46,14 @@ struct TrainOptions {
     int64_t maxPods = 0; ///< fill: pods per episode, 0 = all
     policy::QueueOrder queue = policy::QueueOrder::Fcfs; ///< timed
     sim::Backfill backfill = sim::Backfill::Easy; ///< timed
+    /// Timed: making room (TimedOptions' fields of the same names); with either on, the learned
+    /// policy decides each offer (LearnedPolicy::decideRoom).
+    sim::Preemption preemption = sim::Preemption::None;
+    sim::Migration migration = sim::Migration::None;
+    double migrationRestartS = 60;
+    double migrationsPerHour = 0; ///< hard cap per clock hour; 0 = none
+    /// Timed: budgets kept by Lagrange multipliers (constraints.h); slaS is also the replay's SLA.
+    Constraints constraints;
 };
 
 struct EpisodeStats {
@@ -57,6 +66,8 @@ struct EpisodeStats {
     int64_t gradientSteps = 0;
     double seconds = 0;
     double stepsPerSecond = 0; ///< environment steps (decisions) per second, training included
+    /// Timed with constraints: each one's value in this episode and the multiplier it trained with.
+    ConstraintTrace constraints;
 };
 
 struct TrainReport {

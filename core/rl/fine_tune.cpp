@@ -26,14 +26,61 @@ std::string fileSha256(const std::string& path)
     return h.result().toHex().toStdString();
 }
 
-std::vector<std::string> evalMetrics(TrainMode mode)
+namespace {
+bool makesRoom(const TrainOptions& o) { return o.preemption != sim::Preemption::None || o.migration != sim::Migration::None; }
+bool measuresConstraints(const TrainOptions& o) { return o.mode == TrainMode::Timed && (makesRoom(o) || o.constraints.any()); }
+} // namespace
+
+std::vector<std::string> evalMetrics(TrainMode mode, const TrainOptions& options)
 {
     if (mode == TrainMode::Fill)
         return { "finalGpuAllocPct", "failedPods", "fragRatePct" };
-    return { "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct" };
+    std::vector<std::string> m { "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct" };
+    if (makesRoom(options) || options.constraints.any())
+        for (int k = 0; k < kConstraintKinds; ++k)
+            m.push_back(constraintMetric(ConstraintKind(k)));
+    return m;
+}
+
+std::vector<std::string> overBudget(const std::vector<store::ConstraintPoint>& constraints, const std::vector<store::EvalValue>& eval)
+{
+    std::map<std::string, double> budget;
+    for (const store::ConstraintPoint& p : constraints)
+        budget[p.name] = p.budget;
+    std::vector<std::string> out;
+    for (int k = 0; k < kConstraintKinds; ++k) {
+        const auto b = budget.find(constraintName(ConstraintKind(k)));
+        if (b == budget.end())
+            continue;
+        double sum = 0;
+        int n = 0;
+        for (const store::EvalValue& v : eval)
+            if (v.policy == "learned" && v.metric == constraintMetric(ConstraintKind(k)) && v.value >= 0) {
+                sum += v.value;
+                ++n;
+            }
+        if (n == 0 || sum / n <= b->second)
+            continue;
+        std::ostringstream s;
+        s.precision(3);
+        s << b->first << ' ' << sum / n << (k == int(ConstraintKind::Sla) ? " %" : "/h") << " > " << b->second;
+        out.push_back(s.str());
+    }
+    return out;
 }
 
 namespace {
+/// The round's options beyond the rounds table's columns (rounds.options): making room, budgets.
+std::string optionsJson(const TrainOptions& o)
+{
+    if (!measuresConstraints(o))
+        return "{}";
+    std::ostringstream s;
+    s << "{\"preemption\":\"" << sim::preemptionName(o.preemption) << "\",\"migration\":\"" << sim::migrationName(o.migration)
+      << "\",\"migrationRestartS\":" << o.migrationRestartS << ",\"migrationsPerHour\":" << o.migrationsPerHour
+      << ",\"constraints\":\"" << o.constraints.toString() << "\"}";
+    return s.str();
+}
 std::string windowText(const RoundOptions& o)
 {
     std::ostringstream s;
@@ -76,6 +123,9 @@ Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, TrainMode m
                     return r.error();
                 m = { { "waitP99S", r->waitS.p99 }, { "waitMeanS", r->waitS.mean }, { "failed", double(r->failed) },
                     { "meanGpuUtilPct", 100.0 * r->meanGpuUtil } };
+                if (measuresConstraints(o))
+                    for (int k = 0; k < kConstraintKinds; ++k)
+                        m.emplace_back(constraintMetric(ConstraintKind(k)), constraintValue(ConstraintKind(k), *r));
             }
             if (auto* learned = dynamic_cast<LearnedPolicy*>(p->get()); learned && learned->error())
                 return *learned->error();
@@ -149,6 +199,7 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
         info.learningRate = o.train.learningRate;
         info.weights = o.train.reward.toString();
         info.seed = o.train.seed;
+        info.optionsJson = optionsJson(o.train);
         auto id = project->beginRound(info);
         if (!id)
             return id.error();
@@ -194,6 +245,14 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     for (store::EvalValue& v : result.eval.front().values)
         v.policy = "learned";
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<store::ConstraintPoint> constraints;
+    if (o.train.mode == TrainMode::Timed && o.teacher.empty())
+        for (const EpisodeStats& s : result.training.episodes)
+            for (int k = 0; k < kConstraintKinds; ++k)
+                if (o.train.constraints.on(ConstraintKind(k)))
+                    constraints.push_back({ s.episode, constraintName(ConstraintKind(k)), s.constraints.value[std::size_t(k)],
+                        o.train.constraints.budget[std::size_t(k)], s.constraints.multiplier[std::size_t(k)] });
+    result.overBudget = overBudget(constraints, result.eval.front().values);
     if (project) {
         std::vector<store::CurvePoint> curve;
         for (const EpisodeStats& s : result.training.episodes)
@@ -207,7 +266,8 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
             std::remove(partial.c_str());
             return fail(makeError(ErrorCode::Io, "cannot rename the checkpoint into place", out));
         }
-        if (Status s = project->finishRound(roundId, result.checkpoint, result.checkpointSha256, curve, values, result.seconds); !s) {
+        if (Status s = project->finishRound(roundId, result.checkpoint, result.checkpointSha256, curve, values, result.seconds, constraints);
+            !s) {
             std::remove(out.c_str());
             return fail(s.error());
         }

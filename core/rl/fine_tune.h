@@ -54,11 +54,18 @@ struct RoundResult {
     std::vector<EvalSummary> eval; ///< "learned" first, then the baselines
     std::string evalNote;
     double seconds = 0;
+    /// Constraints the evaluation ended over budget, e.g. "migrations 3.1/h > 2" (overBudget()).
+    std::vector<std::string> overBudget;
 };
 
+/// The constraints of a stored round whose evaluation ("learned", mean over seeds) ended over
+/// budget, as "NAME VALUE > BUDGET" texts; empty when within every budget or without budgets.
+std::vector<std::string> overBudget(const std::vector<store::ConstraintPoint>& constraints, const std::vector<store::EvalValue>& eval);
+
 /// Metrics reported per mode: fill "finalGpuAllocPct", "failedPods", "fragRatePct";
-/// timed "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct".
-std::vector<std::string> evalMetrics(TrainMode mode);
+/// timed "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct", and when the options make room or
+/// set budgets also "slaViolationPct", "migrationsPerHour", "evictionsPerHour" (constraints.h).
+std::vector<std::string> evalMetrics(TrainMode mode, const TrainOptions& options = {});
 
 /// Evaluates policies ("learned:PATH", "torchscript:PATH" or heuristic names) on `trace`: fill
 /// mode over `seeds`, timed mode on the trace as given (one seed each). Each policy name is kept

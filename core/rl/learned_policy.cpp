@@ -81,11 +81,7 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     policy::PlacementDecision d;
     d.feasible = h.feasible;
     ++m_decisions;
-    DecisionContext ctx;
-    ctx.waitTargetS = m_reward.p99TargetS;
-    ctx.queued = req.queued;
-    ctx.headWaitS = req.headWaitS;
-    ctx.taskWaitS = req.submitS >= 0 ? std::max(0.0, req.nowS - req.submitS) : 0.0;
+    const DecisionContext ctx = contextOf(req);
 
     if (h.top.empty()) {
         // Fits nowhere: a failure in a fill experiment (in a timed replay the unit waits; the
@@ -131,9 +127,7 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     FeatureRow wait {};
     bool waiting = false;
     if (canWait) {
-        const double alloc = cluster.totalGpuMilli() > 0 ? double(cluster.allocGpuMilli()) / double(cluster.totalGpuMilli())
-                                                         : double(cluster.allocCpu()) / double(std::max<int64_t>(1, cluster.totalCpu()));
-        wait = waitRow(ctx, alloc);
+        wait = waitRow(ctx, clusterAlloc(cluster));
         std::vector<float> qWait;
         if (m_scorer->score(wait.data(), 1, kFeatureCount, qWait).ok() && qWait[0] > m_q[std::size_t(chosen)])
             waiting = true;
@@ -158,16 +152,9 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     in.wokeIdleNode = !waiting && c[8] > 0.5f;
     in.fragDelta = waiting ? 0 : c[6];
     in.waitS = ctx.taskWaitS;
-    const RewardBreakdown r = computeReward(m_reward, in);
-    d.reward = { float(r.balance), float(r.packing), float(r.success), float(r.custom), float(r.tail), float(r.total) };
-    m_sum.balance += r.balance;
-    m_sum.packing += r.packing;
-    m_sum.success += r.success;
-    m_sum.custom += r.custom;
-    m_sum.tail += r.tail;
-    m_sum.total += r.total;
-    m_pendingRow = c;
-    m_pendingReward = float(r.total);
+    // CMDP: a start past the SLA costs its multiplier.
+    const double penalty = !waiting && req.submitS >= 0 && ctx.taskWaitS > m_slaS ? m_multiplier[std::size_t(ConstraintKind::Sla)] : 0.0;
+    book(computeReward(m_reward, in), penalty, c, &d);
     // Waiting leaves node -1 with feasible > 0: the engine keeps the unit queued. The candidates
     // are logged either way.
     m_consecutiveWaits = waiting ? m_consecutiveWaits + 1 : 0;
@@ -191,6 +178,111 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     return d;
 }
 
+DecisionContext LearnedPolicy::contextOf(const policy::PlacementRequest& req) const
+{
+    DecisionContext ctx;
+    ctx.waitTargetS = m_reward.p99TargetS;
+    ctx.queued = req.queued;
+    ctx.headWaitS = req.headWaitS;
+    ctx.taskWaitS = req.submitS >= 0 ? std::max(0.0, req.nowS - req.submitS) : 0.0;
+    return ctx;
+}
+
+double LearnedPolicy::clusterAlloc(const sim::ClusterState& cluster) const
+{
+    return cluster.totalGpuMilli() > 0 ? double(cluster.allocGpuMilli()) / double(cluster.totalGpuMilli())
+                                       : double(cluster.allocCpu()) / double(std::max<int64_t>(1, cluster.totalCpu()));
+}
+
+void LearnedPolicy::book(const RewardBreakdown& r, double penalty, const FeatureRow& chosen, policy::PlacementDecision* d)
+{
+    const double total = r.total - penalty;
+    if (d)
+        d->reward = { float(r.balance), float(r.packing), float(r.success), float(r.custom), float(r.tail), float(total) };
+    m_sum.balance += r.balance;
+    m_sum.packing += r.packing;
+    m_sum.success += r.success;
+    m_sum.custom += r.custom;
+    m_sum.tail += r.tail;
+    m_sum.room += r.room;
+    m_sum.total += total;
+    m_pendingRow = chosen;
+    m_pendingReward = float(total);
+}
+
+void LearnedPolicy::setMultipliers(const std::array<double, kConstraintKinds>& multipliers, double slaS)
+{
+    m_multiplier = multipliers;
+    m_slaS = slaS;
+}
+
+int LearnedPolicy::decideRoom(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
+    const std::function<const sim::ClusterState&(int)>& after)
+{
+    using Kind = policy::RoomOffer::Kind;
+    if (m_teacher || !m_features)
+        return 0; // as the heuristics: every offer, the engine's destination
+    ++m_decisions;
+    const DecisionContext ctx = contextOf(req);
+    // Level 2 (where the moved task goes): its placement rows on the destinations (nodes other
+    // than the one it leaves, so the cluster now describes them), best Q; the engine's order
+    // (best fill first) breaks ties and bounds them as the preselection does.
+    int dest = 0;
+    if (offer.kind == Kind::Migrate && offer.destinations.size() > 1 && offer.moved) {
+        const int n = std::min(int(offer.destinations.size()), std::max(1, m_opt.preselectTop));
+        m_rows.resize(std::size_t(n) * kFeatureCount);
+        DecisionContext movedCtx = ctx;
+        movedCtx.taskWaitS = 0; // it runs already
+        for (int i = 0; i < n; ++i) {
+            const int node = offer.destinations[std::size_t(i)].node;
+            const FeatureRow f = m_features->compute(cluster, node, *offer.moved, cluster.bestFitGpus(node, *offer.moved),
+                100.0 * double(n - i) / double(n), movedCtx);
+            std::copy(f.begin(), f.end(), m_rows.begin() + std::ptrdiff_t(i) * kFeatureCount);
+        }
+        if (m_scorer->score(m_rows.data(), n, kFeatureCount, m_q).ok())
+            for (int i = 1; i < n; ++i)
+                if (m_q[std::size_t(i)] > m_q[std::size_t(dest)])
+                    dest = i;
+    }
+    // Level 1: the room row (the waiting task on the freed node once the room is made) against
+    // the wait row.
+    const sim::ClusterState& made = after(dest);
+    FeatureRow rows[2];
+    rows[0] = m_features->compute(made, offer.freedNode, req.request, made.bestFitGpus(offer.freedNode, req.request), 0.0, ctx);
+    rows[0][10] = offer.kind == Kind::Migrate ? kMigrateMarker : kPreemptMarker;
+    rows[1] = waitRow(ctx, clusterAlloc(cluster));
+    bool take = true;
+    std::vector<float> q;
+    if (m_scorer->score(rows[0].data(), 2, kFeatureCount, q).ok())
+        take = q[0] >= q[1];
+    if (m_learner && m_explore.uniform() < m_learner->epsilon())
+        take = m_explore.below(2) == 0;
+    if (m_learner && m_pendingRow)
+        m_learner->addTransition(*m_pendingRow, m_pendingReward, rows, 2, false);
+    RewardInputs in;
+    in.waitS = ctx.taskWaitS;
+    double penalty = 0;
+    if (take) {
+        const FeatureRow& c = rows[0];
+        in.placed = true;
+        in.balanceAfter = c[7];
+        in.dominantAfter = c[9];
+        in.wokeIdleNode = c[8] > 0.5f;
+        in.fragDelta = c[6];
+        const double target = std::max(1.0, m_reward.p99TargetS);
+        in.roomCost = offer.kind == Kind::Migrate ? offer.restartS / (offer.restartS + target)
+                                                  : offer.lostGpuHours / (offer.lostGpuHours + 1.0);
+        penalty = offer.kind == Kind::Migrate ? m_multiplier[std::size_t(ConstraintKind::Migrations)]
+                                              : m_multiplier[std::size_t(ConstraintKind::Evictions)] * double(offer.victims);
+        if (ctx.taskWaitS > m_slaS)
+            penalty += m_multiplier[std::size_t(ConstraintKind::Sla)];
+    } else {
+        in.waited = true;
+    }
+    book(computeReward(m_reward, in), penalty, take ? rows[0] : rows[1], nullptr);
+    return take ? dest : -1;
+}
+
 void LearnedPolicy::onAllocated(const sim::Placement& p, const trace::TaskRequest& r)
 {
     m_heuristic->onAllocated(p, r);
@@ -208,7 +300,7 @@ void LearnedPolicy::onReleased(const sim::Placement& p, const trace::TaskRequest
 FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc)
 {
     FeatureRow f {};
-    f[10] = -1.0f; // no candidate has a negative heuristic score: this marks the wait action
+    f[10] = kWaitMarker; // no candidate has a negative heuristic score: this marks the wait action
     f[11] = float(std::min(1.0, std::log1p(double(std::max(0, ctx.queued))) / std::log1p(1000.0)));
     auto shape = [&](double w) { return w <= 0 ? 0.0f : float(w / (w + std::max(1.0, ctx.waitTargetS))); };
     f[12] = shape(ctx.headWaitS);

@@ -12,6 +12,7 @@
 /// transition (chosen row, reward, next decision's candidate rows) handed to the learner.
 /// Not thread-safe; one instance per run.
 
+#include "constraints.h"
 #include "features.h"
 #include "reward.h"
 #include "scorer.h"
@@ -39,6 +40,10 @@ struct LearnedOptions {
 
 /// The wait action's feature row for a decision context (see LearnedOptions::allowWait).
 FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc);
+
+/// heuristic_score (feature 10) of the rows that stand for actions rather than nodes: waiting
+/// (-1), making room by a migration (-0.5) or by evictions (-0.75). Nodes score >= 0.
+inline constexpr float kWaitMarker = -1.0f, kMigrateMarker = -0.5f, kPreemptMarker = -0.75f;
 
 /// Receives transitions while training (dqn_trainer.h).
 class Learner {
@@ -68,6 +73,19 @@ public:
         int topK) override;
     void onAllocated(const sim::Placement& p, const trace::TaskRequest& r) override;
     void onReleased(const sim::Placement& p, const trace::TaskRequest& r) override;
+    /// The two-level room decision (timed replays with migration or preemption): level 1 takes
+    /// the room or waits (Q of the room row: the waiting task on the freed node, against the wait
+    /// row), level 2 sends the moved task to the destination of highest Q (its placement rows).
+    /// Training: both actions are explored and the choice is a transition like any placement; the
+    /// room cost and the constraint multipliers lower the reward of taking it. A teacher round
+    /// takes every offer as the heuristics do.
+    bool decidesRoom() const override { return true; }
+    int decideRoom(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
+        const std::function<const sim::ClusterState&(int)>& after) override;
+    /// CMDP: the multipliers of the budgets (by ConstraintKind) and the SLA wait; a start past the
+    /// SLA costs multiplier[Sla], a migration multiplier[Migrations], each eviction
+    /// multiplier[Evictions] (constraints.h).
+    void setMultipliers(const std::array<double, kConstraintKinds>& multipliers, double slaS);
 
     /// Training: attach a learner (nullptr = greedy evaluation) and its exploration seed.
     void setLearner(Learner* learner, uint64_t explorationSeed);
@@ -106,6 +124,12 @@ private:
     RewardBreakdown m_sum;
     int m_consecutiveWaits = 0;
     int64_t m_decisions = 0;
+    std::array<double, kConstraintKinds> m_multiplier { 0, 0, 0 };
+    double m_slaS = 3600;
+    DecisionContext contextOf(const policy::PlacementRequest& req) const;
+    double clusterAlloc(const sim::ClusterState& cluster) const;
+    /// Books a decision's reward: sums, the pending transition, the decision's reward vector.
+    void book(const RewardBreakdown& r, double penalty, const FeatureRow& chosen, policy::PlacementDecision* d);
     std::optional<Error> m_error;
 };
 

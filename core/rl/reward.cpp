@@ -34,6 +34,8 @@ std::string RewardConfig::toString() const
     s << "balance=" << balance << ",packing=" << packing << ",success=" << success << ",custom=" << custom
       << ",customTerm=" << customTermName(customTerm) << ",p99Target=" << p99TargetS << ",tailScale=" << tailScale
       << ",tailRate=" << tailRate << ",tailCap=" << tailCap;
+    if (roomCost != 0.5)
+        s << ",roomCost=" << roomCost;
     return s.str();
 }
 
@@ -79,9 +81,11 @@ Result<RewardConfig> RewardConfig::parse(const std::string& text, RewardConfig c
             c.tailRate = v;
         else if (key == "tailCap")
             c.tailCap = v;
+        else if (key == "roomCost")
+            c.roomCost = v;
         else
             return makeError(ErrorCode::Invalid, "reward weights: unknown key '" + key
-                    + "' (balance, packing, success, custom, customTerm, p99Target > 0, tailScale, tailRate, tailCap)");
+                    + "' (balance, packing, success, custom, customTerm, p99Target > 0, tailScale, tailRate, tailCap, roomCost)");
     }
     if (!(c.balance + c.packing + c.success + c.custom > 0))
         return makeError(ErrorCode::Invalid, "reward weights: at least one of balance, packing, success, custom must be > 0");
@@ -135,8 +139,9 @@ RewardBreakdown computeReward(const RewardConfig& c, const RewardInputs& in)
     }
     if (in.waitS > target)
         b.tail = -c.tailScale * std::min(c.tailCap, std::exp(c.tailRate * (in.waitS - target) / target) - 1.0);
+    b.room = -std::clamp(in.roomCost, 0.0, 1.0);
     const auto w = c.normalised();
-    b.total = w[0] * b.balance + w[1] * b.packing + w[2] * b.success + w[3] * b.custom + b.tail;
+    b.total = w[0] * b.balance + w[1] * b.packing + w[2] * b.success + w[3] * b.custom + b.tail + c.roomCost * b.room;
     return b;
 }
 

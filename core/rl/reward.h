@@ -11,6 +11,9 @@
 ///    (-FGD delta in GPUs / 8, clipped), wait (-w / (w + target) of the task's wait).
 /// Tail penalty (timed replay): once a task's wait w passes the p99 target T,
 ///    -scale x min(cap, exp(rate x (w - T) / T) - 1); zero below the target.
+/// Room cost (timed replay, when the policy makes room for a unit that fits nowhere):
+///    -roomCost x c, c = r / (r + T) for a migration with restart cost r seconds, h / (h + 1) for
+///    evictions losing h GPU-hours; like the tail, not normalised.
 
 #include "base/result.h"
 
@@ -29,6 +32,7 @@ struct RewardConfig {
     double tailScale = 1.0;
     double tailRate = 1.0;
     double tailCap = 10.0;
+    double roomCost = 0.5; ///< weight of the room cost (printed by toString() when not 0.5)
 
     /// Weights divided by their sum (all zero -> all zero).
     std::array<double, 4> normalised() const;
@@ -45,6 +49,7 @@ struct RewardConfig {
 /// One decision's reward, by term (before weighting) and in total.
 struct RewardBreakdown {
     double balance = 0, packing = 0, success = 0, custom = 0, tail = 0;
+    double room = 0; ///< -c of the room cost (0 for placements)
     double total = 0;
 };
 
@@ -57,6 +62,7 @@ struct RewardInputs {
     double fragDelta = 0; ///< feature frag_delta (GPUs / 8)
     double waitS = 0; ///< this task's wait so far (timed replay)
     bool waited = false; ///< the policy chose to hold the task (wait action): success 0, not -1
+    double roomCost = 0; ///< c of the room cost, in [0, 1), when the placement made room first
 };
 
 RewardBreakdown computeReward(const RewardConfig& c, const RewardInputs& in);

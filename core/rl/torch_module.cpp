@@ -14,7 +14,7 @@ namespace schedlab::rl {
 
 namespace {
 
-constexpr uint64_t kAbiVersion = 3; // 2: createLearner; 3: QLearner::rankStep
+constexpr uint64_t kAbiVersion = 4; // 2: createLearner; 3: QLearner::rankStep; 4: room decisions, constraints
 
 std::string executableDir()
 {

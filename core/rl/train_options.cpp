@@ -18,6 +18,11 @@ sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed)
     t.seed = seed;
     t.queue = o.queue;
     t.backfill = o.backfill;
+    t.preemption = o.preemption;
+    t.migration = o.migration;
+    t.migrationRestartS = o.migrationRestartS;
+    t.migrationsPerHour = o.migrationsPerHour;
+    t.defaultSlaS = o.constraints.slaS;
     t.recordDecisions = false;
     t.recordHeat = false;
     return t;

@@ -123,6 +123,10 @@ private:
     /// A migration or eviction as a decision; `statePos`: the journal position of the state it saw.
     void recordRoomDecision(
         int32_t ui, double t, int node, Outcome outcome, int32_t feasible, std::vector<policy::Candidate> top, int64_t statePos);
+    /// m_roomScratch, a copy of the cluster now.
+    ClusterState& roomScratch();
+    /// The request place() would get for unit ui's first task (the policy's room offers).
+    policy::PlacementRequest waitingRequest(int32_t ui, double t) const;
     /// Node n's running units, for the current state (built per call of makeRoom).
     std::vector<std::vector<int32_t>> runningByNode() const;
     std::vector<double> m_delayS; ///< by unit: restart costs added to its end (migrations); empty when off

@@ -40,6 +40,8 @@ bool Replay::makeRoom(int32_t ui, double t, std::vector<Placement>& placed, std:
     const Unit& u = m_units[std::size_t(ui)];
     if (u.count != 1)
         return false; // gangs wait for room as before
+    if (!ds.empty() && ds.back().feasible > 0)
+        return false; // it fits somewhere: the policy chose to wait
     int node = -1;
     bool made = false;
     if (m_opt.migration != Migration::None) {
@@ -92,7 +94,8 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         const Placement from = m_placements[std::size_t(v)][0];
         const trace::TaskRequest& q = taskOf(m_units[std::size_t(v)], 0).request;
         int to = -1;
-        std::vector<std::tuple<int64_t, int64_t, int>> dests; // the destinations, for the decision log
+        std::vector<std::tuple<int64_t, int64_t, int>> dests; // the destinations (decision log, policy)
+        const bool listDests = m_opt.recordDecisions || m_policy->decidesRoom();
         if (fitsWithout(m_cluster, from, r)) {
             // Where it goes: the node it fills best, first by index (nodes other than its own are
             // as they are now).
@@ -101,7 +104,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
                 if (m == from.node || !m_cluster.fits(m, q))
                     continue;
                 const std::tuple<int64_t, int64_t> left = fillKey(m_cluster, m, q);
-                if (m_opt.recordDecisions)
+                if (listDests)
                     dests.emplace_back(std::get<0>(left), std::get<1>(left), m);
                 if (left < best) {
                     best = left;
@@ -111,6 +114,28 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         }
         if (to < 0)
             continue;
+        std::sort(dests.begin(), dests.end()); // best first; dests[0] is `to`
+        if (m_policy->decidesRoom()) {
+            // The two-level decision: the policy takes the move or waits, and picks where it goes.
+            policy::RoomOffer offer;
+            offer.kind = policy::RoomOffer::Kind::Migrate;
+            offer.freedNode = from.node;
+            offer.moved = &q;
+            offer.restartS = m_opt.migrationRestartS;
+            for (const auto& [gpuLeft, cpuLeft, m] : dests)
+                offer.destinations.push_back(policy::Candidate { m, -double(gpuLeft), double(gpuLeft), 0 });
+            auto after = [&](int i) -> const ClusterState& {
+                ClusterState& sim = roomScratch();
+                const int dest = offer.destinations[std::size_t(i)].node;
+                sim.release(from);
+                sim.allocate(sim.makePlacement(dest, q, sim.bestFitGpus(dest, q)));
+                return sim;
+            };
+            const int pick = m_policy->decideRoom(m_cluster, waitingRequest(ui, t), offer, after);
+            if (pick < 0 || pick >= int(offer.destinations.size()))
+                return false; // declined: the unit keeps waiting
+            to = offer.destinations[std::size_t(pick)].node;
+        }
         // Move it: released where it ran, placed on `to`, its end later by the restart cost.
         const int64_t seen = journalPos(); // the state the move was decided on
         m_runningEnds.erase({ expectedEnd(v), v });
@@ -138,7 +163,6 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         m_out.workLostCpuHours += m_opt.migrationRestartS * cores / 3600.0;
         // A migration is a decision with its candidates: the destinations, best first (score: the
         // gpu-milli they would have left, negated).
-        std::sort(dests.begin(), dests.end());
         std::vector<policy::Candidate> top;
         for (std::size_t i = 0; i < dests.size() && int(i) < m_opt.topK; ++i) {
             const auto [gpuLeft, cpuLeft, m] = dests[i];
@@ -156,11 +180,7 @@ bool Replay::preemptFor(int32_t ui, double t, int& node)
     const Unit& u = m_units[std::size_t(ui)];
     const trace::TaskRequest& r = taskOf(u, 0).request;
     const auto on = runningByNode();
-    if (!m_roomScratch)
-        m_roomScratch = std::make_unique<ClusterState>(m_cluster);
-    else
-        *m_roomScratch = m_cluster;
-    ClusterState& sim = *m_roomScratch;
+    ClusterState& sim = roomScratch();
     auto releaseOn = [&](int32_t v, int n, bool back) {
         for (const Placement& p : m_placements[std::size_t(v)])
             if (p.node == n) {
@@ -226,10 +246,43 @@ bool Replay::preemptFor(int32_t ui, double t, int& node)
     }
     if (best.node < 0)
         return false;
+    if (m_policy->decidesRoom()) {
+        policy::RoomOffer offer;
+        offer.kind = policy::RoomOffer::Kind::Preempt;
+        offer.freedNode = best.node;
+        offer.victims = int32_t(best.victims.size());
+        for (int32_t v : best.victims)
+            offer.lostGpuHours += (t - m_results[std::size_t(v)].startS) * gpusAndCores(m_placements[std::size_t(v)]).first / 3600.0;
+        auto after = [&](int) -> const ClusterState& {
+            ClusterState& s = roomScratch();
+            for (int32_t v : best.victims)
+                for (const Placement& p : m_placements[std::size_t(v)])
+                    s.release(p);
+            return s;
+        };
+        if (m_policy->decideRoom(m_cluster, waitingRequest(ui, t), offer, after) != 0)
+            return false; // declined: the unit keeps waiting
+    }
     for (int32_t v : best.victims)
         evict(v, t);
     node = best.node;
     return true;
+}
+
+ClusterState& Replay::roomScratch()
+{
+    if (!m_roomScratch)
+        m_roomScratch = std::make_unique<ClusterState>(m_cluster);
+    else
+        *m_roomScratch = m_cluster;
+    return *m_roomScratch;
+}
+
+policy::PlacementRequest Replay::waitingRequest(int32_t ui, double t) const
+{
+    const Unit& u = m_units[std::size_t(ui)];
+    const trace::Task& task = taskOf(u, 0);
+    return policy::PlacementRequest { task.request, &m_trace.jobs[std::size_t(u.job)], &task, t, m_passQueued, m_headWaitS, u.submit };
 }
 
 void Replay::evict(int32_t v, double t)

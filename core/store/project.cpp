@@ -131,6 +131,14 @@ const char* kSchemaV8 = R"sql(
 ALTER TABLE traces ADD COLUMN import_options TEXT NOT NULL DEFAULT '{}';
 )sql";
 
+// Schema 10: the safety constraints of a fine-tune round, per training episode: the value, the
+// budget and the Lagrange multiplier the episode trained with (core/rl/constraints.h).
+const char* kSchemaV10 = R"sql(
+CREATE TABLE round_constraints (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE, episode INTEGER NOT NULL, name TEXT NOT NULL,
+    value REAL, budget REAL NOT NULL, multiplier REAL NOT NULL, PRIMARY KEY (round_id, episode, name));
+)sql";
+
 // Autoscaling runs (core/autoscale): the load and service they replayed, the policy, the window,
 // named figures, and the per-minute series as float32 rows (autoscale_runs.cpp).
 const char* kSchemaV9 = R"sql(
@@ -299,6 +307,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV9); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV10); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -351,6 +361,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 9)
         if (Status s = step(9, kSchemaV9); !s)
+            return s;
+    if (from < 10)
+        if (Status s = step(10, kSchemaV10); !s)
             return s;
     return {};
 }

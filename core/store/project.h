@@ -27,7 +27,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -96,12 +96,21 @@ struct EvalValue {
     double value = 0;
 };
 
+/// One constraint of a round in one training episode (schema 10): its value (-1 when unmeasured),
+/// budget and the Lagrange multiplier the episode trained with.
+struct ConstraintPoint {
+    int episode = 0;
+    std::string name; ///< "sla", "migrations", "evictions"
+    double value = -1, budget = 0, multiplier = 0;
+};
+
 struct RoundRow {
     int64_t id = -1, parentId = -1, traceId = -1;
     std::string mode, window, weights, checkpoint, checkpointSha256, status, error, startedAt, finishedAt;
     int episodes = 0;
     double learningRate = 0, wallSeconds = 0;
     uint64_t seed = 0;
+    std::string optionsJson; ///< RoundInfo::optionsJson ("{}" when none)
 };
 
 /// An autoscaling run as stored (schema 9): what it replayed and its figures. The store keeps it
@@ -178,10 +187,13 @@ public:
     /// The stored autoscaling runs, oldest first; series only when `withSeries`.
     Result<std::vector<AutoscaleRunRecord>> autoscaleRuns(bool withSeries = false) const;
     Status finishRound(int64_t roundId, const std::string& checkpoint, const std::string& sha256,
-        const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds);
+        const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds,
+        const std::vector<ConstraintPoint>& constraints = {});
     Status endRound(int64_t roundId, RunStatus status, const std::string& error = {});
     Result<std::vector<RoundRow>> rounds();
     Result<std::vector<CurvePoint>> roundCurve(int64_t roundId);
+    /// The round's constraints by episode, then name (empty for a round without budgets).
+    Result<std::vector<ConstraintPoint>> roundConstraints(int64_t roundId);
     Result<std::vector<EvalValue>> roundEval(int64_t roundId);
     /// Writes a consistent copy of the whole project to `path` (SQLite VACUUM INTO; the file
     /// must not exist).

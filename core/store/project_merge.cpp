@@ -273,7 +273,7 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRoundsFrom(
     for (auto* q : { &once, &round, &insRound, &setCheckpoint, &mark })
         if (!*q)
             return q->error();
-    auto copies = keyedCopies(*m_db, { "round_curves", "round_eval" }, "round_id");
+    auto copies = keyedCopies(*m_db, { "round_curves", "round_eval", "round_constraints" }, "round_id");
     if (!copies)
         return copies.error();
 

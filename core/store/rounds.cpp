@@ -36,7 +36,8 @@ Result<int64_t> Project::beginRound(const RoundInfo& info)
 }
 
 Status Project::finishRound(int64_t roundId, const std::string& checkpoint, const std::string& sha256,
-    const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds)
+    const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds,
+    const std::vector<ConstraintPoint>& constraints)
 {
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
@@ -48,6 +49,14 @@ Status Project::finishRound(int64_t roundId, const std::string& checkpoint, cons
         c->bind(1, roundId).bind(2, int64_t(p.episode)).bind(3, p.loss).bind(4, p.lossMin).bind(5, p.lossMax);
         c->bind(6, p.episodeReturn).bind(7, p.epsilon).bind(8, p.decisions).bind(9, p.seconds);
         if (Status s = c->exec(); !s)
+            return s;
+    }
+    auto k = m_db->prepare("INSERT INTO round_constraints VALUES (?, ?, ?, ?, ?, ?)");
+    if (!k)
+        return k.error();
+    for (const ConstraintPoint& p : constraints) {
+        k->bind(1, roundId).bind(2, int64_t(p.episode)).bind(3, p.name).bind(4, p.value).bind(5, p.budget).bind(6, p.multiplier);
+        if (Status s = k->exec(); !s)
             return s;
     }
     auto e = m_db->prepare("INSERT INTO round_eval VALUES (?, ?, ?, ?, ?)");
@@ -99,7 +108,7 @@ Result<std::vector<RoundRow>> Project::rounds()
 {
     auto q = m_db->prepare("SELECT id, coalesce(parent_id, -1), coalesce(trace_id, -1), mode, window, weights, "
                            "coalesce(checkpoint, ''), coalesce(checkpoint_sha256, ''), status, coalesce(error, ''), started_at, "
-                           "coalesce(finished_at, ''), episodes, learning_rate, coalesce(wall_seconds, 0), seed FROM rounds ORDER BY id");
+                           "coalesce(finished_at, ''), episodes, learning_rate, coalesce(wall_seconds, 0), seed, options FROM rounds ORDER BY id");
     if (!q)
         return q.error();
     std::vector<RoundRow> out;
@@ -121,6 +130,7 @@ Result<std::vector<RoundRow>> Project::rounds()
         r.learningRate = q->columnDouble(13);
         r.wallSeconds = q->columnDouble(14);
         r.seed = uint64_t(q->columnInt(15));
+        r.optionsJson = q->columnText(16);
         out.push_back(std::move(r));
     }
     if (q->error())
@@ -139,6 +149,21 @@ Result<std::vector<CurvePoint>> Project::roundCurve(int64_t roundId)
     while (q->step())
         out.push_back({ int(q->columnInt(0)), q->columnDouble(1), q->columnDouble(2), q->columnDouble(3), q->columnDouble(4),
             q->columnDouble(5), q->columnDouble(7), q->columnInt(6) });
+    if (q->error())
+        return *q->error();
+    return out;
+}
+
+Result<std::vector<ConstraintPoint>> Project::roundConstraints(int64_t roundId)
+{
+    auto q = m_db->prepare("SELECT episode, name, value, budget, multiplier FROM round_constraints WHERE round_id = ? "
+                           "ORDER BY episode, name");
+    if (!q)
+        return q.error();
+    q->bind(1, roundId);
+    std::vector<ConstraintPoint> out;
+    while (q->step())
+        out.push_back({ int(q->columnInt(0)), q->columnText(1), q->columnDouble(2), q->columnDouble(3), q->columnDouble(4) });
     if (q->error())
         return *q->error();
     return out;

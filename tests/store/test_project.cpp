@@ -195,7 +195,7 @@ private slots:
                             "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
                             "c.execute('drop table trace_data'); c.execute('drop table state_hashes'); c.execute('alter table decisions drop column reward'); "
                             "c.execute('drop table run_journals'); c.execute('alter table traces drop column import_options'); "
-                            "c.execute('drop table autoscale_summary'); c.execute('drop table autoscale_runs'); "
+                            "c.execute('drop table autoscale_summary'); c.execute('drop table autoscale_runs'); c.execute('drop table round_constraints'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);
@@ -211,6 +211,7 @@ private slots:
         QVERIFY(p->rounds().ok()); // schema 3's tables exist after the migration
         QVERIFY(p->journal(id.value()).ok()); // and schema 7's
         QVERIFY(p->autoscaleRuns().ok() && p->autoscaleRuns()->empty()); // and schema 9's
+        QVERIFY(p->roundConstraints(1).ok() && p->roundConstraints(1)->empty()); // and schema 10's
         trace::Trace t = smallTrace(); // and schema 8's import options
         t.metadata["import.procsPerNode"] = "4";
         const std::string f = path("t.swf");

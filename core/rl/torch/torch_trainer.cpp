@@ -12,7 +12,43 @@ namespace schedlab::rl {
 
 namespace {
 
-// Replay buffer and the gradient step. Receives transitions from the LearnedPolicy.
+// A ring of transitions: the chosen row, the reward, up to maxNext next rows, done.
+struct Ring {
+    std::vector<float> chosen, next, reward;
+    std::vector<int> nextCount;
+    std::vector<char> done;
+    std::size_t written = 0;
+    int maxNext = 0;
+
+    Ring(std::size_t cap, int m)
+        : chosen(cap * kFeatureCount)
+        , next(cap * std::size_t(m) * kFeatureCount)
+        , reward(cap)
+        , nextCount(cap)
+        , done(cap)
+        , maxNext(m)
+    {
+    }
+    std::size_t filled() const { return std::min(written, reward.size()); }
+    void add(const FeatureRow& row, float r, const FeatureRow* nextRows, int count, bool isDone)
+    {
+        const std::size_t at = written % reward.size();
+        std::copy(row.begin(), row.end(), chosen.begin() + std::ptrdiff_t(at * kFeatureCount));
+        const int k = isDone ? 0 : std::min(count, maxNext);
+        for (int i = 0; i < k; ++i)
+            std::copy(nextRows[i].begin(), nextRows[i].end(),
+                next.begin() + std::ptrdiff_t((at * std::size_t(maxNext) + std::size_t(i)) * kFeatureCount));
+        reward[at] = r;
+        nextCount[at] = k;
+        done[at] = isDone || k == 0;
+        ++written;
+    }
+};
+
+// Replay buffer and the gradient step. Receives transitions from the LearnedPolicy. Decisions
+// between acting and waiting (the chosen row is an action row: wait, or make room; feature 10 < 0)
+// are rare beside placements, so they have a ring of their own and fill up to an eighth of every
+// batch (stratified replay): otherwise a room decision's cost is almost never sampled.
 class DqnLearner final : public Learner {
 public:
     DqnLearner(TorchQNetwork& online, const TrainOptions& o, CancelToken stop, CancelToken user)
@@ -24,14 +60,10 @@ public:
         , m_rng(o.seed ^ 0x5eedb0ffe7ull)
         , m_maxNext(o.policy.maxNextRows)
         , m_adam(online.impl().net->parameters(), torch::optim::AdamOptions(o.learningRate))
+        , m_main(std::size_t(std::max(o.bufferSize, o.batchSize)), o.policy.maxNextRows)
+        , m_actions(std::size_t(std::max(o.bufferSize / 10, o.batchSize)), o.policy.maxNextRows)
     {
         m_target->copyFrom(online);
-        const std::size_t cap = std::size_t(std::max(o.bufferSize, o.batchSize));
-        m_chosen.resize(cap * kFeatureCount);
-        m_next.resize(cap * std::size_t(m_maxNext) * kFeatureCount);
-        m_reward.resize(cap);
-        m_nextCount.resize(cap);
-        m_done.resize(cap);
     }
 
     void addTransition(const FeatureRow& chosen, float reward, const FeatureRow* next, int nextCount, bool done) override
@@ -42,18 +74,9 @@ public:
             m_stop.cancel();
             return;
         }
-        const std::size_t cap = m_reward.size();
-        const std::size_t at = m_written % cap;
-        std::copy(chosen.begin(), chosen.end(), m_chosen.begin() + std::ptrdiff_t(at * kFeatureCount));
-        const int k = done ? 0 : std::min(nextCount, m_maxNext);
-        for (int i = 0; i < k; ++i)
-            std::copy(next[i].begin(), next[i].end(),
-                m_next.begin() + std::ptrdiff_t((at * std::size_t(m_maxNext) + std::size_t(i)) * kFeatureCount));
-        m_reward[at] = reward;
-        m_nextCount[at] = k;
-        m_done[at] = done || k == 0;
+        (chosen[10] < 0 ? m_actions : m_main).add(chosen, reward, next, nextCount, done);
         ++m_written;
-        if (m_written % std::size_t(m_opt.trainEvery) == 0 && std::min(m_written, cap) >= std::size_t(m_opt.batchSize))
+        if (m_written % std::size_t(m_opt.trainEvery) == 0 && m_main.filled() + m_actions.filled() >= std::size_t(m_opt.batchSize))
             step();
     }
     double epsilon() const override { return m_epsilon; }
@@ -77,7 +100,6 @@ private:
     void step()
     {
         const int b = m_opt.batchSize, m = m_maxNext;
-        const std::size_t filled = std::min(m_written, m_reward.size());
         // Scratch buffers live in the learner: fresh 256 KiB vectors per step cost page faults.
         std::vector<float>& chosen = m_bChosen;
         std::vector<float>& next = m_bNext;
@@ -89,17 +111,22 @@ private:
         reward.assign(std::size_t(b), 0.0f);
         notDone.assign(std::size_t(b), 0.0f);
         mask.assign(std::size_t(b) * std::size_t(m), 0);
+        // The action ring's share: up to b/8, never more than it holds or than the main ring leaves.
+        const int fromActions = m_main.filled() == 0
+            ? b
+            : int(std::min<std::size_t>({ std::size_t(b / 8), m_actions.filled(), std::size_t(b) }));
         for (int i = 0; i < b; ++i) {
-            const std::size_t s = std::size_t(m_rng.below(filled));
-            std::copy_n(m_chosen.begin() + std::ptrdiff_t(s * kFeatureCount), kFeatureCount,
+            const Ring& ring = i < fromActions ? m_actions : m_main;
+            const std::size_t s = std::size_t(m_rng.below(ring.filled()));
+            std::copy_n(ring.chosen.begin() + std::ptrdiff_t(s * kFeatureCount), kFeatureCount,
                 chosen.begin() + std::ptrdiff_t(std::size_t(i) * kFeatureCount));
-            const int k = m_nextCount[s];
-            std::copy_n(m_next.begin() + std::ptrdiff_t(s * std::size_t(m) * kFeatureCount), std::size_t(k) * kFeatureCount,
+            const int k = ring.nextCount[s];
+            std::copy_n(ring.next.begin() + std::ptrdiff_t(s * std::size_t(m) * kFeatureCount), std::size_t(k) * kFeatureCount,
                 next.begin() + std::ptrdiff_t(std::size_t(i) * std::size_t(m) * kFeatureCount));
             for (int j = 0; j < k; ++j)
                 mask[std::size_t(i) * std::size_t(m) + std::size_t(j)] = 1;
-            reward[std::size_t(i)] = m_reward[s];
-            notDone[std::size_t(i)] = m_done[s] ? 0.0f : 1.0f;
+            reward[std::size_t(i)] = ring.reward[s];
+            notDone[std::size_t(i)] = ring.done[s] ? 0.0f : 1.0f;
         }
         auto& online = m_online.impl().net;
         auto& target = m_target->impl().net;
@@ -148,11 +175,9 @@ private:
     Rng m_rng;
     int m_maxNext;
     torch::optim::Adam m_adam;
-    std::vector<float> m_chosen, m_next, m_reward;
+    Ring m_main, m_actions;
     std::vector<float> m_bChosen, m_bNext, m_bReward, m_bNotDone;
     std::vector<uint8_t> m_bMask;
-    std::vector<int> m_nextCount;
-    std::vector<char> m_done;
     std::size_t m_written = 0;
     double m_epsilon = 0;
     int m_episode = 0;
@@ -181,6 +206,7 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
     DqnLearner learner(static_cast<TorchQNetwork&>(net), o, stop, cancel);
     TrainReport report;
     ThrottledProgress progress(progressFn);
+    std::array<double, kConstraintKinds> multiplier { 0, 0, 0 }; // CMDP: learnt across the episodes
     for (int e = 0; e < o.episodes; ++e) {
         if (cancel.isCancelled())
             return makeError(ErrorCode::Cancelled, "training cancelled");
@@ -202,6 +228,9 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         };
         LearnedPolicy policy(std::make_unique<View>(net), o.reward, o.policy);
         policy.setLearner(&learner, o.seed * 7919 + uint64_t(e));
+        policy.setMultipliers(multiplier, o.constraints.slaS);
+        ConstraintTrace constraints;
+        constraints.multiplier = multiplier;
         const uint64_t seed = o.seed + uint64_t(e);
         auto sub = [&](double f) { progress.report((double(e) + f) / double(o.episodes)); };
         Status ran;
@@ -215,6 +244,13 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
             auto r = sim::runTimedReplay(trace, policy, timedOptionsFor(o, seed), sub, stop);
             if (!r)
                 ran = r.error();
+            else
+                for (int k = 0; k < kConstraintKinds; ++k)
+                    if (o.constraints.on(ConstraintKind(k))) {
+                        const std::size_t i = std::size_t(k);
+                        constraints.value[i] = constraintValue(ConstraintKind(k), *r);
+                        multiplier[i] = nextMultiplier(multiplier[i], constraints.value[i], o.constraints.budget[i], o.constraints.rate);
+                    }
         }
         if (learner.error())
             return *learner.error();
@@ -234,6 +270,7 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         s.gradientSteps = learner.episodeSteps();
         s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
         s.stepsPerSecond = s.seconds > 0 ? double(s.decisions) / s.seconds : 0;
+        s.constraints = constraints;
         report.decisions += s.decisions;
         report.episodes.push_back(s);
         if (onEpisode)
