@@ -60,7 +60,7 @@ QTreeWidget* makeLineageTree(QWidget* parent)
 }
 
 void showLineage(QTreeWidget* tree, QComboBox* parentBox, bool keepPick, const std::vector<store::RoundRow>& rounds,
-    const std::map<int64_t, std::vector<store::EvalValue>>& evaluation)
+    const std::map<int64_t, std::vector<store::EvalValue>>& evaluation, const std::map<int64_t, std::vector<std::string>>& overBudget)
 {
     const qlonglong keep = parentBox->currentData().toLongLong();
     parentBox->clear();
@@ -79,6 +79,14 @@ void showLineage(QTreeWidget* tree, QComboBox* parentBox, bool keepPick, const s
         item->setToolTip(5, cols[5]);
         if (evaluation.count(r.id)) // every metric, for the learned policy and each baseline
             item->setToolTip(3, evaluationText(r.mode, evaluation.at(r.id), true));
+        if (auto over = overBudget.find(r.id); over != overBudget.end() && !over->second.empty()) {
+            QStringList why;
+            for (const std::string& o : over->second)
+                why << QString::fromStdString(o);
+            item->setText(1, QObject::tr("%1, over budget").arg(cols[1]));
+            item->setForeground(1, QColor(200, 90, 0));
+            item->setToolTip(1, QObject::tr("The evaluation ended over budget: %1").arg(why.join(QStringLiteral("; "))));
+        }
         if (r.status != "finished")
             item->setForeground(1, QColor(170, 0, 0));
         else

@@ -28,8 +28,9 @@ QTreeWidget* makeLineageTree(QWidget* parent);
 
 /// Shows `rounds` in `tree` under their parents and offers the finished ones in `parentBox`
 /// ("fresh network" first). The box keeps the round picked before when `keepPick`, else the newest.
+/// Rounds in `overBudget` (their evaluation ended over a safety budget) show it in the status.
 void showLineage(QTreeWidget* tree, QComboBox* parentBox, bool keepPick, const std::vector<store::RoundRow>& rounds,
-    const std::map<int64_t, std::vector<store::EvalValue>>& evaluation);
+    const std::map<int64_t, std::vector<store::EvalValue>>& evaluation, const std::map<int64_t, std::vector<std::string>>& overBudget = {});
 
 /// Checkpoints of the selected finished rounds.
 std::vector<std::string> selectedCheckpoints(const QTreeWidget* tree);

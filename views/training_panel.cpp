@@ -85,6 +85,23 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_wait->setToolTip(tr("The agent may hold a job instead of placing it, at most 8 times in a row"));
     m_wait->setEnabled(false);
     form->addRow(QString(), m_wait);
+    m_room = new QComboBox(left);
+    m_room->setObjectName("trainRoom");
+    m_room->addItem(tr("wait only"), 0);
+    m_room->addItem(tr("migrate"), 1);
+    m_room->addItem(tr("evict (priority)"), 2);
+    m_room->addItem(tr("migrate, then evict"), 3);
+    m_room->setToolTip(tr("Timed: when a job fits nowhere the engine offers a move of a smaller running task, or Kubernetes "
+                          "preemption; the agent decides: make room or wait, then where the moved task goes"));
+    m_room->setEnabled(false);
+    form->addRow(tr("Make room (timed)"), m_room);
+    m_budgets = new QLineEdit(left);
+    m_budgets->setObjectName("trainBudgets");
+    m_budgets->setPlaceholderText(tr("e.g. sla=5,migrations=2"));
+    m_budgets->setToolTip(tr("Timed safety budgets, kept by Lagrange multipliers learnt while training: sla = % of jobs waiting "
+                             "past slaS (3600 s), migrations and evictions per hour; rate = the multipliers' step"));
+    m_budgets->setEnabled(false);
+    form->addRow(tr("Budgets (timed)"), m_budgets);
     form->addRow(tr("Baselines"), m_baselines);
     auto* buttons = new QHBoxLayout();
     m_start = new QPushButton(tr("Start round"), left);
@@ -106,10 +123,22 @@ TrainingPanel::TrainingPanel(QWidget* parent)
         m_from->setEnabled(i == 1);
         m_pods->setEnabled(i == 0);
         m_wait->setEnabled(i == 1);
+        m_room->setEnabled(i == 1);
+        m_budgets->setEnabled(i == 1);
     });
     m_window->setEnabled(false);
     m_from->setEnabled(false);
-    connect(m_start, &QPushButton::clicked, this, [this] { emit startRequested(request()); });
+    connect(m_start, &QPushButton::clicked, this, [this] {
+        // A budget text that does not parse stops here, with the reason, before any work.
+        if (m_mode->currentIndex() == 1) {
+            if (auto c = rl::Constraints::parse(m_budgets->text().toStdString()); !c) {
+                setProgress(0, QString::fromStdString(c.error().message));
+                m_budgets->setFocus();
+                return;
+            }
+        }
+        emit startRequested(request());
+    });
     connect(m_cancel, &QPushButton::clicked, this, &TrainingPanel::cancelRequested);
 
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -147,9 +176,26 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     QCPGraph* sm = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
     sm->setPen(QPen(QColor(213, 94, 0), 2));
     sm->setName(tr("return (smoothed)"));
+    m_constraintPlot = new QCustomPlot(split);
+    m_constraintPlot->setObjectName("constraintPlot");
+    m_constraintPlot->setMinimumSize(240, 140);
+    m_constraintPlot->xAxis->setLabel(tr("episode"));
+    m_constraintPlot->yAxis->setLabel(tr("constraint value"));
+    m_constraintPlot->yAxis2->setVisible(true);
+    m_constraintPlot->yAxis2->setLabel(tr("multiplier"));
+    m_constraintPlot->legend->setVisible(true);
+    m_constraintPlot->legend->setFont(QFont(font().family(), 8));
+    m_constraintPlot->axisRect()->insetLayout()->take(m_constraintPlot->legend);
+    m_constraintPlot->plotLayout()->addElement(1, 0, m_constraintPlot->legend);
+    m_constraintPlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_constraintPlot->legend->setWrap(3);
+    m_constraintPlot->legend->setBorderPen(Qt::NoPen);
+    m_constraintPlot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_constraintPlot->hide();
     m_tree = makeLineageTree(split);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
     auto* right = new QWidget(this);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
@@ -192,6 +238,13 @@ TrainRequest TrainingPanel::request() const
     r.allowWait = m_wait->isChecked() && r.mode == rl::TrainMode::Timed;
     r.parentRound = m_parent->currentData().toLongLong();
     r.teacher = m_teacher->currentData().toString().toStdString();
+    if (r.mode == rl::TrainMode::Timed) {
+        const int room = m_room->currentData().toInt();
+        r.migration = room & 1 ? sim::Migration::Defragment : sim::Migration::None;
+        r.preemption = room & 2 ? sim::Preemption::Priority : sim::Preemption::None;
+        if (auto c = rl::Constraints::parse(m_budgets->text().toStdString()))
+            r.constraints = c.value();
+    }
     for (const QString& b : m_baselines->text().split(',', Qt::SkipEmptyParts))
         r.baselines.push_back(b.trimmed().toStdString());
     return r;
@@ -202,9 +255,10 @@ QString TrainingPanel::evaluationText(const std::string& mode, const std::vector
     return views::evaluationText(mode, values, allMetrics);
 }
 
-void TrainingPanel::setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation)
+void TrainingPanel::setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation,
+    const std::map<int64_t, std::vector<std::string>>& overBudget)
 {
-    showLineage(m_tree, m_parent, m_parentPicked, rounds, evaluation);
+    showLineage(m_tree, m_parent, m_parentPicked, rounds, evaluation, overBudget);
 }
 
 std::vector<std::string> TrainingPanel::selectedCheckpoints() const { return views::selectedCheckpoints(m_tree); }
@@ -253,6 +307,57 @@ void TrainingPanel::replotCurves()
     m_plot->rescaleAxes();
     m_plot->xAxis->setRange(0.5, std::max(2.0, double(x.size()) + 0.5));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    replotConstraints();
+}
+
+void TrainingPanel::replotConstraints()
+{
+    // Per constraint that is on: its value per episode (solid), its budget (dashed) and the
+    // multiplier the episode trained with (dotted, right axis).
+    static const QColor colors[rl::kConstraintKinds] = { QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115) };
+    static const char* units[rl::kConstraintKinds] = { " %", "/h", "/h" };
+    QCustomPlot* p = m_constraintPlot;
+    p->clearGraphs();
+    bool any = false;
+    for (int k = 0; k < rl::kConstraintKinds; ++k) {
+        QVector<double> x, value, budget, lambda;
+        for (std::size_t i = 0; i < m_episodesSeen.size(); ++i) {
+            const rl::ConstraintTrace& c = m_episodesSeen[i].constraints;
+            if (c.budget[std::size_t(k)] < 0)
+                continue;
+            x.push_back(double(i + 1));
+            value.push_back(c.value[std::size_t(k)]);
+            budget.push_back(c.budget[std::size_t(k)]);
+            lambda.push_back(c.multiplier[std::size_t(k)]);
+        }
+        if (x.isEmpty())
+            continue;
+        any = true;
+        const QString name = QString::fromLatin1(rl::constraintName(rl::ConstraintKind(k)));
+        QCPGraph* v = p->addGraph();
+        v->setPen(QPen(colors[k], 2));
+        v->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+        v->setName(name + QString::fromLatin1(units[k]));
+        v->setData(x, value, true);
+        QCPGraph* b = p->addGraph();
+        b->setPen(QPen(colors[k], 1.2, Qt::DashLine));
+        b->setName(tr("budget"));
+        b->setData(x, budget, true);
+        QCPGraph* l = p->addGraph(p->xAxis, p->yAxis2);
+        l->setPen(QPen(colors[k], 1.5, Qt::DotLine));
+        l->setName(QStringLiteral("λ %1").arg(name));
+        l->setData(x, lambda, true);
+    }
+    p->setVisible(any);
+    if (!any)
+        return;
+    p->rescaleAxes();
+    p->yAxis->setRangeLower(std::min(0.0, p->yAxis->range().lower));
+    p->yAxis2->setRangeLower(0);
+    if (p->yAxis2->range().upper <= 0)
+        p->yAxis2->setRangeUpper(1);
+    p->xAxis->setRange(0.5, std::max(2.0, double(m_episodesSeen.size()) + 0.5));
+    p->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TrainingPanel::setRunning(bool running)

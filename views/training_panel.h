@@ -1,7 +1,9 @@
 #pragma once
 // Training panel: start fine-tune rounds (mode, window, episodes, learning rate, parent round,
-// baselines), progress and cancel, live curves (loss with its min/max envelope per episode,
-// episode return raw and smoothed), and the round lineage as a tree by parent. Selecting rounds
+// baselines; timed: making room and safety budgets), progress and cancel, live curves (loss with
+// its min/max envelope per episode, episode return raw and smoothed; with budgets each
+// constraint's value against its budget and its Lagrange multiplier), and the round lineage as a
+// tree by parent (rounds whose evaluation ended over a budget marked). Selecting rounds
 // and "Show on dashboard" asks for them to be replayed next to the checked baselines.
 // The panel only collects input and shows state; app/ runs the training off the GUI thread.
 
@@ -40,6 +42,10 @@ struct TrainRequest {
     std::vector<std::string> baselines;
     std::vector<uint64_t> evalSeeds { 42, 43, 44 };
     std::string teacher; ///< non-empty: a pre-training round imitating this heuristic comes first
+    /// Timed: the agent may make room (it decides each offer) and budgets kept by multipliers.
+    sim::Migration migration = sim::Migration::None;
+    sim::Preemption preemption = sim::Preemption::None;
+    rl::Constraints constraints;
 };
 
 class TrainingPanel : public QWidget {
@@ -50,7 +56,9 @@ public:
     /// Shows the project's rounds (lineage tree, parent choices).
     /// `evaluation`: per round, its stored evaluation (round_eval rows) shown as the key metric of its
     /// mode for the learned policy and each baseline (means over the evaluation seeds).
-    void setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation = {});
+    /// `overBudget`: per round, the constraints its evaluation ended over (rl::overBudget).
+    void setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation = {},
+        const std::map<int64_t, std::vector<std::string>>& overBudget = {});
     /// "final GPU allocation %: learned 91.84, bestfit 93.08, fgd 95.49" (empty without values).
     static QString evaluationText(const std::string& mode, const std::vector<store::EvalValue>& values, bool allMetrics = false);
     /// A finished training episode of the running batch (round index 1-based within the batch).
@@ -65,6 +73,10 @@ public:
     static std::vector<double> smooth(const std::vector<double>& values, double alpha = 0.3);
 
     QCustomPlot* curves() const { return m_plot; }
+    /// Constraint values, budgets (dashed) and multipliers (right axis); hidden without budgets.
+    QCustomPlot* constraintPlot() const { return m_constraintPlot; }
+    QComboBox* roomBox() const { return m_room; }
+    QLineEdit* budgetsEdit() const { return m_budgets; }
     QTreeWidget* lineage() const { return m_tree; }
     QPushButton* startButton() const { return m_start; }
     QSpinBox* episodesBox() const { return m_episodes; }
@@ -82,6 +94,7 @@ signals:
 
 private:
     void replotCurves();
+    void replotConstraints();
     QComboBox* m_mode = nullptr;
     QDoubleSpinBox* m_window = nullptr;
     QDoubleSpinBox* m_from = nullptr;
@@ -93,6 +106,9 @@ private:
     QComboBox* m_parent = nullptr;
     QComboBox* m_teacher = nullptr;
     QCheckBox* m_wait = nullptr;
+    QComboBox* m_room = nullptr;
+    QLineEdit* m_budgets = nullptr;
+    QCustomPlot* m_constraintPlot = nullptr;
     QLineEdit* m_baselines = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_cancel = nullptr;

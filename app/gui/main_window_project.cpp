@@ -2,6 +2,8 @@
 // fine-tune rounds and the settings a project keeps.
 
 #include "main_window.h"
+
+#include "rl/fine_tune.h"
 #include "swatch.h"
 
 #include "dashboard_widget.h"
@@ -64,10 +66,14 @@ void MainWindow::refreshRounds()
             evaluation[r.id] = std::move(eval).value();
     // The placement agent's rounds in the Training tab, the replica policy's beside the Autoscaling tab.
     std::vector<store::RoundRow> placement;
+    std::map<int64_t, std::vector<std::string>> overBudget; // rounds whose evaluation ended over a budget
     for (const store::RoundRow& r : rounds.value())
-        if (r.mode != workflow::kAutoscaleRoundMode)
+        if (r.mode != workflow::kAutoscaleRoundMode) {
             placement.push_back(r);
-    m_training->setRounds(placement, evaluation);
+            if (auto k = m_session.project()->roundConstraints(r.id); k && !k->empty() && evaluation.count(r.id))
+                overBudget[r.id] = rl::overBudget(k.value(), evaluation.at(r.id));
+        }
+    m_training->setRounds(placement, evaluation, overBudget);
     m_scalerPanel->setRounds(rounds.value(), evaluation);
 }
 

@@ -20,6 +20,9 @@ workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& r, const rl
     o.train.learningRate = r.learningRate;
     o.train.gamma = r.gamma;
     o.train.policy.allowWait = r.allowWait;
+    o.train.migration = r.migration;
+    o.train.preemption = r.preemption;
+    o.train.constraints = r.constraints;
     o.train.maxPods = r.pods;
     o.train.reward = reward;
     o.train.seed = r.seed;

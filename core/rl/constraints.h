@@ -53,9 +53,10 @@ double constraintValue(ConstraintKind k, const sim::TimedResult& r);
 double nextMultiplier(double lambda, double value, double budget, double rate);
 
 /// Per episode: each constraint's value, budget and multiplier (the one the episode trained
-/// with, before the update). Kinds that are off hold value -1.
+/// with, before the update). Kinds that are off hold budget and value -1.
 struct ConstraintTrace {
     std::array<double, kConstraintKinds> value { -1, -1, -1 };
+    std::array<double, kConstraintKinds> budget { -1, -1, -1 };
     std::array<double, kConstraintKinds> multiplier { 0, 0, 0 };
 };
 

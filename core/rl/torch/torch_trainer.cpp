@@ -231,6 +231,7 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         policy.setMultipliers(multiplier, o.constraints.slaS);
         ConstraintTrace constraints;
         constraints.multiplier = multiplier;
+        constraints.budget = o.constraints.budget;
         const uint64_t seed = o.seed + uint64_t(e);
         auto sub = [&](double f) { progress.report((double(e) + f) / double(o.episodes)); };
         Status ran;
