@@ -85,6 +85,54 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("the fill experiment replays the whole pod list"), r.err);
     }
+
+    void trainMakesRoomWithinBudgets()
+    {
+        // Making room and budgets belong to timed training; bad ones are refused before any work.
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("g.sltrace"), project = dir.filePath("b.schedlab");
+        QCOMPARE(cli({ "generate", "--nodes", "12", "--jobs", "400", "--seed", "11", "--out", trace }).code, 0);
+        Run bad = cli({ "train", trace, "--mode", "timed", "--budget", "speed=3", "--project", project });
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("unknown key 'speed'"), bad.err);
+        bad = cli({ "train", trace, "--mode", "fill", "--migration", "defragment", "--project", project });
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("belong to --mode timed"), bad.err);
+        QCOMPARE(cli({ "train", trace, "--mode", "timed", "--preemption", "always", "--project", project }).code, 2);
+        QVERIFY(!QFile::exists(project)); // nothing was created
+        // A round with both, under budgets: each episode's constraints, the evaluation's values,
+        // and the same over-budget verdict from `train` and from `rounds`.
+        Run t = cli({ "train", trace, "--mode", "timed", "--episodes", "2", "--window", "1000h", "--migration", "defragment",
+            "--preemption", "priority", "--budget", "sla=0,migrations=0,evictions=0", "--baselines", "bestfit", "--project", project,
+            "--json" });
+        QVERIFY2(t.code == 0, t.err.constData());
+        const QJsonObject round = QJsonDocument::fromJson(t.out).object()["rounds"].toArray()[0].toObject();
+        const QJsonArray eps = round["episodes"].toArray();
+        QCOMPARE(eps.size(), 2);
+        const QJsonObject c1 = eps[0].toObject()["constraints"].toObject(), c2 = eps[1].toObject()["constraints"].toObject();
+        for (const char* k : { "sla", "migrations", "evictions" }) {
+            QCOMPARE(c1[k].toObject()["multiplier"].toDouble(), 0.0);
+            QCOMPARE(c1[k].toObject()["budget"].toDouble(), 0.0);
+            // budget 0: the step is rate 0.5 x the value (normalised by max(budget, 1) = 1)
+            QCOMPARE(c2[k].toObject()["multiplier"].toDouble(), 0.5 * c1[k].toObject()["value"].toDouble());
+        }
+        const QJsonObject learned = round["eval"].toObject()["learned"].toObject();
+        for (const char* m : { "slaViolationPct", "migrationsPerHour", "evictionsPerHour" })
+            QVERIFY2(learned.contains(m) && round["eval"].toObject()["bestfit"].toObject().contains(m), m);
+        QStringList expected;
+        if (learned["slaViolationPct"].toDouble() > 0)
+            expected << "sla";
+        if (learned["migrationsPerHour"].toDouble() > 0)
+            expected << "migrations";
+        if (learned["evictionsPerHour"].toDouble() > 0)
+            expected << "evictions";
+        QStringList over;
+        for (const QJsonValue& v : round["overBudget"].toArray())
+            over << v.toString().section(' ', 0, 0);
+        QCOMPARE(over, expected);
+        const QJsonArray listed = QJsonDocument::fromJson(cli({ "rounds", "--project", project, "--json" }).out).object()["rounds"].toArray();
+        QCOMPARE(listed[0].toObject()["overBudget"].toArray(), round["overBudget"].toArray());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliModes)

@@ -183,14 +183,16 @@ private slots:
         QVERIFY(absent >= 1); // at least one kill landed before the commit
     }
 
-    // Kill -9 of the CLI in the middle of a training round (a DQN round, and a teacher's
-    // pre-training round): the finished round stays, the interrupted one is marked failed on the
-    // next open, and no half-written checkpoint exists.
+    // Kill -9 of the CLI in the middle of a training round (a DQN round, a teacher's pre-training
+    // round, a timed round that makes room under budgets): the finished round stays, the
+    // interrupted one is marked failed on the next open, and no half-written checkpoint exists.
     void killCliMidTraining_data()
     {
         QTest::addColumn<QStringList>("extra");
-        QTest::newRow("dqn") << QStringList {};
-        QTest::newRow("teacher") << QStringList { "--teacher", "fgd", "--rounds", "0" };
+        QTest::newRow("dqn") << QStringList { "--mode", "fill" };
+        QTest::newRow("teacher") << QStringList { "--mode", "fill", "--teacher", "fgd", "--rounds", "0" };
+        QTest::newRow("room-budgets") << QStringList { "--mode", "timed", "--window", "24h", "--migration", "defragment", "--preemption",
+            "priority", "--budget", "sla=1,migrations=1,evictions=1" };
     }
     void killCliMidTraining()
     {
@@ -203,7 +205,7 @@ private slots:
                                                      "--eval-seeds", "42", "--baselines", "bestfit", "--project", project }),
             0);
         QProcess p;
-        p.start(SCHEDLAB_CLI, QStringList { "train", traceFile, "--mode", "fill", "--episodes", "50", "--parent", "1", "--project", project } + extra);
+        p.start(SCHEDLAB_CLI, QStringList { "train", traceFile, "--episodes", "50", "--parent", "1", "--project", project } + extra);
         QVERIFY(p.waitForStarted());
         bool running = false;
         for (int i = 0; i < 600 && !running; ++i) {
@@ -228,6 +230,8 @@ private slots:
         QVERIFY(rounds[1].error.find("interrupted") != std::string::npos);
         // round 2's checkpoint was never written (it would be round-2.slq next to the project)
         QVERIFY(!QFile::exists(project + ".models/round-2.slq"));
+        QVERIFY(!QFile::exists(project + ".models/round-2.slq.partial"));
+        QVERIFY(opened.value()->roundConstraints(rounds[1].id)->empty()); // nothing of it was committed
         QVERIFY(rl::QNetwork::load(rounds[0].checkpoint).ok());
     }
 
