@@ -74,6 +74,7 @@ QJsonObject timedResultToJson(const sim::TimedResult& r)
         { "meanMemUtil", r.meanMemUtil },
         { "meanGpuUtil", r.meanGpuUtil },
         { "meanGpuFragRate", r.meanGpuFragRate },
+        { "meanCpuFragRate", r.meanCpuFragRate },
         { "energyKWh", r.energyKWh },
         { "slaViolations", sla },
         { "makespanS", r.makespanS },

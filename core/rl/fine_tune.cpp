@@ -35,7 +35,7 @@ std::vector<std::string> evalMetrics(TrainMode mode, const TrainOptions& options
 {
     if (mode == TrainMode::Fill)
         return { "finalGpuAllocPct", "failedPods", "fragRatePct" };
-    std::vector<std::string> m { "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct" };
+    std::vector<std::string> m { "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct", "cpuFragPct" };
     if (makesRoom(options) || options.constraints.any())
         for (int k = 0; k < kConstraintKinds; ++k)
             m.push_back(constraintMetric(ConstraintKind(k)));
@@ -122,7 +122,7 @@ Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, TrainMode m
                 if (!r)
                     return r.error();
                 m = { { "waitP99S", r->waitS.p99 }, { "waitMeanS", r->waitS.mean }, { "failed", double(r->failed) },
-                    { "meanGpuUtilPct", 100.0 * r->meanGpuUtil } };
+                    { "meanGpuUtilPct", 100.0 * r->meanGpuUtil }, { "cpuFragPct", 100.0 * r->meanCpuFragRate } };
                 if (measuresConstraints(o))
                     for (int k = 0; k < kConstraintKinds; ++k)
                         m.emplace_back(constraintMetric(ConstraintKind(k)), constraintValue(ConstraintKind(k), *r));

@@ -63,7 +63,8 @@ struct RoundResult {
 std::vector<std::string> overBudget(const std::vector<store::ConstraintPoint>& constraints, const std::vector<store::EvalValue>& eval);
 
 /// Metrics reported per mode: fill "finalGpuAllocPct", "failedPods", "fragRatePct";
-/// timed "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct", and when the options make room or
+/// timed "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct", "cpuFragPct" (time-weighted CPU
+/// fragmentation rate, the source design's headline metric), and when the options make room or
 /// set budgets also "slaViolationPct", "migrationsPerHour", "evictionsPerHour" (constraints.h).
 std::vector<std::string> evalMetrics(TrainMode mode, const TrainOptions& options = {});
 

@@ -127,6 +127,7 @@ void Replay::advanceTo(double t)
         m_gpuInt += dt
             * (m_cluster.totalGpuMilli() ? double(m_cluster.allocGpuMilli()) / double(m_cluster.totalGpuMilli()) : 0);
         m_fragInt += dt * m_frag.gpuFragRate();
+        m_cpuFragInt += dt * m_frag.cpuFragRate();
     }
     if (!m_started) {
         m_firstT = t;
@@ -334,6 +335,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         m_out.meanMemUtil = m_memInt / span;
         m_out.meanGpuUtil = m_gpuInt / span;
         m_out.meanGpuFragRate = m_fragInt / span;
+        m_out.meanCpuFragRate = m_cpuFragInt / span;
     }
     m_out.energyKWh = m_power.energyKWh();
     m_out.makespanS = lastFinish - first;

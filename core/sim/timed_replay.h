@@ -120,6 +120,7 @@ struct TimedResult {
     Distribution waitS, jctS, boundedSlowdown; ///< over completed units
     double meanCpuUtil = 0, meanMemUtil = 0, meanGpuUtil = 0; ///< time-weighted, 0..1
     double meanGpuFragRate = 0; ///< time-weighted
+    double meanCpuFragRate = 0; ///< time-weighted CPU fragmentation rate (cores no typical task can use / free cores)
     double energyKWh = -1;
     std::map<std::string, int64_t> slaViolations; ///< per QoS class ("default" = no class)
     double makespanS = 0; ///< last finish - first submit

@@ -380,7 +380,7 @@ private:
     NodeHeatRecorder m_heat;
     double m_lastT = 0, m_firstT = 0;
     bool m_started = false;
-    double m_cpuInt = 0, m_memInt = 0, m_gpuInt = 0, m_fragInt = 0;
+    double m_cpuInt = 0, m_memInt = 0, m_gpuInt = 0, m_fragInt = 0, m_cpuFragInt = 0;
     int64_t m_done = 0;
 };
 

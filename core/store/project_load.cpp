@@ -212,6 +212,7 @@ Result<StoredRun> Project::loadRun(int64_t runId)
     t.meanMemUtil = num("meanMemUtil");
     t.meanGpuUtil = num("meanGpuUtil");
     t.meanGpuFragRate = num("meanGpuFragRate");
+    t.meanCpuFragRate = num("meanCpuFragRate"); // 0 for runs stored before it was kept
     t.energyKWh = s.count("energyKWh") ? s["energyKWh"] : -1;
     t.makespanS = num("makespanS");
     t.simSeconds = out.row.wallSeconds;

@@ -146,7 +146,7 @@ Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
         { "units", double(r.units) }, { "completed", double(r.completed) }, { "failed", double(r.failed) },
         { "skipped", double(r.skipped) }, { "outsideWindow", double(r.outsideWindow) }, { "backfilled", double(r.backfilled) },
         { "meanCpuUtil", r.meanCpuUtil }, { "meanMemUtil", r.meanMemUtil }, { "meanGpuUtil", r.meanGpuUtil },
-        { "meanGpuFragRate", r.meanGpuFragRate }, { "energyKWh", r.energyKWh }, { "makespanS", r.makespanS },
+        { "meanGpuFragRate", r.meanGpuFragRate }, { "meanCpuFragRate", r.meanCpuFragRate }, { "energyKWh", r.energyKWh }, { "makespanS", r.makespanS },
         { "preemptions", double(r.preemptions) }, { "migrations", double(r.migrations) },
         { "workLostGpuHours", r.workLostGpuHours }, { "workLostCpuHours", r.workLostCpuHours },
     };

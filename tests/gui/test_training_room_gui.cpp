@@ -91,7 +91,7 @@ private slots:
         QCOMPARE(round->text(1).contains("over budget"), !over.empty());
         if (!over.empty())
             QVERIFY2(round->toolTip(1).contains(QString::fromStdString(over.front())), qPrintable(round->toolTip(1)));
-        QVERIFY(round->toolTip(3).contains("migrationsPerHour"));
+        QVERIFY(round->toolTip(3).contains("migrations/h: learned"));
         // SCHEDLAB_SHOTS=DIR: the Training tab as the user sees it, for a look.
         if (const QString dir = qEnvironmentVariable("SCHEDLAB_SHOTS"); !dir.isEmpty()) {
             w.resize(1280, 800);

@@ -521,6 +521,7 @@ private slots:
         // Exactly: the fragmentation sums are integers, so the tentative tries the fast replay
         // skips (placed and taken back) leave no trace in them.
         QVERIFY(fast.meanGpuFragRate == full.meanGpuFragRate);
+        QVERIFY(fast.meanCpuFragRate == full.meanCpuFragRate);
         QCOMPARE(fast.series.size(), full.series.size());
         for (std::size_t i = 0; i < full.series.size(); ++i)
             QVERIFY(fast.series[i].cpuFragRate == full.series[i].cpuFragRate);
