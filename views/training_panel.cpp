@@ -142,21 +142,26 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, this, &TrainingPanel::cancelRequested);
 
     auto* split = new QSplitter(Qt::Vertical, this);
-    m_plot = new QCustomPlot(split);
-    m_plot->setMinimumSize(240, 180); // its legend would ask for 470 px
-    m_plot->xAxis->setLabel(tr("episode"));
-    m_plot->yAxis->setLabel(tr("loss (Huber)"));
-    m_plot->yAxis2->setVisible(true);
-    m_plot->yAxis2->setLabel(tr("episode return"));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
-    // Legend below the axes, so it never hides the curves.
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setWrap(2); // two columns: one row is wider than the plot and cuts the names
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    // Per-episode plots: a left and a right axis, the legend below the axes in `columns` columns
+    // (so it never hides the curves; one row would be wider than the plot and cut the names).
+    auto episodePlot = [&](int minHeight, const QString& left, const QString& right, int columns) {
+        auto* p = new QCustomPlot(split);
+        p->setMinimumSize(240, minHeight); // its legend would ask for 470 px
+        p->xAxis->setLabel(tr("episode"));
+        p->yAxis->setLabel(left);
+        p->yAxis2->setVisible(true);
+        p->yAxis2->setLabel(right);
+        p->legend->setVisible(true);
+        p->legend->setFont(QFont(font().family(), 8));
+        p->axisRect()->insetLayout()->take(p->legend);
+        p->plotLayout()->addElement(1, 0, p->legend);
+        p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        p->legend->setWrap(columns);
+        p->legend->setBorderPen(Qt::NoPen);
+        p->plotLayout()->setRowStretchFactor(1, 0.001);
+        return p;
+    };
+    m_plot = episodePlot(180, tr("loss (Huber)"), tr("episode return"), 2);
     // graph 0: loss max, 1: loss min (filled up to max = the envelope), 2: loss mean,
     // 3: return, 4: return smoothed
     QCPGraph* hi = m_plot->addGraph();
@@ -176,21 +181,8 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     QCPGraph* sm = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
     sm->setPen(QPen(QColor(213, 94, 0), 2));
     sm->setName(tr("return (smoothed)"));
-    m_constraintPlot = new QCustomPlot(split);
+    m_constraintPlot = episodePlot(140, tr("constraint value"), tr("multiplier"), 3);
     m_constraintPlot->setObjectName("constraintPlot");
-    m_constraintPlot->setMinimumSize(240, 140);
-    m_constraintPlot->xAxis->setLabel(tr("episode"));
-    m_constraintPlot->yAxis->setLabel(tr("constraint value"));
-    m_constraintPlot->yAxis2->setVisible(true);
-    m_constraintPlot->yAxis2->setLabel(tr("multiplier"));
-    m_constraintPlot->legend->setVisible(true);
-    m_constraintPlot->legend->setFont(QFont(font().family(), 8));
-    m_constraintPlot->axisRect()->insetLayout()->take(m_constraintPlot->legend);
-    m_constraintPlot->plotLayout()->addElement(1, 0, m_constraintPlot->legend);
-    m_constraintPlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_constraintPlot->legend->setWrap(3);
-    m_constraintPlot->legend->setBorderPen(Qt::NoPen);
-    m_constraintPlot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_constraintPlot->hide();
     m_tree = makeLineageTree(split);
     split->setStretchFactor(0, 3);
