@@ -97,8 +97,11 @@ std::string parseCommon(const Args& a, Common& c)
     c.train.ratio = a.real("ratio", 1.3, error);
     c.train.maxPods = a.integer("pods", 0, error);
     c.train.batchSize = int(a.integer("batch", 64, error));
-    c.train.policy.preselectAbove = int(a.integer("preselect-above", 500, error));
-    c.train.policy.preselectTop = int(a.integer("preselect-top", 50, error));
+    // 0 (not given): the parent model's preselection, else 500 / 50 (rl::resolvePreselection).
+    c.train.policy.preselectAbove = int(a.integer("preselect-above", 0, error));
+    c.train.policy.preselectTop = int(a.integer("preselect-top", 0, error));
+    if (error.empty() && (c.train.policy.preselectAbove < 0 || c.train.policy.preselectTop < 0))
+        return "--preselect-above and --preselect-top take counts >= 1";
     c.train.policy.allowWait = a.flag("wait-action");
     c.train.policy.maxConsecutiveWaits = int(a.integer("max-waits", 8, error));
     if (!error.empty())

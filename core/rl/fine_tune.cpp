@@ -213,8 +213,13 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     };
     ThrottledProgress progress(progressFn);
     auto trainProgress = [&](double f) { progress.report(0.8 * f); };
-    auto report = o.teacher.empty() ? train(*net, trainTrace, o.train, onEpisode, trainProgress, cancel)
-                                    : imitate(*net, trainTrace, o.train, o.teacher, onEpisode, trainProgress, cancel);
+    // The candidate preselection: as asked, else the parent's, else the defaults; recorded in the
+    // checkpoint, so replays of it rank the same candidates as this round's evaluation.
+    TrainOptions trainOptions = o.train;
+    trainOptions.policy = resolvePreselection(o.train.policy, net->preselection().above, net->preselection().top);
+    net->setPreselection({ trainOptions.policy.preselectAbove, trainOptions.policy.preselectTop });
+    auto report = o.teacher.empty() ? train(*net, trainTrace, trainOptions, onEpisode, trainProgress, cancel)
+                                    : imitate(*net, trainTrace, trainOptions, o.teacher, onEpisode, trainProgress, cancel);
     if (!report)
         return fail(report.error());
     result.training = std::move(report).value();
@@ -235,7 +240,7 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
                                                     : std::vector<std::string> { "firstfit", "bestfit" };
     policies.insert(policies.end(), baselines.begin(), baselines.end());
     auto evalProgress = [&](double f) { progress.report(0.8 + 0.2 * f); };
-    auto eval = evaluate(evalTrace, o.train.mode, policies, o.evalSeeds, o.train, evalProgress, cancel);
+    auto eval = evaluate(evalTrace, o.train.mode, policies, o.evalSeeds, trainOptions, evalProgress, cancel);
     if (!eval) {
         std::remove(partial.c_str()); // the round did not finish: no checkpoint stays behind
         return fail(eval.error());

@@ -13,8 +13,17 @@ namespace schedlab::rl {
 LearnedPolicy::LearnedPolicy(std::unique_ptr<Scorer> scorer, RewardConfig reward, LearnedOptions options)
     : m_scorer(std::move(scorer))
     , m_reward(reward)
-    , m_opt(std::move(options))
+    , m_opt(resolvePreselection(std::move(options)))
 {
+}
+
+LearnedOptions resolvePreselection(LearnedOptions o, int modelAbove, int modelTop)
+{
+    if (o.preselectAbove <= 0)
+        o.preselectAbove = modelAbove > 0 ? modelAbove : kDefaultPreselectAbove;
+    if (o.preselectTop <= 0)
+        o.preselectTop = modelTop > 0 ? modelTop : kDefaultPreselectTop;
+    return o;
 }
 
 void LearnedPolicy::reset(const policy::PolicyContext& ctx, const sim::ClusterState& cluster)
@@ -321,7 +330,9 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
         if (net.value()->shape().features != kFeatureCount)
             return makeError(ErrorCode::Format, "model mismatch: checkpoint takes " + std::to_string(net.value()->shape().features)
                     + " features, this build computes " + std::to_string(kFeatureCount), spec.substr(8));
-        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(net).value(), reward, options));
+        const QNetwork::Preselection pre = net.value()->preselection();
+        return std::unique_ptr<policy::PlacementPolicy>(
+            new LearnedPolicy(std::move(net).value(), reward, resolvePreselection(options, pre.above, pre.top)));
     }
     if (spec.rfind("torchscript:", 0) == 0) {
         auto s = loadTorchScript(spec.substr(12), kFeatureCount);

@@ -26,8 +26,9 @@
 namespace schedlab::rl {
 
 struct LearnedOptions {
-    int preselectAbove = 500;
-    int preselectTop = 50;
+    /// 0 = the model's (QNetwork::preselection, as it was trained), else 500 and 50.
+    int preselectAbove = 0;
+    int preselectTop = 0;
     std::string heuristic = "bestfit";
     /// Next-state rows kept per transition (the heuristic's best); bounds replay-buffer memory.
     int maxNextRows = 64;
@@ -37,6 +38,11 @@ struct LearnedOptions {
     bool allowWait = false;
     int maxConsecutiveWaits = 8;
 };
+
+inline constexpr int kDefaultPreselectAbove = 500, kDefaultPreselectTop = 50;
+/// `o` with preselectAbove / preselectTop of 0 taken from `model` (when it records them), else the
+/// defaults above.
+LearnedOptions resolvePreselection(LearnedOptions o, int modelAbove = 0, int modelTop = 0);
 
 /// The wait action's feature row for a decision context (see LearnedOptions::allowWait).
 FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc);

@@ -4,8 +4,8 @@
 /// implementation lives in the torch module (torch_module.h), loaded on first use, so binaries and
 /// code paths that never touch a model never load libtorch.
 ///
-/// Checkpoint file (`.slq`): a libtorch archive with the layer tensors and a `meta` tensor
-/// [magic, format version, features, hidden1, hidden2]. save() writes a temporary file, syncs it
+/// Checkpoint file (`.slq`): a libtorch archive with the layer tensors, a `meta` tensor
+/// [magic, format version, features, hidden1, hidden2] and, when recorded, `preselect` [above, top]. save() writes a temporary file, syncs it
 /// and renames it over the target, so a crash never leaves half a checkpoint. load() refuses
 /// files that are not checkpoints, have another shape, or hold NaN/inf weights, naming the file.
 
@@ -41,6 +41,14 @@ public:
     virtual void copyFrom(const QNetwork& other) = 0;
     virtual bool allFinite() const = 0;
     Shape shape() const { return m_shape; }
+    /// The candidate preselection the network was trained with (LearnedOptions' preselectAbove /
+    /// preselectTop), kept in the checkpoint (an entry "preselect" older builds ignore) so a replay
+    /// of it ranks the same candidates as the round's evaluation did; 0 = not recorded.
+    struct Preselection {
+        int above = 0, top = 0;
+    };
+    Preselection preselection() const { return m_preselect; }
+    void setPreselection(Preselection p) { m_preselect = p; }
     /// Sum of all weights (tests compare runs for determinism with it and a hash).
     virtual double weightSum() const = 0;
     virtual uint64_t weightHash() const = 0;
@@ -56,6 +64,7 @@ protected:
     {
     }
     Shape m_shape;
+    Preselection m_preselect;
 };
 
 /// One gradient step at a time: Q(rows) toward `targets` (QNetwork::learner).

@@ -7,6 +7,7 @@
 #include "rl/constraints.h"
 #include "rl/fine_tune.h"
 #include "rl/learned_policy.h"
+#include "rl/q_network.h"
 #include "sim/timed_replay.h"
 #include "trace/trace_generator.h"
 
@@ -222,6 +223,54 @@ private slots:
         QCOMPARE(rl::constraintValue(rl::ConstraintKind::Sla, r), 25.0);
         QCOMPARE(rl::constraintValue(rl::ConstraintKind::Migrations, r), 1.5);
         QCOMPARE(rl::constraintValue(rl::ConstraintKind::Evictions, r), 0.5);
+    }
+
+    void preselectionTravelsWithTheCheckpoint()
+    {
+        // A round records the candidate preselection it trained with; a child round without one
+        // of its own inherits it; a network saved without a record has none (older checkpoints).
+        trace::GeneratorOptions g;
+        g.nodes = 16;
+        g.jobs = 200;
+        g.seed = 3;
+        const trace::Trace t = trace::generateTrace(g).value();
+        QTemporaryDir dir;
+        rl::RoundOptions o;
+        o.train.episodes = 1;
+        o.train.maxPods = 60;
+        o.train.batchSize = 16;
+        o.evalSeeds = { 42 };
+        o.baselines = { "bestfit" };
+        o.train.policy.preselectAbove = 7;
+        o.train.policy.preselectTop = 3;
+        o.outCheckpoint = dir.filePath("a.slq").toStdString();
+        QVERIFY(rl::runRound(t, {}, nullptr, o).ok());
+        auto a = rl::QNetwork::load(o.outCheckpoint);
+        QVERIFY(a.ok());
+        QCOMPARE(a.value()->preselection().above, 7);
+        QCOMPARE(a.value()->preselection().top, 3);
+        rl::RoundOptions child = o;
+        child.parentCheckpoint = o.outCheckpoint;
+        child.train.policy = {};
+        child.outCheckpoint = dir.filePath("b.slq").toStdString();
+        QVERIFY(rl::runRound(t, {}, nullptr, child).ok());
+        QCOMPARE(rl::QNetwork::load(child.outCheckpoint).value()->preselection().top, 3);
+        child.train.policy.preselectTop = 4;
+        child.outCheckpoint = dir.filePath("c.slq").toStdString();
+        QVERIFY(rl::runRound(t, {}, nullptr, child).ok());
+        QCOMPARE(rl::QNetwork::load(child.outCheckpoint).value()->preselection().above, 7);
+        QCOMPARE(rl::QNetwork::load(child.outCheckpoint).value()->preselection().top, 4);
+        auto fresh = rl::QNetwork::create(1).value();
+        QVERIFY(fresh->save(dir.filePath("f.slq").toStdString()).ok());
+        QCOMPARE(rl::QNetwork::load(dir.filePath("f.slq").toStdString()).value()->preselection().above, 0);
+        // The defaults, and the model's record under a caller's zeros.
+        const rl::LearnedOptions d = rl::resolvePreselection({});
+        QCOMPARE(d.preselectAbove, 500);
+        QCOMPARE(d.preselectTop, 50);
+        QCOMPARE(rl::resolvePreselection({}, 7, 3).preselectTop, 3);
+        rl::LearnedOptions mine;
+        mine.preselectAbove = 9;
+        QCOMPARE(rl::resolvePreselection(mine, 7, 3).preselectAbove, 9);
     }
 
     void constrainedRoundStoresItsMultipliers()

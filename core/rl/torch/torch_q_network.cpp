@@ -94,6 +94,8 @@ Status TorchQNetwork::save(const std::string& path) const
         ar.write("meta", torch::tensor({ kMagic, kFormatVersion, int64_t(m_shape.features), int64_t(m_shape.hidden1),
                              int64_t(m_shape.hidden2) },
                              torch::kInt64));
+        if (m_preselect.above > 0 && m_preselect.top > 0)
+            ar.write("preselect", torch::tensor({ int64_t(m_preselect.above), int64_t(m_preselect.top) }, torch::kInt64));
         ar.save_to(tmp);
     } catch (const std::exception& e) {
         std::remove(tmp.c_str());
@@ -132,6 +134,13 @@ Result<std::unique_ptr<QNetwork>> TorchQNetwork::load(const std::string& path)
             if (!torch::isfinite(t).all().item<bool>())
                 return makeError(ErrorCode::Format, "checkpoint tensor " + p.key() + " holds NaN or infinite values", path);
             p.value().copy_(t.to(torch::kFloat32));
+        }
+        torch::Tensor pre;
+        if (ar.try_read("preselect", pre)) {
+            if (pre.scalar_type() != torch::kInt64 || pre.numel() != 2 || pre[0].item<int64_t>() < 1 || pre[1].item<int64_t>() < 1
+                || pre[0].item<int64_t>() > 1'000'000'000 || pre[1].item<int64_t>() > 1'000'000'000)
+                return makeError(ErrorCode::Format, "checkpoint has an impossible preselect record", path);
+            net->setPreselection({ int(pre[0].item<int64_t>()), int(pre[1].item<int64_t>()) });
         }
         return std::unique_ptr<QNetwork>(std::move(net));
     } catch (const std::exception& e) {
@@ -191,6 +200,7 @@ std::unique_ptr<QNetwork> TorchQNetwork::cloneNetwork() const
 {
     auto copy = create(0, m_shape);
     copy->copyFrom(*this);
+    copy->setPreselection(m_preselect);
     return copy;
 }
 
