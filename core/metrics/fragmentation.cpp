@@ -105,16 +105,10 @@ double nodeCpuFrag(const NodeView& n, const TypicalWorkload& w)
     return share * double(n.freeCpu);
 }
 
-FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload& workload)
-    : m_cluster(cluster)
-    , m_workload(workload)
-    , m_gpu(std::size_t(cluster.nodeCount()), 0)
-    , m_cpu(std::size_t(cluster.nodeCount()), 0)
-    , m_cache(std::size_t(cluster.nodeCount()))
-    , m_isDirty(std::size_t(cluster.nodeCount()), 0)
-    , m_covered(std::max<int64_t>(workload.tasksCovered, 1))
+GroupedWorkload::GroupedWorkload(const TypicalWorkload& workload)
+    : m_covered(std::max<int64_t>(workload.tasksCovered, 1))
 {
-    for (const TaskClass& tc : m_workload.classes) {
+    for (const TaskClass& tc : workload.classes) {
         const trace::TaskRequest& r = tc.request;
         auto g = std::find_if(m_groups.begin(), m_groups.end(), [&](const Group& x) {
             return x.gpuPart.numGpu == r.numGpu && x.gpuPart.gpuMilli == r.gpuMilli && x.gpuPart.gpuModelMask == r.gpuModelMask;
@@ -126,6 +120,25 @@ FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload
         g->count += tc.count;
         g->members.push_back(Member { r.cpuMilli, r.memMiB, tc.count });
     }
+}
+
+double GroupedWorkload::gpuFrag(const NodeView& n) const
+{
+    int64_t gpu = 0, cpu = 0;
+    counts(n, gpu, cpu);
+    return double(gpu) / double(m_covered);
+}
+
+FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload& workload)
+    : m_cluster(cluster)
+    , m_workload(workload)
+    , m_grouped(workload)
+    , m_gpu(std::size_t(cluster.nodeCount()), 0)
+    , m_cpu(std::size_t(cluster.nodeCount()), 0)
+    , m_cache(std::size_t(cluster.nodeCount()))
+    , m_isDirty(std::size_t(cluster.nodeCount()), 0)
+    , m_covered(m_grouped.covered())
+{
     for (int n = 0; n < cluster.nodeCount(); ++n)
         update(n);
 }
@@ -158,7 +171,7 @@ void FragTracker::flush() const
 /// Sum over classes m of count_m x F_n(m) and of count_m x [n cannot host m] x free cpu, grouped:
 /// a class n cannot host counts all free gpu-milli, one it can host (needing a GPU) the free
 /// gpu-milli of GPUs below its per-GPU demand, one needing no GPU all free gpu-milli.
-void FragTracker::counts(const NodeView& n, int64_t& gpu, int64_t& cpu) const
+void GroupedWorkload::counts(const NodeView& n, int64_t& gpu, int64_t& cpu) const
 {
     int64_t freeTotal = 0;
     int32_t maxFree = 0;
@@ -217,7 +230,7 @@ void FragTracker::update(int node) const
         cur.freeCpu = v.freeCpu;
         cur.freeMem = v.freeMem;
         cur.gpuFree.assign(v.gpuFree, v.gpuFree + v.numGpu);
-        counts(v, cur.gpu, cur.cpu);
+        m_grouped.counts(v, cur.gpu, cur.cpu);
     }
     m_gpuSum += cur.gpu - m_gpu[std::size_t(node)];
     m_cpuSum += cur.cpu - m_cpu[std::size_t(node)];

@@ -47,6 +47,32 @@ double nodeGpuFrag(const NodeView& n, const TypicalWorkload& w);
 /// CPU analogue: free cpu of n weighted by the share of classes n cannot host.
 double nodeCpuFrag(const NodeView& n, const TypicalWorkload& w);
 
+/// The workload's classes grouped by their GPU request: what a node's GPUs allow is worked out once
+/// per group, then each member only compares CPU and memory (openb default: 156 classes, 24
+/// groups). Values are exact integers x covered tasks, so the same node state always gives the
+/// same value.
+class GroupedWorkload {
+public:
+    explicit GroupedWorkload(const TypicalWorkload& workload);
+    /// F_n(M) and the CPU fragmentation of n, both x covered tasks.
+    void counts(const NodeView& n, int64_t& gpu, int64_t& cpu) const;
+    /// F_n(M) in gpu-milli (nodeGpuFrag up to rounding, in a fraction of the time).
+    double gpuFrag(const NodeView& n) const;
+    int64_t covered() const { return m_covered; }
+
+private:
+    struct Member {
+        int64_t cpuMilli, memMiB, count;
+    };
+    struct Group {
+        trace::TaskRequest gpuPart; ///< numGpu, gpuMilli, gpuModelMask of the members
+        int64_t count = 0; ///< tasks of all members
+        std::vector<Member> members;
+    };
+    std::vector<Group> m_groups;
+    int64_t m_covered = 1;
+};
+
 /// Keeps F_n(M) per node and the cluster sums up to date; call nodeChanged() after every
 /// allocate/release on that node. Nodes are re-evaluated when a value is next read (a tentative
 /// placement taken back before then costs nothing): O(|M| x GPUs) per changed node, O(GPUs)
@@ -76,21 +102,9 @@ public:
 private:
     void flush() const;
     void update(int node) const;
-    /// F_n(M) and CPU fragmentation of a node, x covered tasks (exact integers).
-    void counts(const NodeView& n, int64_t& gpu, int64_t& cpu) const;
-    /// The workload's classes grouped by their GPU request: what a node's GPUs allow is worked out
-    /// once per group, then each member only compares CPU and memory.
-    struct Member {
-        int64_t cpuMilli, memMiB, count;
-    };
-    struct Group {
-        trace::TaskRequest gpuPart; ///< numGpu, gpuMilli, gpuModelMask of the members
-        int64_t count = 0; ///< tasks of all members
-        std::vector<Member> members;
-    };
-    std::vector<Group> m_groups;
     const sim::ClusterState& m_cluster;
     TypicalWorkload m_workload;
+    GroupedWorkload m_grouped;
     // Per node and summed, as integers x covered tasks (the weights' common denominator), so the
     // sums are exact: the same state gives the same value whatever was tried and taken back.
     mutable std::vector<int64_t> m_gpu, m_cpu;

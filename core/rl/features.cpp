@@ -16,6 +16,16 @@ const std::array<const char*, kFeatureCount>& featureNames()
 FeatureExtractor::FeatureExtractor(metrics::TypicalWorkload workload)
     : m_workload(std::move(workload))
 {
+    int64_t counted = 0;
+    for (const metrics::TaskClass& tc : m_workload.classes)
+        counted += tc.count;
+    if (counted > 0 && counted == std::max<int64_t>(m_workload.tasksCovered, 1))
+        m_grouped.emplace(m_workload);
+}
+
+double FeatureExtractor::gpuFrag(const metrics::NodeView& v) const
+{
+    return m_grouped ? m_grouped->gpuFrag(v) : metrics::nodeGpuFrag(v, m_workload);
 }
 
 namespace {
@@ -47,12 +57,12 @@ FeatureRow FeatureExtractor::compute(const sim::ClusterState& c, int n, const tr
         freeGpusAfter += after[std::size_t(g)] == sim::kGpuMilli;
     }
     if (gpus > 0 && !m_workload.classes.empty()) {
-        const double before = metrics::nodeGpuFrag(view, m_workload);
+        const double before = gpuFrag(view);
         metrics::NodeView v2 = view;
         v2.freeCpu -= r.cpuMilli;
         v2.freeMem -= r.memMiB;
         v2.gpuFree = after.data();
-        const double delta = (metrics::nodeGpuFrag(v2, m_workload) - before) / 1000.0 / 8.0;
+        const double delta = (gpuFrag(v2) - before) / 1000.0 / 8.0;
         f[6] = float(std::clamp(delta, -1.0, 1.0));
     }
     const double cpuShare = 1.0 - ratio(freeCpu - double(r.cpuMilli), capCpu);

@@ -26,6 +26,7 @@
 #include "trace/trace.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace schedlab::rl {
@@ -55,6 +56,10 @@ public:
 
 private:
     metrics::TypicalWorkload m_workload;
+    /// The classes grouped by GPU request when their counts make the weights (as fromTrace
+    /// builds them): the same F_n(M) in a fraction of the time. Else nodeGpuFrag on the weights.
+    std::optional<metrics::GroupedWorkload> m_grouped;
+    double gpuFrag(const metrics::NodeView& v) const;
 };
 
 } // namespace schedlab::rl

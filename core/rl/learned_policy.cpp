@@ -114,33 +114,37 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
             h.top[std::size_t(i)].score, ctx);
         std::copy(f.begin(), f.end(), m_rows.begin() + std::ptrdiff_t(i) * kFeatureCount);
     }
+    // The wait action (timed replays only), masked after too many waits in a row; its row is
+    // scored in the same batch as the nodes'.
+    const bool canWait = !m_teacher && m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
+    FeatureRow wait {};
+    if (canWait) {
+        wait = waitRow(ctx, clusterAlloc(cluster));
+        m_rows.insert(m_rows.end(), wait.begin(), wait.end());
+    }
     int chosen = 0;
+    bool scored = false;
     if (m_teacher) {
         chosen = teacherChoice(cluster, req, h);
         if (m_sink)
             m_sink->addChoice(m_rows.data(), n, chosen);
         m_q.assign(std::size_t(n), 0.0f);
         m_q[std::size_t(chosen)] = 1.0f; // the decision log shows the teacher's pick
-    } else if (Status st = m_scorer->score(m_rows.data(), n, kFeatureCount, m_q); !st) {
+    } else if (Status st = m_scorer->score(m_rows.data(), n + (canWait ? 1 : 0), kFeatureCount, m_q); !st) {
         if (!m_error)
             m_error = st.error();
         m_q.assign(std::size_t(n), 0.0f); // fall back to the heuristic's order
         for (int i = 0; i < n; ++i)
             m_q[std::size_t(i)] = float(n - i);
+    } else {
+        scored = true;
     }
     for (int i = 1; i < n; ++i)
         if (m_q[std::size_t(i)] > m_q[std::size_t(chosen)])
             chosen = i; // first best wins: the heuristic's order breaks ties
-    // The wait action (timed replays only), masked after too many waits in a row.
-    const bool canWait = !m_teacher && m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
-    FeatureRow wait {};
-    bool waiting = false;
-    if (canWait) {
-        wait = waitRow(ctx, clusterAlloc(cluster));
-        std::vector<float> qWait;
-        if (m_scorer->score(wait.data(), 1, kFeatureCount, qWait).ok() && qWait[0] > m_q[std::size_t(chosen)])
-            waiting = true;
-    }
+    bool waiting = canWait && scored && m_q[std::size_t(n)] > m_q[std::size_t(chosen)];
+    m_q.resize(std::size_t(n));
+    m_rows.resize(std::size_t(n) * kFeatureCount);
     if (m_learner && m_explore.uniform() < m_learner->epsilon()) {
         const int pick = int(m_explore.below(uint64_t(n + (canWait ? 1 : 0))));
         waiting = pick == n;

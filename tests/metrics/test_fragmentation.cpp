@@ -175,7 +175,8 @@ private slots:
     void trackerEqualsTheDefinitionOnRandomStates()
     {
         // The tracker groups classes by their GPU request; the sums must equal F_n(M) and the CPU
-        // analogue evaluated class by class (nodeGpuFrag / nodeCpuFrag) on every state reached.
+        // analogue evaluated class by class (nodeGpuFrag / nodeCpuFrag) on every state reached,
+        // and so must GroupedWorkload::gpuFrag node by node.
         test::TraceBuilder b;
         b.t.gpuModels = { "A", "B" };
         for (int n = 0; n < 8; ++n)
@@ -194,10 +195,14 @@ private slots:
         QVERIFY(w.classes.size() > 30);
         sim::ClusterState c(b.t);
         FragTracker f(c, w);
+        const GroupedWorkload grouped(w); // what the learned policy's features use, node by node
         auto check = [&] {
             double gpu = 0, cpu = 0;
             for (int n = 0; n < c.nodeCount(); ++n) {
-                gpu += nodeGpuFrag(viewOf(c, n), w);
+                const double node = nodeGpuFrag(viewOf(c, n), w);
+                if (std::abs(grouped.gpuFrag(viewOf(c, n)) - node) > 1e-9 * std::max(1.0, node))
+                    return false;
+                gpu += node;
                 cpu += nodeCpuFrag(viewOf(c, n), w);
             }
             return std::abs(f.gpuFragAmount() - gpu) <= 1e-9 * std::max(1.0, gpu)

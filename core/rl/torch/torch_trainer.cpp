@@ -5,6 +5,7 @@
 #include "sim/fill_experiment.h"
 
 #include <chrono>
+#include <memory>
 #include <cmath>
 #include <optional>
 
@@ -14,7 +15,11 @@ namespace {
 
 // A ring of transitions: the chosen row, the reward, up to maxNext next rows, done.
 struct Ring {
-    std::vector<float> chosen, next, reward;
+    std::vector<float> chosen;
+    /// cap x maxNext rows (82 MB at the defaults), left uninitialised: only rows written are read,
+    /// and pages a short run never reaches are never touched.
+    std::unique_ptr<float[]> next;
+    std::vector<float> reward;
     std::vector<int> nextCount;
     std::vector<char> done;
     std::size_t written = 0;
@@ -22,7 +27,7 @@ struct Ring {
 
     Ring(std::size_t cap, int m)
         : chosen(cap * kFeatureCount)
-        , next(cap * std::size_t(m) * kFeatureCount)
+        , next(new float[cap * std::size_t(m) * kFeatureCount])
         , reward(cap)
         , nextCount(cap)
         , done(cap)
@@ -37,7 +42,7 @@ struct Ring {
         const int k = isDone ? 0 : std::min(count, maxNext);
         for (int i = 0; i < k; ++i)
             std::copy(nextRows[i].begin(), nextRows[i].end(),
-                next.begin() + std::ptrdiff_t((at * std::size_t(maxNext) + std::size_t(i)) * kFeatureCount));
+                next.get() + (at * std::size_t(maxNext) + std::size_t(i)) * kFeatureCount);
         reward[at] = r;
         nextCount[at] = k;
         done[at] = isDone || k == 0;
@@ -58,7 +63,6 @@ public:
         , m_stop(std::move(stop))
         , m_user(std::move(user))
         , m_rng(o.seed ^ 0x5eedb0ffe7ull)
-        , m_maxNext(o.policy.maxNextRows)
         , m_adam(online.impl().net->parameters(), torch::optim::AdamOptions(o.learningRate))
         , m_main(std::size_t(std::max(o.bufferSize, o.batchSize)), o.policy.maxNextRows)
         , m_actions(std::size_t(std::max(o.bufferSize / 10, o.batchSize)), o.policy.maxNextRows)
@@ -99,35 +103,37 @@ public:
 private:
     void step()
     {
-        const int b = m_opt.batchSize, m = m_maxNext;
-        // Scratch buffers live in the learner: fresh 256 KiB vectors per step cost page faults.
+        const int b = m_opt.batchSize;
+        // Scratch buffers live in the learner: fresh vectors per step cost page faults.
         std::vector<float>& chosen = m_bChosen;
         std::vector<float>& next = m_bNext;
         std::vector<float>& reward = m_bReward;
         std::vector<float>& notDone = m_bNotDone;
-        std::vector<uint8_t>& mask = m_bMask;
-        chosen.assign(std::size_t(b) * kFeatureCount, 0.0f);
-        next.assign(std::size_t(b) * std::size_t(m) * kFeatureCount, 0.0f);
-        reward.assign(std::size_t(b), 0.0f);
-        notDone.assign(std::size_t(b), 0.0f);
-        mask.assign(std::size_t(b) * std::size_t(m), 0);
+        chosen.resize(std::size_t(b) * kFeatureCount);
+        reward.resize(std::size_t(b));
+        notDone.resize(std::size_t(b));
+        m_bFirst.resize(std::size_t(b) + 1);
+        next.clear();
         // The action ring's share: up to b/8, never more than it holds or than the main ring leaves.
         const int fromActions = m_main.filled() == 0
             ? b
             : int(std::min<std::size_t>({ std::size_t(b / 8), m_actions.filled(), std::size_t(b) }));
+        // The sampled transitions' next rows, packed one after the other (no padding): transition
+        // i owns rows [m_bFirst[i], m_bFirst[i + 1]).
         for (int i = 0; i < b; ++i) {
             const Ring& ring = i < fromActions ? m_actions : m_main;
             const std::size_t s = std::size_t(m_rng.below(ring.filled()));
             std::copy_n(ring.chosen.begin() + std::ptrdiff_t(s * kFeatureCount), kFeatureCount,
                 chosen.begin() + std::ptrdiff_t(std::size_t(i) * kFeatureCount));
             const int k = ring.nextCount[s];
-            std::copy_n(ring.next.begin() + std::ptrdiff_t(s * std::size_t(m) * kFeatureCount), std::size_t(k) * kFeatureCount,
-                next.begin() + std::ptrdiff_t(std::size_t(i) * std::size_t(m) * kFeatureCount));
-            for (int j = 0; j < k; ++j)
-                mask[std::size_t(i) * std::size_t(m) + std::size_t(j)] = 1;
+            m_bFirst[std::size_t(i)] = int(next.size() / kFeatureCount);
+            const float* from = ring.next.get() + s * std::size_t(ring.maxNext) * kFeatureCount;
+            next.insert(next.end(), from, from + std::size_t(k) * kFeatureCount);
             reward[std::size_t(i)] = ring.reward[s];
             notDone[std::size_t(i)] = ring.done[s] ? 0.0f : 1.0f;
         }
+        const int packed = int(next.size() / kFeatureCount);
+        m_bFirst[std::size_t(b)] = packed;
         auto& online = m_online.impl().net;
         auto& target = m_target->impl().net;
         const torch::Tensor x = torch::from_blob(chosen.data(), { b, kFeatureCount }, torch::kFloat32);
@@ -136,12 +142,28 @@ private:
         torch::Tensor y;
         {
             torch::NoGradGuard guard;
-            const torch::Tensor nx = torch::from_blob(next.data(), { b * m, kFeatureCount }, torch::kFloat32);
-            const torch::Tensor valid = torch::from_blob(mask.data(), { b, m }, torch::kUInt8).to(torch::kBool);
-            // Double DQN: the online network picks the next action, the target network values it.
-            const torch::Tensor qOnline = online->forward(nx).view({ b, m }).masked_fill(valid.logical_not(), -1e30);
-            const torch::Tensor best = qOnline.argmax(1, true);
-            const torch::Tensor qTarget = target->forward(nx).view({ b, m }).gather(1, best).squeeze(1);
+            // Double DQN: the online network picks the next action (first best row of each
+            // transition), the target network values only those rows.
+            std::vector<float>& best = m_bBest;
+            best.assign(std::size_t(b) * kFeatureCount, 0.0f);
+            if (packed > 0) {
+                const torch::Tensor nx = torch::from_blob(next.data(), { packed, kFeatureCount }, torch::kFloat32);
+                const torch::Tensor qOnline = online->forward(nx).reshape({ packed }).contiguous();
+                const float* q = qOnline.data_ptr<float>();
+                for (int i = 0; i < b; ++i) {
+                    const int first = m_bFirst[std::size_t(i)], last = m_bFirst[std::size_t(i) + 1];
+                    if (first == last)
+                        continue; // done: the target's value is multiplied by 0
+                    int arg = first;
+                    for (int j = first + 1; j < last; ++j)
+                        if (q[j] > q[arg])
+                            arg = j;
+                    std::copy_n(next.begin() + std::ptrdiff_t(std::size_t(arg) * kFeatureCount), kFeatureCount,
+                        best.begin() + std::ptrdiff_t(std::size_t(i) * kFeatureCount));
+                }
+            }
+            const torch::Tensor bx = torch::from_blob(best.data(), { b, kFeatureCount }, torch::kFloat32);
+            const torch::Tensor qTarget = target->forward(bx).reshape({ b });
             y = r + m_opt.gamma * nd * qTarget;
         }
         const torch::Tensor q = online->forward(x);
@@ -173,11 +195,10 @@ private:
     TrainOptions m_opt;
     CancelToken m_stop, m_user;
     Rng m_rng;
-    int m_maxNext;
     torch::optim::Adam m_adam;
     Ring m_main, m_actions;
-    std::vector<float> m_bChosen, m_bNext, m_bReward, m_bNotDone;
-    std::vector<uint8_t> m_bMask;
+    std::vector<float> m_bChosen, m_bNext, m_bReward, m_bNotDone, m_bBest;
+    std::vector<int> m_bFirst;
     std::size_t m_written = 0;
     double m_epsilon = 0;
     int m_episode = 0;
