@@ -5,8 +5,8 @@
 #include "sim/fill_experiment.h"
 
 #include <chrono>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <optional>
 
 namespace schedlab::rl {
