@@ -2,6 +2,8 @@
 
 #include "round_lineage.h"
 
+#include "workflow/run_args.h"
+
 #include <algorithm>
 
 #include <qcustomplot.h>
@@ -81,6 +83,20 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_teacher->setToolTip(tr("Pre-train first: a round in which the network imitates this heuristic's choices (a ranking loss "
                              "over the candidates), then the rounds above fine-tune from it"));
     form->addRow(tr("Teacher"), m_teacher);
+    m_keepTeacher = new QCheckBox(tr("Keep the teacher in view"), left);
+    m_keepTeacher->setObjectName("trainKeepTeacher");
+    m_keepTeacher->setToolTip(tr("The DQN rounds also keep a margin loss toward the teacher's choices (as DQfD does), so "
+                                 "fine-tuning stays near what the teacher does where the reward says little"));
+    m_keepTeacher->setEnabled(false);
+    form->addRow(QString(), m_keepTeacher);
+    connect(m_teacher, qOverload<int>(&QComboBox::currentIndexChanged), this,
+        [this] { m_keepTeacher->setEnabled(!m_teacher->currentData().toString().isEmpty()); });
+    m_validation = new QLineEdit(left);
+    m_validation->setObjectName("trainValidation");
+    m_validation->setPlaceholderText(tr("e.g. 2000-2003"));
+    m_validation->setToolTip(tr("Fill: after each episode the greedy policy replays these seeds; the round keeps the episode "
+                                "of highest GPU allocation (keep them apart from the evaluation seeds)"));
+    form->addRow(tr("Validation seeds (fill)"), m_validation);
     m_wait = new QCheckBox(tr("Wait action (timed)"), left);
     m_wait->setToolTip(tr("The agent may hold a job instead of placing it, at most 8 times in a row"));
     m_wait->setEnabled(false);
@@ -125,11 +141,19 @@ TrainingPanel::TrainingPanel(QWidget* parent)
         m_wait->setEnabled(i == 1);
         m_room->setEnabled(i == 1);
         m_budgets->setEnabled(i == 1);
+        m_validation->setEnabled(i == 0);
     });
     m_window->setEnabled(false);
     m_from->setEnabled(false);
     connect(m_start, &QPushButton::clicked, this, [this] {
-        // A budget text that does not parse stops here, with the reason, before any work.
+        // A budget or seed text that does not parse stops here, with the reason, before any work.
+        if (m_mode->currentIndex() == 0 && !m_validation->text().trimmed().isEmpty()) {
+            if (auto v = workflow::parseSeeds(m_validation->text().trimmed().toStdString()); !v) {
+                setProgress(0, tr("validation seeds: %1").arg(QString::fromStdString(v.error().message)));
+                m_validation->setFocus();
+                return;
+            }
+        }
         if (m_mode->currentIndex() == 1) {
             if (auto c = rl::Constraints::parse(m_budgets->text().toStdString()); !c) {
                 setProgress(0, QString::fromStdString(c.error().message));
@@ -230,6 +254,10 @@ TrainRequest TrainingPanel::request() const
     r.allowWait = m_wait->isChecked() && r.mode == rl::TrainMode::Timed;
     r.parentRound = m_parent->currentData().toLongLong();
     r.teacher = m_teacher->currentData().toString().toStdString();
+    r.keepTeacher = !r.teacher.empty() && m_keepTeacher->isChecked();
+    if (r.mode == rl::TrainMode::Fill && !m_validation->text().trimmed().isEmpty())
+        if (auto v = workflow::parseSeeds(m_validation->text().trimmed().toStdString()))
+            r.validationSeeds = v.value();
     if (r.mode == rl::TrainMode::Timed) {
         const int room = m_room->currentData().toInt();
         r.migration = room & 1 ? sim::Migration::Defragment : sim::Migration::None;

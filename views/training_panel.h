@@ -42,6 +42,8 @@ struct TrainRequest {
     std::vector<std::string> baselines;
     std::vector<uint64_t> evalSeeds { 42, 43, 44 };
     std::string teacher; ///< non-empty: a pre-training round imitating this heuristic comes first
+    bool keepTeacher = false; ///< the DQN rounds keep a margin loss toward the teacher (TrainOptions::teacherLoss)
+    std::vector<uint64_t> validationSeeds; ///< fill: each round keeps its best episode on these seeds
     /// Timed: the agent may make room (it decides each offer) and budgets kept by multipliers.
     sim::Migration migration = sim::Migration::None;
     sim::Preemption preemption = sim::Preemption::None;
@@ -83,6 +85,8 @@ public:
     QSpinBox* podsBox() const { return m_pods; }
     QComboBox* modeBox() const { return m_mode; }
     QComboBox* teacherBox() const { return m_teacher; }
+    QCheckBox* keepTeacherBox() const { return m_keepTeacher; }
+    QLineEdit* validationEdit() const { return m_validation; }
     /// Checkpoints of the selected finished rounds.
     std::vector<std::string> selectedCheckpoints() const;
 
@@ -105,6 +109,8 @@ private:
     QDoubleSpinBox* m_gamma = nullptr;
     QComboBox* m_parent = nullptr;
     QComboBox* m_teacher = nullptr;
+    QCheckBox* m_keepTeacher = nullptr;
+    QLineEdit* m_validation = nullptr;
     QCheckBox* m_wait = nullptr;
     QComboBox* m_room = nullptr;
     QLineEdit* m_budgets = nullptr;

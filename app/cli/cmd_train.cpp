@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
 namespace schedlab::cli {
@@ -225,7 +226,7 @@ int runTrain(const std::vector<std::string>& argv)
                 return fail("train: " + std::string(own) + " belongs to train --mode autoscale (the replica policy)", 2);
     Args a;
     std::set<std::string> values = kCommonValues;
-    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher", "sweep" });
+    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher", "teacher-loss", "validate", "sweep" });
     if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
         return fail("train: " + e, 2);
     if (a.positional().empty())
@@ -237,6 +238,27 @@ int runTrain(const std::vector<std::string>& argv)
     Common c;
     if (std::string e = parseCommon(a, c); !e.empty())
         return fail("train: " + e, 2);
+    // --teacher-loss NAME[:W]: the DQN rounds keep W x the ranking loss toward NAME's choices.
+    if (auto text = a.value("teacher-loss")) {
+        const std::size_t colon = text->find(':');
+        c.train.teacherLoss = text->substr(0, colon);
+        char* end = nullptr;
+        const std::string w = colon == std::string::npos ? "1" : text->substr(colon + 1);
+        c.train.teacherLossWeight = std::strtod(w.c_str(), &end);
+        if (!policy::makePlacementPolicy(c.train.teacherLoss))
+            return fail("train: --teacher-loss: unknown heuristic '" + c.train.teacherLoss + "' (see schedlab-cli policies)", 2);
+        if (w.empty() || end != w.c_str() + w.size() || !std::isfinite(c.train.teacherLossWeight) || c.train.teacherLossWeight < 0)
+            return fail("train: --teacher-loss " + *text + ": the weight after ':' must be a finite number >= 0", 2);
+    }
+    // --validate SEEDS (fill): each DQN round keeps its best episode on these seeds.
+    if (auto text = a.value("validate")) {
+        auto seeds = workflow::parseSeeds(*text);
+        if (!seeds)
+            return fail("train: --validate: " + seeds.error().message, 2);
+        if (c.train.mode != rl::TrainMode::Fill)
+            return fail("train: --validate is for --mode fill (a timed round is evaluated on the next window)", 2);
+        c.train.validationSeeds = seeds.value();
+    }
     std::string error;
     const int rounds = int(a.integer("rounds", 1, error));
     if (!error.empty() || rounds < (teacher.empty() ? 1 : 0) || rounds > 1000)
@@ -306,6 +328,8 @@ int runTrain(const std::vector<std::string>& argv)
             std::printf("  episode %3d  loss %.4f [%.4f, %.4f]  return %10.2f  epsilon %.3f  %lld decisions  %.0f steps/s  %.1f s\n",
                 s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
                 s.stepsPerSecond, s.seconds);
+            if (s.validation >= 0)
+                std::printf("               validation %.2f %% GPU allocated\n", s.validation);
             for (int k = 0; k < rl::kConstraintKinds; ++k)
                 if (c.train.constraints.on(rl::ConstraintKind(k)))
                     std::printf("               %-10s %8.3f (budget %g)  multiplier %.3f\n", rl::constraintName(rl::ConstraintKind(k)),
@@ -322,6 +346,8 @@ int runTrain(const std::vector<std::string>& argv)
                 QJsonObject e { { "episode", s.episode }, { "loss", s.meanLoss }, { "lossMin", s.minLoss }, { "lossMax", s.maxLoss },
                     { "return", s.episodeReturn }, { "epsilon", s.epsilon }, { "decisions", double(s.decisions) },
                     { "stepsPerSecond", s.stepsPerSecond }, { "seconds", s.seconds } };
+                if (s.validation >= 0)
+                    e["validation"] = s.validation;
                 QJsonObject k;
                 for (int i = 0; i < rl::kConstraintKinds; ++i)
                     if (c.train.constraints.on(rl::ConstraintKind(i)))
@@ -335,11 +361,16 @@ int runTrain(const std::vector<std::string>& argv)
             QJsonArray over;
             for (const std::string& o : r.overBudget)
                 over.append(QString::fromStdString(o));
-            roundsJson.append(QJsonObject { { "round", double(r.roundId) }, { "parent", double(parentRound) },
+            QJsonObject round { { "round", double(r.roundId) }, { "parent", double(parentRound) },
                 { "checkpoint", QString::fromStdString(r.checkpoint) }, { "sha256", QString::fromStdString(r.checkpointSha256) },
                 { "episodes", eps }, { "eval", evalToJson(r.eval) }, { "evalNote", QString::fromStdString(r.evalNote) },
-                { "seconds", r.seconds }, { "overBudget", over } });
+                { "seconds", r.seconds }, { "overBudget", over } };
+            if (r.training.keptEpisode > 0)
+                round["keptEpisode"] = r.training.keptEpisode;
+            roundsJson.append(round);
         } else {
+            if (r.training.keptEpisode > 0)
+                std::printf("  kept episode %d (best validation)\n", r.training.keptEpisode);
             std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(),
                 static_cast<long long>(r.roundId), r.seconds, r.evalNote.c_str());
             printEval(r.eval, c.train);

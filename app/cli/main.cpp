@@ -56,7 +56,8 @@ commands:
         [--weights balance=0.4,packing=0.3,success=0.2,custom=0.1] [--preset default|latency-first|packing-first]
         [--parent ROUND|FILE.slq] [--baselines a,b] [--seeds 42-44] [--project P | --out FILE.slq] [--json]
         [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
-        [--teacher fgd|bestfit|k8s-default|...] [--preselect-above 500 --preselect-top 50]
+        [--teacher fgd|bestfit|k8s-default|...] [--teacher-loss fgd[:1]] [--validate 2000-2001]
+        [--preselect-above 500 --preselect-top 50]
         [--sweep weights=RANGES] (with --project: one lineage per weight vector, e.g.
         weights=balance=0.2:0.6:0.2,packing=0.3 or "weights=packing=1;balance=1", then the last rounds and the
         baselines side by side, the Pareto front marked)
@@ -65,7 +66,9 @@ commands:
         [--budget sla=5,migrations=2,evictions=1[,slaS=3600,rate=0.5]] (timed: budgets kept by Lagrange
         multipliers learnt while training; a round whose evaluation ends over one is marked OVER BUDGET)
         fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines; with
-        --teacher a pre-training round imitating that heuristic comes first (--rounds 0: only it)
+        --teacher a pre-training round imitating that heuristic comes first (--rounds 0: only it); with
+        --teacher-loss the DQN rounds keep W x a ranking loss toward that heuristic's choices (DQfD-style); with
+        --validate (fill) each round keeps its episode of best GPU allocation on those seeds
   train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent ROUND|F.slq] [--service FILE]
         [--from T] [--window T] [--episodes 3] [--lr 1e-3] [--gamma 0.9] [--seed 1]
         [--weights latency=0.3,cost=0.3,sla=0.4] [--eval-from T] [--eval-window T] [--baselines hpa,forecast] [--json]

@@ -23,6 +23,9 @@ workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& r, const rl
     o.train.migration = r.migration;
     o.train.preemption = r.preemption;
     o.train.constraints = r.constraints;
+    if (r.keepTeacher)
+        o.train.teacherLoss = r.teacher;
+    o.train.validationSeeds = r.validationSeeds;
     o.train.maxPods = r.pods;
     o.train.reward = reward;
     o.train.seed = r.seed;

@@ -6,6 +6,7 @@
 /// the online one every `targetSyncSteps` gradient steps; gradients are clipped by norm.
 /// Deterministic on CPU for a seed (torch seed, exploration and sampling streams, one thread).
 /// A NaN / infinite loss or weight stops training with an error naming the episode and step.
+/// With TrainOptions::teacherLoss the loss also keeps a teacher's ranking (DQfD-style).
 
 #include "constraints.h"
 #include "learned_policy.h"
@@ -54,7 +55,23 @@ struct TrainOptions {
     double migrationsPerHour = 0; ///< hard cap per clock hour; 0 = none
     /// Timed: budgets kept by Lagrange multipliers (constraints.h); slaS is also the replay's SLA.
     Constraints constraints;
+    /// DQN rounds: a heuristic (a name of the registry) whose choices among the same candidates a
+    /// loss keeps in view while fine-tuning, as DQfD (Hester et al. 2018) does with
+    /// demonstrations: every gradient step adds teacherLossWeight x the large-margin loss
+    /// max_a (Q(a) + kTeacherMargin [a != teacher's]) - Q(teacher's) over a batch of the teacher's
+    /// recent decisions (its row + up to kTeacherLossCandidates - 1 others drawn at random).
+    /// Empty: plain Double DQN. Teacher rounds (RoundOptions::teacher) ignore it.
+    std::string teacherLoss;
+    double teacherLossWeight = 1.0;
+    /// Fill: after each episode the greedy policy (no exploration, no learning) replays these seeds
+    /// (keep them apart from the training seeds, seed + e, and the evaluation's); the episode's
+    /// validation is the mean final GPU allocation, and training ends with the weights of the best
+    /// episode (the first of equals), TrainReport::keptEpisode. Empty: the last episode's weights.
+    std::vector<uint64_t> validationSeeds;
 };
+
+inline constexpr int kTeacherLossCandidates = 16;
+inline constexpr double kTeacherMargin = 0.1; ///< in Q units (rewards are within [-1, 1] a step)
 
 struct EpisodeStats {
     int episode = 0;
@@ -68,10 +85,12 @@ struct EpisodeStats {
     double stepsPerSecond = 0; ///< environment steps (decisions) per second, training included
     /// Timed with constraints: each one's value in this episode and the multiplier it trained with.
     ConstraintTrace constraints;
+    double validation = -1; ///< with validation seeds: mean final GPU allocation %, else -1
 };
 
 struct TrainReport {
     std::vector<EpisodeStats> episodes;
+    int keptEpisode = 0; ///< with validation seeds: the episode whose weights training ended with (1-based)
     int64_t decisions = 0;
     double seconds = 0;
 };

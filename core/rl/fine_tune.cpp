@@ -86,8 +86,15 @@ std::string windowText(const RoundOptions& o)
     std::ostringstream s;
     if (!o.teacher.empty())
         s << "teacher " << o.teacher << "; ";
+    else if (!o.train.teacherLoss.empty())
+        s << "teacher loss " << o.train.teacherLoss << " x" << o.train.teacherLossWeight << "; ";
     if (o.train.mode == TrainMode::Fill)
         s << (o.train.maxPods > 0 ? std::to_string(o.train.maxPods) + " pods" : std::string("all pods")) << ", ratio " << o.train.ratio;
+    if (o.teacher.empty() && !o.train.validationSeeds.empty()) {
+        s << "; best episode on validation seeds";
+        for (std::size_t i = 0; i < o.train.validationSeeds.size(); ++i)
+            s << (i ? "," : " ") << o.train.validationSeeds[i];
+    }
     else
         s << o.windowS / 3600.0 << " h from " << o.fromS << " s";
     return s.str();

@@ -2,6 +2,7 @@
 
 #include "imitation.h"
 
+#include "choice_buffer.h"
 #include "learned_policy.h"
 #include "q_network.h"
 
@@ -12,46 +13,6 @@
 #include <numeric>
 
 namespace schedlab::rl {
-
-namespace {
-
-/// A teacher's decisions of one episode: candidate rows (the chosen one first), one group each.
-class ChoiceBuffer final : public ImitationSink {
-public:
-    explicit ChoiceBuffer(uint64_t seed)
-        : m_rng(seed)
-    {
-    }
-    void addChoice(const float* rows, int n, int chosen) override
-    {
-        // The teacher's row first, then up to kImitationCandidates - 1 others at random.
-        std::vector<int> others;
-        others.reserve(std::size_t(n));
-        for (int i = 0; i < n; ++i)
-            if (i != chosen)
-                others.push_back(i);
-        const int keep = std::min<int>(int(others.size()), kImitationCandidates - 1);
-        for (int i = 0; i < keep; ++i)
-            std::swap(others[std::size_t(i)], others[std::size_t(i) + std::size_t(m_rng.below(uint64_t(others.size()) - uint64_t(i)))]);
-        m_offset.push_back(m_rows.size());
-        m_size.push_back(1 + keep);
-        append(rows + std::ptrdiff_t(chosen) * kFeatureCount);
-        for (int i = 0; i < keep; ++i)
-            append(rows + std::ptrdiff_t(others[std::size_t(i)]) * kFeatureCount);
-    }
-    std::size_t decisions() const { return m_size.size(); }
-    const float* rows(std::size_t d) const { return m_rows.data() + m_offset[d]; }
-    int size(std::size_t d) const { return m_size[d]; }
-
-private:
-    void append(const float* row) { m_rows.insert(m_rows.end(), row, row + kFeatureCount); }
-    Rng m_rng;
-    std::vector<float> m_rows;
-    std::vector<std::size_t> m_offset;
-    std::vector<int> m_size;
-};
-
-} // namespace
 
 Result<TrainReport> imitate(QNetwork& net, const trace::Trace& trace, const TrainOptions& o, const std::string& teacher,
     const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progressFn, CancelToken cancel)
@@ -72,7 +33,7 @@ Result<TrainReport> imitate(QNetwork& net, const trace::Trace& trace, const Trai
     for (int e = 0; e < o.episodes; ++e) {
         const auto e0 = std::chrono::steady_clock::now();
         const uint64_t seed = o.seed + uint64_t(e);
-        ChoiceBuffer buffer(seed * 0x9E3779B97F4A7C15ull + 1);
+        ChoiceBuffer buffer(seed * 0x9E3779B97F4A7C15ull + 1, kImitationCandidates);
         LearnedPolicy policy(net.cloneNetwork(), o.reward, o.policy);
         policy.setTeacher(policy::makePlacementPolicy(teacher), &buffer);
         auto played = [&](double f) { progress.report((double(e) + 0.5 * f) / double(o.episodes)); };

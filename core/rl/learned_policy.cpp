@@ -52,10 +52,11 @@ void LearnedPolicy::setLearner(Learner* learner, uint64_t explorationSeed)
     m_explore = Rng(explorationSeed);
 }
 
-void LearnedPolicy::setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher, ImitationSink* sink)
+void LearnedPolicy::setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher, ImitationSink* sink, bool decides)
 {
     m_teacher = std::move(teacher);
     m_sink = m_teacher ? sink : nullptr;
+    m_teacherDecides = decides;
 }
 
 int LearnedPolicy::teacherChoice(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h)
@@ -116,7 +117,10 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     }
     // The wait action (timed replays only), masked after too many waits in a row; its row is
     // scored in the same batch as the nodes'.
-    const bool canWait = !m_teacher && m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
+    const bool teacherDecides = m_teacher && m_teacherDecides;
+    if (m_teacher && !m_teacherDecides && m_sink)
+        m_sink->addChoice(m_rows.data(), n, teacherChoice(cluster, req, h)); // before the wait row joins
+    const bool canWait = !teacherDecides && m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
     FeatureRow wait {};
     if (canWait) {
         wait = waitRow(ctx, clusterAlloc(cluster));
@@ -124,7 +128,7 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     }
     int chosen = 0;
     bool scored = false;
-    if (m_teacher) {
+    if (teacherDecides) {
         chosen = teacherChoice(cluster, req, h);
         if (m_sink)
             m_sink->addChoice(m_rows.data(), n, chosen);
@@ -233,7 +237,7 @@ int LearnedPolicy::decideRoom(const sim::ClusterState& cluster, const policy::Pl
     const std::function<const sim::ClusterState&(int)>& after)
 {
     using Kind = policy::RoomOffer::Kind;
-    if (m_teacher || !m_features)
+    if ((m_teacher && m_teacherDecides) || !m_features)
         return 0; // as the heuristics: every offer, the engine's destination
     ++m_decisions;
     const DecisionContext ctx = contextOf(req);

@@ -97,8 +97,10 @@ public:
     void setLearner(Learner* learner, uint64_t explorationSeed);
     /// Pre-training: `teacher` (a heuristic) decides among this policy's own candidates (the node
     /// it would choose, else the candidate it ranks best) and each decision goes to `sink`; the
-    /// network is not asked. nullptr ends it.
-    void setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher, ImitationSink* sink);
+    /// network is not asked. With `decides` false (the teacher loss of DQN rounds) the network
+    /// decides as usual and the teacher's choice among the same candidates only goes to `sink`.
+    /// nullptr ends it.
+    void setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher, ImitationSink* sink, bool decides = true);
     /// Ends an episode: the last transition is handed over as terminal.
     void finishEpisode();
     /// Sum of rewards since reset(), and by term.
@@ -118,6 +120,7 @@ private:
     Learner* m_learner = nullptr;
     std::unique_ptr<policy::PlacementPolicy> m_teacher;
     ImitationSink* m_sink = nullptr;
+    bool m_teacherDecides = true;
     Rng m_teacherRng { 1 };
     /// The index among h's candidates the teacher picks.
     int teacherChoice(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h);

@@ -340,6 +340,29 @@ private slots:
         QCOMPARE(cli({ "train", trace, "--sweep", "weights=packing=2:1:1", "--project", project }).code, 2);
         QCOMPARE(cli({ "train", trace, "--sweep", "balance=1", "--project", project }).code, 2);
 
+        // A round that keeps its best episode on validation seeds, with a teacher loss: the kept
+        // episode is the one of highest validation; the lineage says so; bad values refused.
+        Run v = cli({ "train", trace, "--mode", "fill", "--episodes", "3", "--pods", "100", "--eval-seeds", "42", "--baselines",
+            "bestfit", "--validate", "7-8", "--teacher-loss", "fgd:0.5", "--project", project, "--json" });
+        QVERIFY2(v.code == 0, v.err.constData());
+        const QJsonObject vr = QJsonDocument::fromJson(v.out).object()["rounds"].toArray()[0].toObject();
+        const QJsonArray ve = vr["episodes"].toArray();
+        QCOMPARE(ve.size(), 3);
+        int best = 0;
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(ve[i].toObject()["validation"].toDouble() > 0);
+            if (ve[i].toObject()["validation"].toDouble() > ve[best].toObject()["validation"].toDouble())
+                best = i;
+        }
+        QCOMPARE(vr["keptEpisode"].toInt(), best + 1);
+        const QJsonArray listed = QJsonDocument::fromJson(cli({ "rounds", "--project", project, "--json" }).out).object()["rounds"].toArray();
+        const QString window = listed.last().toObject()["window"].toString();
+        QVERIFY2(window.startsWith("teacher loss fgd x0.5; 100 pods") && window.endsWith("best episode on validation seeds 7,8"),
+            qPrintable(window));
+        for (const QStringList& bad : { QStringList { "--validate", "x" }, QStringList { "--validate", "7", "--mode", "timed" },
+                 QStringList { "--teacher-loss", "oracle" }, QStringList { "--teacher-loss", "fgd:-1" }, QStringList { "--teacher-loss", "fgd:" } })
+            QCOMPARE(cli(QStringList { "train", trace, "--project", project } + bad).code, 2);
+
         const QString pt = m_dir.filePath("model.pt");
         Run ex = cli({ "export-model", "--round", QString::number(r2["round"].toInt()), "--project", project, "--out", pt });
         QVERIFY2(ex.code == 0, ex.err.constData());

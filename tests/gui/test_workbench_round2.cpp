@@ -14,6 +14,7 @@
 
 #include "incident/run_index.h"
 #include "main_window.h"
+#include "training_controller.h"
 
 #include <qcustomplot.h>
 
@@ -30,6 +31,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSpinBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QLineEdit>
 #include <QFileInfo>
@@ -274,8 +276,30 @@ private slots:
         views::TrainingPanel* panel = w.trainingPanel();
         panel->episodesBox()->setValue(1);
         panel->podsBox()->setValue(100);
+        QVERIFY(!panel->keepTeacherBox()->isEnabled()); // no teacher yet
         panel->teacherBox()->setCurrentText("fgd");
         QCOMPARE(panel->request().teacher, std::string("fgd"));
+        QVERIFY(panel->keepTeacherBox()->isEnabled());
+        // Keeping the teacher in view and validation seeds reach the rounds' options; a seed text
+        // that does not parse is refused before any work.
+        panel->keepTeacherBox()->setChecked(true);
+        panel->validationEdit()->setText("7-8");
+        const views::TrainRequest kept = panel->request();
+        QVERIFY(kept.keepTeacher);
+        QCOMPARE(kept.validationSeeds, (std::vector<uint64_t> { 7, 8 }));
+        const workflow::SessionOptions so = app::sessionOptionsOf(kept, rl::RewardConfig {}, m_dir.path().toStdString());
+        QCOMPARE(so.base.train.teacherLoss, std::string("fgd"));
+        QCOMPARE(so.base.train.validationSeeds, (std::vector<uint64_t> { 7, 8 }));
+        panel->validationEdit()->setText("seven");
+        {
+            QSignalSpy started(panel, &views::TrainingPanel::startRequested);
+            QTest::mouseClick(panel->startButton(), Qt::LeftButton);
+            QCOMPARE(started.count(), 0);
+            QVERIFY2(panel->findChild<QProgressBar*>()->format().startsWith("validation seeds:"),
+                qPrintable(panel->findChild<QProgressBar*>()->format()));
+        }
+        panel->validationEdit()->clear();
+        panel->keepTeacherBox()->setChecked(false);
         QSignalSpy trained(&w, &app::MainWindow::trainingDone);
         QVERIFY(w.startTraining(panel->request()));
         QVERIFY(trained.wait(120000));

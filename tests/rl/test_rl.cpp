@@ -5,6 +5,7 @@
 #include "test_util.h"
 #include "trace_builder.h"
 
+#include "rl/choice_buffer.h"
 #include "rl/dqn_trainer.h"
 #include "rl/features.h"
 #include "rl/fine_tune.h"
@@ -29,6 +30,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 using namespace schedlab;
 using schedlab::test::TraceBuilder;
@@ -503,6 +505,126 @@ private slots:
         QCOMPARE(rows[1].seed, uint64_t(77 + 2));
         QVERIFY(rows[1].window.find("teacher") == std::string::npos);
         QVERIFY(rl::makeModelPolicy("learned:" + rows[0].checkpoint).ok());
+    }
+
+    void choiceBufferKeepsTheTeachersRowFirst()
+    {
+        // Five candidates, row i filled with i; the teacher chose row 3.
+        std::vector<float> rows(5 * rl::kFeatureCount);
+        for (int i = 0; i < 5; ++i)
+            std::fill_n(rows.begin() + i * rl::kFeatureCount, rl::kFeatureCount, float(i));
+        rl::ChoiceBuffer three(1, 3), all(1, 16);
+        three.addChoice(rows.data(), 5, 3);
+        all.addChoice(rows.data(), 5, 3);
+        QCOMPARE(three.decisions(), std::size_t(1));
+        QCOMPARE(three.size(0), 3); // the choice + 2 others
+        QCOMPARE(all.size(0), 5); // fewer candidates than the cap: all of them
+        QCOMPARE(three.rows(0)[0], 3.0f);
+        QCOMPARE(all.rows(0)[0], 3.0f);
+        std::set<float> others;
+        for (int k = 1; k < all.size(0); ++k)
+            others.insert(all.rows(0)[k * rl::kFeatureCount]);
+        QCOMPARE(others, (std::set<float> { 0, 1, 2, 4 }));
+        const float a = three.rows(0)[rl::kFeatureCount], b = three.rows(0)[2 * rl::kFeatureCount];
+        QVERIFY(a != b && a != 3.0f && b != 3.0f);
+        three.clear();
+        QCOMPARE(three.decisions(), std::size_t(0));
+    }
+
+    void teacherLossKeepsTheTeacherInView()
+    {
+        // The 3-node case of policyPicksTheBestQAndLogsIt: the network packs (node 1), a WorstFit
+        // teacher advising (not deciding) would spread (node 0 or 2, dominant share after 0.25).
+        TraceBuilder b;
+        b.node(8000, 8000, 0).node(8000, 8000, 0).node(8000, 8000, 0);
+        b.task(4000, 0, 0, 0).task(2000, 0, 0, 0);
+        sim::ClusterState c(b.t);
+        c.allocate(c.makePlacement(1, { 4000, 0, 0, 0, 0 }, 0));
+        auto scorer = rl::loadTorchScript(scriptedModule(path("pack.pt"), "return x.select(1, 9)"), rl::kFeatureCount);
+        rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {});
+        rl::ChoiceBuffer advice(1, 16);
+        p.setTeacher(policy::makePlacementPolicy("worstfit"), &advice, false);
+        p.reset(policy::PolicyContext { b.t, nullptr }, c);
+        Rng rng(1);
+        const trace::TaskRequest r { 2000, 0, 0, 0, 0 };
+        QCOMPARE(p.place(c, policy::PlacementRequest { r, nullptr, nullptr, 0 }, rng, 8).node, 1); // the network decided
+        QCOMPARE(advice.decisions(), std::size_t(1));
+        QCOMPARE(advice.size(0), 3);
+        QCOMPARE(advice.rows(0)[9], 0.25f); // the teacher's row first: a spreading choice
+
+        // Training from a fresh network with the default weights (balance and packing) and a
+        // WorstFit teacher loss: the greedy network then ranks WorstFit's choice first far more
+        // often than the same training without it.
+        const trace::Trace t = smallFillTrace();
+        auto agreement = [&](rl::QNetwork& net) { // -1 when the replay or the scorer fails
+            rl::LearnedPolicy greedy(net.cloneNetwork(), rl::RewardConfig {});
+            rl::ChoiceBuffer seen(2, 16);
+            greedy.setTeacher(policy::makePlacementPolicy("worstfit"), &seen, false);
+            if (!sim::runFillExperiment(t, greedy, rl::fillOptionsFor(quickTraining(), 42)).ok() || seen.decisions() == 0)
+                return -1.0;
+            int64_t agree = 0;
+            std::vector<float> q;
+            for (std::size_t d = 0; d < seen.decisions(); ++d) {
+                if (!net.score(seen.rows(d), seen.size(d), rl::kFeatureCount, q).ok())
+                    return -1.0;
+                agree += std::max_element(q.begin(), q.end()) == q.begin() ? 1 : 0;
+            }
+            return double(agree) / double(seen.decisions());
+        };
+        rl::TrainOptions o = quickTraining();
+        o.episodes = 3;
+        auto plain = newNet(4), taught = newNet(4);
+        QVERIFY(rl::train(*plain, t, o).ok());
+        o.teacherLoss = "worstfit";
+        o.teacherLossWeight = 5;
+        auto report = rl::train(*taught, t, o);
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().toString().c_str());
+        const double without = agreement(*plain), with = agreement(*taught);
+        qInfo("agreement with WorstFit: %.3f without the teacher loss, %.3f with", without, with);
+        QVERIFY2(with >= 0.6 && with > without + 0.2, qPrintable(QString("agreement with WorstFit: %1 without, %2 with").arg(without).arg(with)));
+        // Refused: an unknown teacher, a negative weight.
+        o.teacherLoss = "oracle";
+        auto unknown = rl::train(*newNet(4), t, o);
+        QVERIFY(!unknown.ok() && unknown.error().message.find("'oracle'") != std::string::npos);
+        o.teacherLoss = "fgd";
+        o.teacherLossWeight = -1;
+        QVERIFY(!rl::train(*newNet(4), t, o).ok());
+    }
+
+    void validationKeepsTheBestEpisode()
+    {
+        const trace::Trace t = smallFillTrace();
+        rl::TrainOptions o = quickTraining();
+        o.episodes = 4;
+        o.validationSeeds = { 9 };
+        auto kept = newNet(6), last = newNet(6);
+        std::vector<double> validation;
+        auto report = rl::train(*kept, t, o, [&](const rl::EpisodeStats& s) { validation.push_back(s.validation); });
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().toString().c_str());
+        QCOMPARE(validation.size(), std::size_t(4));
+        // The kept episode is the first best one.
+        const int best = int(std::max_element(validation.begin(), validation.end()) - validation.begin()) + 1;
+        QCOMPARE(report->keptEpisode, best);
+        // The kept weights replay the kept episode's validation exactly; training without
+        // validation (the same episodes: validating draws nothing from the training streams)
+        // ends with the last episode's weights and replays the last validation.
+        auto greedyAlloc = [&](const rl::QNetwork& net) {
+            rl::LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
+            auto r = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9));
+            return r.ok() ? r->finalGpuAllocPct : -1.0;
+        };
+        QCOMPARE(greedyAlloc(*kept), validation[std::size_t(best - 1)]);
+        rl::TrainOptions plain = o;
+        plain.validationSeeds.clear();
+        auto plainReport = rl::train(*last, t, plain);
+        QVERIFY(plainReport.ok());
+        QCOMPARE(plainReport->keptEpisode, 0);
+        QCOMPARE(greedyAlloc(*last), validation.back());
+        QCOMPARE(kept->weightHash() == last->weightHash(), best == 4);
+        // Timed rounds are evaluated on the next window: validation seeds are refused there.
+        o.mode = rl::TrainMode::Timed;
+        auto timed = rl::train(*newNet(6), t, o);
+        QVERIFY(!timed.ok() && timed.error().message.find("validation seeds are for fill rounds") != std::string::npos);
     }
 
     // Weights change behaviour the way they say, on a trace the agents never trained on: a

@@ -31,4 +31,6 @@ struct QNetworkImpl {
     Mlp net;
 };
 
+torch::Tensor marginLoss(Mlp& net, const float* rows, const int* groupSizes, int groups, int features, double margin);
+
 } // namespace schedlab::rl

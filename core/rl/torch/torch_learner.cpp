@@ -13,6 +13,37 @@ namespace schedlab::rl {
 
 namespace {
 
+/// Q of each decision's rows side by side, [groups, widest]: decision g owns groupSizes[g]
+/// consecutive rows of `rows`; the padding of shorter decisions holds -1e9 (never the best, no
+/// weight in a softmax). The index tensor is copied: the graph keeps it for the backward pass.
+torch::Tensor groupedQ(Mlp& net, const float* rows, const int* groupSizes, int groups, int features)
+{
+    int64_t n = 0, widest = 0;
+    for (int g = 0; g < groups; ++g) {
+        n += groupSizes[g];
+        widest = std::max<int64_t>(widest, groupSizes[g]);
+    }
+    std::vector<int64_t> index(std::size_t(groups * widest), n); // n: the extra -1e9 entry
+    int64_t at = 0;
+    for (int g = 0; g < groups; ++g) {
+        for (int k = 0; k < groupSizes[g]; ++k)
+            index[std::size_t(g * widest + k)] = at + k;
+        at += groupSizes[g];
+    }
+    const torch::Tensor x = torch::from_blob(const_cast<float*>(rows), { n, features }, torch::kFloat32);
+    const torch::Tensor q = torch::cat({ net->forward(x).reshape({ n }), torch::full({ 1 }, -1e9) });
+    const torch::Tensor idx = torch::from_blob(index.data(), { groups * widest }, torch::kInt64).clone();
+    return q.index_select(0, idx).view({ groups, widest });
+}
+
+/// The listwise ranking loss of imitation.h: softmax cross-entropy toward chosen[g] per decision.
+torch::Tensor rankingLoss(Mlp& net, const float* rows, const int* groupSizes, const int* chosen, int groups, int features)
+{
+    std::vector<int64_t> target(chosen, chosen + groups);
+    const torch::Tensor y = torch::from_blob(target.data(), { groups }, torch::kInt64).clone();
+    return torch::nn::functional::cross_entropy(groupedQ(net, rows, groupSizes, groups, features), y);
+}
+
 class TorchLearner final : public QLearner {
 public:
     TorchLearner(TorchQNetwork& net, double learningRate, double gradClip)
@@ -36,34 +67,13 @@ public:
     Result<double> rankStep(const float* rows, const int* groupSizes, const int* chosen, int groups) override
     {
         const int f = m_net.shape().features;
-        int64_t n = 0, widest = 0;
-        for (int g = 0; g < groups; ++g) {
-            n += groupSizes[g];
-            widest = std::max<int64_t>(widest, groupSizes[g]);
-        }
+        int widest = 0;
+        for (int g = 0; g < groups; ++g)
+            widest = std::max(widest, groupSizes[g]);
         if (groups <= 0 || widest <= 0)
             return makeError(ErrorCode::Invalid, "a ranking step needs at least one decision with candidates");
-        // Decisions padded to the widest: padding points at an extra Q of 0 masked to -1e9.
-        std::vector<int64_t> index(std::size_t(groups * widest), n);
-        std::vector<uint8_t> pad(index.size(), 1);
-        std::vector<int64_t> target(static_cast<std::size_t>(groups), 0);
-        int64_t at = 0;
-        for (int g = 0; g < groups; ++g) {
-            for (int k = 0; k < groupSizes[g]; ++k) {
-                index[std::size_t(g * widest + k)] = at + k;
-                pad[std::size_t(g * widest + k)] = 0;
-            }
-            target[std::size_t(g)] = chosen[g];
-            at += groupSizes[g];
-        }
         try {
-            const torch::Tensor x = torch::from_blob(const_cast<float*>(rows), { n, f }, torch::kFloat32);
-            const torch::Tensor q = torch::cat({ m_net.impl().net->forward(x).reshape({ n }), torch::zeros({ 1 }) });
-            const torch::Tensor idx = torch::from_blob(index.data(), { groups * widest }, torch::kInt64);
-            const torch::Tensor mask = torch::from_blob(pad.data(), { groups, widest }, torch::kUInt8).to(torch::kBool);
-            const torch::Tensor logits = q.index_select(0, idx).view({ groups, widest }).masked_fill(mask, -1e9);
-            const torch::Tensor y = torch::from_blob(target.data(), { groups }, torch::kInt64);
-            return descend(torch::nn::functional::cross_entropy(logits, y));
+            return descend(rankingLoss(m_net.impl().net, rows, groupSizes, chosen, groups, f));
         } catch (const c10::Error& e) {
             return makeError(ErrorCode::Internal, std::string("libtorch: ") + e.what_without_backtrace());
         }
@@ -95,6 +105,17 @@ private:
 };
 
 } // namespace
+
+torch::Tensor marginLoss(Mlp& net, const float* rows, const int* groupSizes, int groups, int features, double margin)
+{
+    const torch::Tensor q = groupedQ(net, rows, groupSizes, groups, features);
+    const int64_t widest = q.size(1);
+    // + margin on every column but the chosen one (the padding stays far below)
+    std::vector<float> plus(static_cast<std::size_t>(widest), static_cast<float>(margin));
+    plus[0] = 0.0f;
+    const torch::Tensor bonus = torch::from_blob(plus.data(), { 1, widest }, torch::kFloat32).clone();
+    return (std::get<0>((q + bonus).max(1)) - q.select(1, 0)).mean();
+}
 
 Result<std::unique_ptr<QLearner>> createTorchLearner(QNetwork& net, double learningRate, double gradClip)
 {

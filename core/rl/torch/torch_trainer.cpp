@@ -2,6 +2,7 @@
 
 #include "q_network_impl.h"
 
+#include "rl/choice_buffer.h"
 #include "sim/fill_experiment.h"
 
 #include <chrono>
@@ -54,7 +55,9 @@ struct Ring {
 // between acting and waiting (the chosen row is an action row: wait, or make room; feature 10 < 0)
 // are rare beside placements, so they have a ring of their own and fill up to an eighth of every
 // batch (stratified replay): otherwise a room decision's cost is almost never sampled.
-class DqnLearner final : public Learner {
+// With a teacher loss it also keeps the teacher's recent decisions (two buffers of up to half the
+// replay size each, the older dropped whole) and adds their ranking loss to every step.
+class DqnLearner final : public Learner, public ImitationSink {
 public:
     DqnLearner(TorchQNetwork& online, const TrainOptions& o, CancelToken stop, CancelToken user)
         : m_online(online)
@@ -66,8 +69,19 @@ public:
         , m_adam(online.impl().net->parameters(), torch::optim::AdamOptions(o.learningRate))
         , m_main(std::size_t(std::max(o.bufferSize, o.batchSize)), o.policy.maxNextRows)
         , m_actions(std::size_t(std::max(o.bufferSize / 10, o.batchSize)), o.policy.maxNextRows)
+        , m_demos { ChoiceBuffer(o.seed ^ 0xde305ull, kTeacherLossCandidates), ChoiceBuffer(o.seed ^ 0xde306ull, kTeacherLossCandidates) }
+        , m_demoRng(o.seed ^ 0xde307ull)
     {
         m_target->copyFrom(online);
+    }
+
+    void addChoice(const float* rows, int n, int chosen) override
+    {
+        if (m_demos[m_demoAt].decisions() >= std::size_t(std::max(1, m_opt.bufferSize / 2))) {
+            m_demoAt ^= 1;
+            m_demos[m_demoAt].clear();
+        }
+        m_demos[m_demoAt].addChoice(rows, n, chosen);
     }
 
     void addTransition(const FeatureRow& chosen, float reward, const FeatureRow* next, int nextCount, bool done) override
@@ -167,7 +181,9 @@ private:
             y = r + m_opt.gamma * nd * qTarget;
         }
         const torch::Tensor q = online->forward(x);
-        const torch::Tensor loss = torch::smooth_l1_loss(q, y);
+        torch::Tensor loss = torch::smooth_l1_loss(q, y);
+        if (!m_opt.teacherLoss.empty() && m_opt.teacherLossWeight > 0 && m_demos[0].decisions() + m_demos[1].decisions() > 0)
+            loss = loss + m_opt.teacherLossWeight * teacherLoss(b);
         m_adam.zero_grad();
         loss.backward();
         torch::nn::utils::clip_grad_norm_(online->parameters(), m_opt.gradClip);
@@ -190,6 +206,23 @@ private:
             m_target->copyFrom(m_online);
     }
 
+    /// The large-margin loss over b of the teacher's kept decisions drawn at random (its row first).
+    torch::Tensor teacherLoss(int b)
+    {
+        m_dRows.clear();
+        m_dSizes.clear();
+        const std::size_t older = m_demos[m_demoAt ^ 1].decisions(), all = older + m_demos[m_demoAt].decisions();
+        for (int i = 0; i < b; ++i) {
+            std::size_t d = std::size_t(m_demoRng.below(all));
+            const ChoiceBuffer& from = d < older ? m_demos[m_demoAt ^ 1] : m_demos[m_demoAt];
+            if (d >= older)
+                d -= older;
+            m_dRows.insert(m_dRows.end(), from.rows(d), from.rows(d) + std::ptrdiff_t(from.size(d)) * kFeatureCount);
+            m_dSizes.push_back(from.size(d));
+        }
+        return marginLoss(m_online.impl().net, m_dRows.data(), m_dSizes.data(), b, kFeatureCount, kTeacherMargin);
+    }
+
     TorchQNetwork& m_online;
     std::unique_ptr<TorchQNetwork> m_target;
     TrainOptions m_opt;
@@ -199,6 +232,11 @@ private:
     Ring m_main, m_actions;
     std::vector<float> m_bChosen, m_bNext, m_bReward, m_bNotDone, m_bBest;
     std::vector<int> m_bFirst;
+    ChoiceBuffer m_demos[2];
+    int m_demoAt = 0;
+    Rng m_demoRng;
+    std::vector<float> m_dRows;
+    std::vector<int> m_dSizes;
     std::size_t m_written = 0;
     double m_epsilon = 0;
     int m_episode = 0;
@@ -206,6 +244,20 @@ private:
     double m_lossSum = 0, m_lossMin = 0, m_lossMax = 0;
     std::optional<Error> m_error;
 };
+
+/// The greedy policy of `net` on the validation seeds: mean final GPU allocation %.
+Result<double> validate(const QNetwork& net, const trace::Trace& trace, const TrainOptions& o, CancelToken cancel)
+{
+    double sum = 0;
+    for (uint64_t seed : o.validationSeeds) {
+        LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
+        auto r = sim::runFillExperiment(trace, greedy, fillOptionsFor(o, seed), {}, cancel);
+        if (!r)
+            return r.error();
+        sum += r->finalGpuAllocPct;
+    }
+    return sum / double(o.validationSeeds.size());
+}
 
 } // namespace
 
@@ -216,6 +268,11 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         return makeError(ErrorCode::Invalid, "training options: episodes, batch, trainEvery, targetSync and buffer must be >= 1");
     if (!(o.learningRate > 0) || !std::isfinite(o.learningRate))
         return makeError(ErrorCode::Invalid, "training options: the learning rate must be a finite number > 0");
+    if (!o.validationSeeds.empty() && o.mode != TrainMode::Fill)
+        return makeError(ErrorCode::Invalid, "training options: validation seeds are for fill rounds (a timed round is evaluated on the next window)");
+    if (!o.teacherLoss.empty() && (!policy::makePlacementPolicy(o.teacherLoss) || !(o.teacherLossWeight >= 0) || !std::isfinite(o.teacherLossWeight)))
+        return makeError(ErrorCode::Invalid, "training options: the teacher loss needs a heuristic of schedlab-cli policies (not '"
+                + o.teacherLoss + "') and a finite weight >= 0");
     if (net.shape().features != kFeatureCount)
         return makeError(ErrorCode::Invalid, "model mismatch: the network takes " + std::to_string(net.shape().features)
                 + " features, this build computes " + std::to_string(kFeatureCount));
@@ -228,6 +285,8 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
     TrainReport report;
     ThrottledProgress progress(progressFn);
     std::array<double, kConstraintKinds> multiplier { 0, 0, 0 }; // CMDP: learnt across the episodes
+    std::unique_ptr<QNetwork> best; // with validation seeds: the best episode's weights so far
+    double bestValidation = 0;
     for (int e = 0; e < o.episodes; ++e) {
         if (cancel.isCancelled())
             return makeError(ErrorCode::Cancelled, "training cancelled");
@@ -249,6 +308,8 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         };
         LearnedPolicy policy(std::make_unique<View>(net), o.reward, o.policy);
         policy.setLearner(&learner, o.seed * 7919 + uint64_t(e));
+        if (!o.teacherLoss.empty())
+            policy.setTeacher(policy::makePlacementPolicy(o.teacherLoss), &learner, false);
         policy.setMultipliers(multiplier, o.constraints.slaS);
         ConstraintTrace constraints;
         constraints.multiplier = multiplier;
@@ -293,11 +354,24 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
         s.stepsPerSecond = s.seconds > 0 ? double(s.decisions) / s.seconds : 0;
         s.constraints = constraints;
+        if (!o.validationSeeds.empty()) {
+            auto v = validate(net, trace, o, cancel);
+            if (!v)
+                return v.error();
+            s.validation = *v;
+            if (!best || s.validation > bestValidation) {
+                best = net.cloneNetwork();
+                bestValidation = s.validation;
+                report.keptEpisode = e + 1;
+            }
+        }
         report.decisions += s.decisions;
         report.episodes.push_back(s);
         if (onEpisode)
             onEpisode(s);
     }
+    if (best && report.keptEpisode != o.episodes)
+        net.copyFrom(*best);
     if (!net.allFinite())
         return makeError(ErrorCode::Invalid, "training diverged: a weight became NaN or infinite (try a lower learning rate)");
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
