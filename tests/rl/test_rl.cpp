@@ -30,6 +30,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <set>
 
 using namespace schedlab;
@@ -70,6 +71,20 @@ trace::Trace smallFillTrace()
     g.seed = 5;
     return trace::generateTrace(g).value();
 }
+
+// Three cpu nodes of 8 cores; node 1 has 4 cores taken. A 2-core task: dominant share after
+// is 0.25 / 0.75 / 0.25.
+struct ThreeNodes {
+    TraceBuilder b;
+    std::optional<sim::ClusterState> c;
+    ThreeNodes()
+    {
+        b.node(8000, 8000, 0).node(8000, 8000, 0).node(8000, 8000, 0);
+        b.task(4000, 0, 0, 0).task(2000, 0, 0, 0);
+        c.emplace(b.t);
+        c->allocate(c->makePlacement(1, { 4000, 0, 0, 0, 0 }, 0));
+    }
+};
 
 rl::TrainOptions quickTraining()
 {
@@ -242,13 +257,9 @@ private slots:
 
     void policyPicksTheBestQAndLogsIt()
     {
-        // Three cpu nodes of 8 cores; node 1 has 4 cores taken. A 2-core task: dominant share after
-        // is 0.25 / 0.75 / 0.25.
-        TraceBuilder b;
-        b.node(8000, 8000, 0).node(8000, 8000, 0).node(8000, 8000, 0);
-        b.task(4000, 0, 0, 0).task(2000, 0, 0, 0);
-        sim::ClusterState c(b.t);
-        c.allocate(c.makePlacement(1, { 4000, 0, 0, 0, 0 }, 0));
+        ThreeNodes three;
+        const TraceBuilder& b = three.b;
+        const sim::ClusterState& c = *three.c;
         const trace::TaskRequest r { 2000, 0, 0, 0, 0 };
         auto choose = [&](const std::string& body) {
             auto scorer = rl::loadTorchScript(scriptedModule(path("p.pt"), body), rl::kFeatureCount);
@@ -533,13 +544,11 @@ private slots:
 
     void teacherLossKeepsTheTeacherInView()
     {
-        // The 3-node case of policyPicksTheBestQAndLogsIt: the network packs (node 1), a WorstFit
-        // teacher advising (not deciding) would spread (node 0 or 2, dominant share after 0.25).
-        TraceBuilder b;
-        b.node(8000, 8000, 0).node(8000, 8000, 0).node(8000, 8000, 0);
-        b.task(4000, 0, 0, 0).task(2000, 0, 0, 0);
-        sim::ClusterState c(b.t);
-        c.allocate(c.makePlacement(1, { 4000, 0, 0, 0, 0 }, 0));
+        // ThreeNodes: the network packs (node 1), a WorstFit teacher advising (not deciding) would
+        // spread (node 0 or 2, dominant share after 0.25).
+        ThreeNodes three;
+        const TraceBuilder& b = three.b;
+        const sim::ClusterState& c = *three.c;
         auto scorer = rl::loadTorchScript(scriptedModule(path("pack.pt"), "return x.select(1, 9)"), rl::kFeatureCount);
         rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {});
         rl::ChoiceBuffer advice(1, 16);
