@@ -548,13 +548,25 @@ int runRounds(const std::vector<std::string>& argv)
         QJsonArray overJson;
         for (const std::string& o : over)
             overJson.append(QString::fromStdString(o));
+        // A round trained with validation seeds: each episode's validation and the kept one.
+        QJsonArray validation;
+        const store::CurvePoint* kept = nullptr;
+        auto curve = project.value()->roundCurve(r.id);
+        if (curve && (kept = store::keptEpisode(curve.value())))
+            for (const store::CurvePoint& c : curve.value())
+                validation.append(c.validation);
         if (a.flag("json")) {
-            arr.append(QJsonObject { { "round", double(r.id) }, { "parent", double(r.parentId) },
+            QJsonObject row { { "round", double(r.id) }, { "parent", double(r.parentId) },
                 { "status", QString::fromStdString(r.status) }, { "mode", QString::fromStdString(r.mode) },
                 { "window", QString::fromStdString(r.window) }, { "episodes", r.episodes }, { "learningRate", r.learningRate },
                 { "weights", QString::fromStdString(r.weights) }, { "checkpoint", QString::fromStdString(r.checkpoint) },
                 { "sha256", QString::fromStdString(r.checkpointSha256) }, { "error", QString::fromStdString(r.error) },
-                { "eval", evalJson }, { "overBudget", overJson } });
+                { "eval", evalJson }, { "overBudget", overJson } };
+            if (kept) {
+                row["validation"] = validation;
+                row["keptEpisode"] = kept->episode;
+            }
+            arr.append(row);
             continue;
         }
         std::printf("%5lld %6s %-9s %-9s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
@@ -563,6 +575,8 @@ int runRounds(const std::vector<std::string>& argv)
             r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());
         for (const std::string& o : over)
             std::printf("%5s over budget: %s\n", "", o.c_str());
+        if (kept)
+            std::printf("%5s kept episode %d of %d (validation %.2f %%)\n", "", kept->episode, int(curve->size()), kept->validation);
     }
     // Checkpoints of rounds killed between writing the file and committing the row.
     const std::vector<std::string> orphans = workflow::orphanCheckpoints(rows.value(), project.value()->path() + ".models");

@@ -206,6 +206,7 @@ MainWindow::MainWindow(QWidget* parent)
                     s.epsilon = p.epsilon;
                     s.decisions = p.decisions;
                     s.seconds = p.seconds;
+                    s.validation = p.validation;
                     m_training->addEpisode(int(id), s);
                 }
     });

@@ -268,7 +268,7 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     if (project) {
         std::vector<store::CurvePoint> curve;
         for (const EpisodeStats& s : result.training.episodes)
-            curve.push_back({ s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, s.seconds, s.decisions });
+            curve.push_back({ s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, s.seconds, s.decisions, s.validation });
         std::vector<store::EvalValue> values;
         for (const EvalSummary& s : result.eval)
             values.insert(values.end(), s.values.begin(), s.values.end());

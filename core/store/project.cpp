@@ -139,6 +139,11 @@ CREATE TABLE round_constraints (
     value REAL, budget REAL NOT NULL, multiplier REAL NOT NULL, PRIMARY KEY (round_id, episode, name));
 )sql";
 
+// Schema 11: each episode's validation (rounds trained with validation seeds; NULL before).
+const char* kSchemaV11 = R"sql(
+ALTER TABLE round_curves ADD COLUMN validation REAL;
+)sql";
+
 // Autoscaling runs (core/autoscale): the load and service they replayed, the policy, the window,
 // named figures, and the per-minute series as float32 rows (autoscale_runs.cpp).
 const char* kSchemaV9 = R"sql(
@@ -309,6 +314,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV10); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV11); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -364,6 +371,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 10)
         if (Status s = step(10, kSchemaV10); !s)
+            return s;
+    if (from < 11)
+        if (Status s = step(11, kSchemaV11); !s)
             return s;
     return {};
 }

@@ -27,7 +27,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -86,7 +86,12 @@ struct CurvePoint {
     int episode = 0;
     double loss = -1, lossMin = -1, lossMax = -1, episodeReturn = 0, epsilon = 0, seconds = 0;
     int64_t decisions = 0;
+    double validation = -1; ///< schema 11: the episode's validation (fill GPU allocation %), -1 = none
 };
+
+/// The episode a round trained with validation seeds kept: the first of highest validation (the
+/// weights its checkpoint holds). Null when no episode has a validation.
+const CurvePoint* keptEpisode(const std::vector<CurvePoint>& curve);
 
 /// One evaluation figure: policy ("learned" or a baseline) x seed x metric.
 struct EvalValue {

@@ -42,12 +42,13 @@ Status Project::finishRound(int64_t roundId, const std::string& checkpoint, cons
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
         return s;
-    auto c = m_db->prepare("INSERT INTO round_curves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto c = m_db->prepare("INSERT INTO round_curves (round_id, episode, loss, loss_min, loss_max, episode_return, epsilon, decisions, "
+                           "seconds, validation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!c)
         return c.error();
     for (const CurvePoint& p : curve) {
         c->bind(1, roundId).bind(2, int64_t(p.episode)).bind(3, p.loss).bind(4, p.lossMin).bind(5, p.lossMax);
-        c->bind(6, p.episodeReturn).bind(7, p.epsilon).bind(8, p.decisions).bind(9, p.seconds);
+        c->bind(6, p.episodeReturn).bind(7, p.epsilon).bind(8, p.decisions).bind(9, p.seconds).bind(10, p.validation);
         if (Status s = c->exec(); !s)
             return s;
     }
@@ -138,17 +139,26 @@ Result<std::vector<RoundRow>> Project::rounds()
     return out;
 }
 
+const CurvePoint* keptEpisode(const std::vector<CurvePoint>& curve)
+{
+    const CurvePoint* best = nullptr;
+    for (const CurvePoint& p : curve)
+        if (p.validation >= 0 && (!best || p.validation > best->validation))
+            best = &p;
+    return best;
+}
+
 Result<std::vector<CurvePoint>> Project::roundCurve(int64_t roundId)
 {
-    auto q = m_db->prepare("SELECT episode, loss, loss_min, loss_max, episode_return, epsilon, decisions, seconds "
-                           "FROM round_curves WHERE round_id = ? ORDER BY episode");
+    auto q = m_db->prepare("SELECT episode, loss, loss_min, loss_max, episode_return, epsilon, decisions, seconds, "
+                           "COALESCE(validation, -1) FROM round_curves WHERE round_id = ? ORDER BY episode");
     if (!q)
         return q.error();
     q->bind(1, roundId);
     std::vector<CurvePoint> out;
     while (q->step())
         out.push_back({ int(q->columnInt(0)), q->columnDouble(1), q->columnDouble(2), q->columnDouble(3), q->columnDouble(4),
-            q->columnDouble(5), q->columnDouble(7), q->columnInt(6) });
+            q->columnDouble(5), q->columnDouble(7), q->columnInt(6), q->columnDouble(8) });
     if (q->error())
         return *q->error();
     return out;

@@ -357,6 +357,9 @@ private slots:
         QCOMPARE(vr["keptEpisode"].toInt(), best + 1);
         const QJsonArray listed = QJsonDocument::fromJson(cli({ "rounds", "--project", project, "--json" }).out).object()["rounds"].toArray();
         const QString window = listed.last().toObject()["window"].toString();
+        QCOMPARE(listed.last().toObject()["keptEpisode"].toInt(), best + 1); // stored with the curve
+        QCOMPARE(listed.last().toObject()["validation"].toArray().size(), 3);
+        QCOMPARE(listed.last().toObject()["validation"].toArray()[best].toDouble(), ve[best].toObject()["validation"].toDouble());
         QVERIFY2(window.startsWith("teacher loss fgd x0.5; 100 pods") && window.endsWith("best episode on validation seeds 7,8"),
             qPrintable(window));
         for (const QStringList& bad : { QStringList { "--validate", "x" }, QStringList { "--validate", "7", "--mode", "timed" },

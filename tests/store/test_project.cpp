@@ -212,6 +212,13 @@ private slots:
         QVERIFY(p->journal(id.value()).ok()); // and schema 7's
         QVERIFY(p->autoscaleRuns().ok() && p->autoscaleRuns()->empty()); // and schema 9's
         QVERIFY(p->roundConstraints(1).ok() && p->roundConstraints(1)->empty()); // and schema 10's
+        { // and schema 11's validation column
+            const int64_t r = p->beginRound({ -1, -1, "fill", "all pods", 1, 1e-3, "balance=1", 1, "{}" }).value();
+            store::CurvePoint c { 1, 0.5, 0.1, 0.9, 12.5, 0.3, 1.0, 100 };
+            c.validation = 95.25;
+            QVERIFY(p->finishRound(r, "/tmp/r.slq", "abc", { c }, {}, 1.0).ok());
+            QCOMPARE(p->roundCurve(r).value().front().validation, 95.25);
+        }
         trace::Trace t = smallTrace(); // and schema 8's import options
         t.metadata["import.procsPerNode"] = "4";
         const std::string f = path("t.swf");
@@ -250,6 +257,23 @@ private slots:
         QCOMPARE(curve->size(), std::size_t(1));
         QCOMPARE(curve->front().episodeReturn, 12.5);
         QCOMPARE(curve->front().decisions, int64_t(100));
+        QCOMPARE(curve->front().validation, -1.0); // trained without validation seeds
+        QVERIFY(!store::keptEpisode(curve.value()));
+        // With validation: each episode's value back, the kept episode the first of the highest.
+        {
+            const int64_t v = p->beginRound({ -1, -1, "fill", "all pods", 3, 1e-3, "balance=1", 1, "{}" }).value();
+            std::vector<store::CurvePoint> points(3);
+            const double values[] = { 94.0, 95.5, 95.5 };
+            for (int e = 0; e < 3; ++e) {
+                points[std::size_t(e)].episode = e + 1;
+                points[std::size_t(e)].validation = values[e];
+            }
+            QVERIFY(p->finishRound(v, "/tmp/v.slq", "abc", points, {}, 1.0).ok());
+            auto back = p->roundCurve(v).value();
+            QCOMPARE(back.size(), std::size_t(3));
+            QCOMPARE(back[0].validation, 94.0);
+            QCOMPARE(store::keptEpisode(back)->episode, 2);
+        }
         auto eval = p->roundEval(first);
         QCOMPARE(eval->size(), std::size_t(2));
         QCOMPARE(eval->at(1).policy, std::string("learned")); // ordered by policy
