@@ -184,7 +184,8 @@ private slots:
     }
 
     // Kill -9 of the CLI in the middle of a training round (a DQN round, a teacher's pre-training
-    // round, a timed round that makes room under budgets): the finished round stays, the
+    // round, a timed round that makes room under budgets, a DQN round with a teacher loss that
+    // validates its episodes): the finished round stays, the
     // interrupted one is marked failed on the next open, and no half-written checkpoint exists.
     void killCliMidTraining_data()
     {
@@ -193,6 +194,7 @@ private slots:
         QTest::newRow("teacher") << QStringList { "--mode", "fill", "--teacher", "fgd", "--rounds", "0" };
         QTest::newRow("room-budgets") << QStringList { "--mode", "timed", "--window", "24h", "--migration", "defragment", "--preemption",
             "priority", "--budget", "sla=1,migrations=1,evictions=1" };
+        QTest::newRow("teacher-loss-validated") << QStringList { "--mode", "fill", "--teacher-loss", "fgd", "--validate", "7-8" };
     }
     void killCliMidTraining()
     {
@@ -232,6 +234,7 @@ private slots:
         QVERIFY(!QFile::exists(project + ".models/round-2.slq"));
         QVERIFY(!QFile::exists(project + ".models/round-2.slq.partial"));
         QVERIFY(opened.value()->roundConstraints(rounds[1].id)->empty()); // nothing of it was committed
+        QVERIFY(opened.value()->roundCurve(rounds[1].id)->empty());
         QVERIFY(rl::QNetwork::load(rounds[0].checkpoint).ok());
     }
 
