@@ -56,7 +56,7 @@ struct Ring {
 // are rare beside placements, so they have a ring of their own and fill up to an eighth of every
 // batch (stratified replay): otherwise a room decision's cost is almost never sampled.
 // With a teacher loss it also keeps the teacher's recent decisions (two buffers of up to half the
-// replay size each, the older dropped whole) and adds their ranking loss to every step.
+// replay size each, the older dropped whole) and adds their large-margin loss to every step.
 class DqnLearner final : public Learner, public ImitationSink {
 public:
     DqnLearner(TorchQNetwork& online, const TrainOptions& o, CancelToken stop, CancelToken user)
