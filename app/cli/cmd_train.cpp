@@ -238,7 +238,7 @@ int runTrain(const std::vector<std::string>& argv)
     Common c;
     if (std::string e = parseCommon(a, c); !e.empty())
         return fail("train: " + e, 2);
-    // --teacher-loss NAME[:W]: the DQN rounds keep W x the ranking loss toward NAME's choices.
+    // --teacher-loss NAME[:W]: the DQN rounds keep W x a margin loss toward NAME's choices.
     if (auto text = a.value("teacher-loss")) {
         const std::size_t colon = text->find(':');
         c.train.teacherLoss = text->substr(0, colon);
