@@ -298,7 +298,7 @@ private slots:
             QVERIFY2(panel->findChild<QProgressBar*>()->format().startsWith("validation seeds:"),
                 qPrintable(panel->findChild<QProgressBar*>()->format()));
         }
-        panel->validationEdit()->clear();
+        panel->validationEdit()->setText("7"); // the DQN round validates its episode
         panel->keepTeacherBox()->setChecked(false);
         QSignalSpy trained(&w, &app::MainWindow::trainingDone);
         QVERIFY(w.startTraining(panel->request()));
@@ -309,6 +309,9 @@ private slots:
         QVERIFY2(teacher->text(2).startsWith("fill, teacher fgd; 100 pods"), qPrintable(teacher->text(2)));
         QCOMPARE(teacher->childCount(), 1);
         QVERIFY2(!teacher->child(0)->text(2).contains("teacher"), qPrintable(teacher->child(0)->text(2)));
+        QVERIFY2(teacher->child(0)->text(2).contains("best episode on validation seeds 7; kept episode 1 ("),
+            qPrintable(teacher->child(0)->text(2)));
+        QVERIFY2(!teacher->text(2).contains("kept episode"), qPrintable(teacher->text(2))); // a teacher round does not validate
         QCOMPARE(teacher->child(0)->text(1), QString("finished"));
     }
 
