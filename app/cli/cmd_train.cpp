@@ -1,5 +1,5 @@
-// `schedlab-cli train | eval | export-model | rounds`: fine-tune rounds of the learned policy,
-// evaluation against baselines, TorchScript export, and the round lineage of a project.
+// `schedlab-cli train | eval | export-model`: fine-tune rounds of the learned policy, evaluation
+// against baselines and TorchScript export (the lineage listing, `rounds`: cmd_rounds.cpp).
 
 #include "cli_args.h"
 #include "commands.h"
@@ -365,12 +365,17 @@ int runTrain(const std::vector<std::string>& argv)
                 { "checkpoint", QString::fromStdString(r.checkpoint) }, { "sha256", QString::fromStdString(r.checkpointSha256) },
                 { "episodes", eps }, { "eval", evalToJson(r.eval) }, { "evalNote", QString::fromStdString(r.evalNote) },
                 { "seconds", r.seconds }, { "overBudget", over } };
-            if (r.training.keptEpisode > 0)
+            if (r.training.startValidation >= 0) {
                 round["keptEpisode"] = r.training.keptEpisode;
+                round["startValidation"] = r.training.startValidation;
+            }
             roundsJson.append(round);
         } else {
-            if (r.training.keptEpisode > 0)
-                std::printf("  kept episode %d (best validation)\n", r.training.keptEpisode);
+            if (r.training.startValidation >= 0 && r.training.keptEpisode == 0)
+                std::printf("  kept the starting weights (validation %.2f %%; no episode did better)\n", r.training.startValidation);
+            else if (r.training.startValidation >= 0)
+                std::printf("  kept episode %d (best validation; the starting weights had %.2f %%)\n", r.training.keptEpisode,
+                    r.training.startValidation);
             std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(),
                 static_cast<long long>(r.roundId), r.seconds, r.evalNote.c_str());
             printEval(r.eval, c.train);
@@ -505,95 +510,6 @@ int runExportModel(const std::vector<std::string>& argv)
         return fail(s.error().toString());
     std::printf("wrote %s (TorchScript: float [candidates, %d] -> [candidates]); replay it with --policy torchscript:%s\n",
         out->c_str(), net.value()->shape().features, out->c_str());
-    return 0;
-}
-
-int runRounds(const std::vector<std::string>& argv)
-{
-    Args a;
-    if (std::string e = a.parse(argv, { "project" }, { "json" }); !e.empty())
-        return fail("rounds: " + e, 2);
-    if (!a.value("project"))
-        return fail("rounds: give --project P", 2);
-    // A listing never writes (stale rounds are repaired by the next write).
-    auto project = store::Project::open(*a.value("project"), store::Project::OpenMode::ReadOnly);
-    if (!project)
-        return fail(project.error().toString());
-    auto rows = project.value()->rounds();
-    if (!rows)
-        return fail(rows.error().toString());
-    QJsonArray arr;
-    if (!a.flag("json"))
-        std::printf("%5s %6s %-9s %-9s %-24s %4s %8s %10s  %s\n", "round", "parent", "status", "mode", "window", "ep", "lr",
-            "learned", "checkpoint / error");
-    for (const store::RoundRow& r : rows.value()) {
-        auto eval = project.value()->roundEval(r.id);
-        double learned = 0;
-        int n = 0;
-        QJsonObject evalJson;
-        if (eval)
-            for (const store::EvalValue& v : eval.value()) {
-                if (v.policy == "learned" && (v.metric == "finalGpuAllocPct" || v.metric == "waitP99S" || v.metric == "replicaHours")) {
-                    learned += v.value;
-                    ++n;
-                }
-                QJsonObject m = evalJson[QString::fromStdString(v.policy)].toObject();
-                m[QString::fromStdString(v.metric + "#" + std::to_string(v.seed))] = v.value;
-                evalJson[QString::fromStdString(v.policy)] = m;
-            }
-        // A round whose evaluation ended over a budget is marked so.
-        std::vector<std::string> over;
-        if (auto k = project.value()->roundConstraints(r.id); k && eval)
-            over = rl::overBudget(k.value(), eval.value());
-        QJsonArray overJson;
-        for (const std::string& o : over)
-            overJson.append(QString::fromStdString(o));
-        // A round trained with validation seeds: each episode's validation and the kept one.
-        QJsonArray validation;
-        const store::CurvePoint* kept = nullptr;
-        auto curve = project.value()->roundCurve(r.id);
-        if (curve && (kept = store::keptEpisode(curve.value())))
-            for (const store::CurvePoint& c : curve.value())
-                validation.append(c.validation);
-        if (a.flag("json")) {
-            QJsonObject row { { "round", double(r.id) }, { "parent", double(r.parentId) },
-                { "status", QString::fromStdString(r.status) }, { "mode", QString::fromStdString(r.mode) },
-                { "window", QString::fromStdString(r.window) }, { "episodes", r.episodes }, { "learningRate", r.learningRate },
-                { "weights", QString::fromStdString(r.weights) }, { "checkpoint", QString::fromStdString(r.checkpoint) },
-                { "sha256", QString::fromStdString(r.checkpointSha256) }, { "error", QString::fromStdString(r.error) },
-                { "eval", evalJson }, { "overBudget", overJson } };
-            if (kept) {
-                row["validation"] = validation;
-                row["keptEpisode"] = kept->episode;
-            }
-            arr.append(row);
-            continue;
-        }
-        std::printf("%5lld %6s %-9s %-9s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
-            r.parentId < 0 ? "-" : std::to_string(r.parentId).c_str(), r.status.c_str(), r.mode.c_str(), r.window.substr(0, 24).c_str(),
-            r.episodes, r.learningRate, n ? QString::number(learned / n, 'f', 2).toStdString().c_str() : "-",
-            r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());
-        for (const std::string& o : over)
-            std::printf("%5s over budget: %s\n", "", o.c_str());
-        if (kept)
-            std::printf("%5s kept episode %d of %d (validation %.2f %%)\n", "", kept->episode, int(curve->size()), kept->validation);
-    }
-    // Checkpoints of rounds killed between writing the file and committing the row.
-    const std::vector<std::string> orphans = workflow::orphanCheckpoints(rows.value(), project.value()->path() + ".models");
-    QJsonArray orphanJson;
-    for (const std::string& f : orphans)
-        orphanJson.append(QString::fromStdString(f));
-    if (!a.flag("json") && !orphans.empty()) {
-        std::printf("orphan checkpoints in %s.models (no finished round names them; safe to delete):\n",
-            project.value()->path().c_str());
-        for (const std::string& f : orphans)
-            std::printf("  %s\n", f.c_str());
-    }
-    if (a.flag("json"))
-        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.rounds/1" }, { "rounds", arr }, { "orphans", orphanJson } })
-                       .toJson(QJsonDocument::Indented)
-                       .constData(),
-            stdout);
     return 0;
 }
 

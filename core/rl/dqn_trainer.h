@@ -66,7 +66,9 @@ struct TrainOptions {
     /// Fill: after each episode the greedy policy (no exploration, no learning) replays these seeds
     /// (keep them apart from the training seeds, seed + e, and the evaluation's); the episode's
     /// validation is the mean final GPU allocation, and training ends with the weights of the best
-    /// episode (the first of equals), TrainReport::keptEpisode. Empty: the last episode's weights.
+    /// episode (the first of equals), TrainReport::keptEpisode. The starting weights are validated
+    /// first and count as episode 0: a round no episode of which beats them on those seeds keeps
+    /// them (it cannot end worse on validation than it started). Empty: the last episode's weights.
     std::vector<uint64_t> validationSeeds;
 };
 
@@ -90,7 +92,10 @@ struct EpisodeStats {
 
 struct TrainReport {
     std::vector<EpisodeStats> episodes;
-    int keptEpisode = 0; ///< with validation seeds: the episode whose weights training ended with (1-based)
+    /// With validation seeds: the episode whose weights training ended with (1-based; 0 = the
+    /// starting weights, no episode did better) and the starting weights' validation; else 0, -1.
+    int keptEpisode = 0;
+    double startValidation = -1;
     int64_t decisions = 0;
     double seconds = 0;
 };

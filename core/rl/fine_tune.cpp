@@ -278,7 +278,8 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
             std::remove(partial.c_str());
             return fail(makeError(ErrorCode::Io, "cannot rename the checkpoint into place", out));
         }
-        if (Status s = project->finishRound(roundId, result.checkpoint, result.checkpointSha256, curve, values, result.seconds, constraints);
+        if (Status s = project->finishRound(
+                roundId, result.checkpoint, result.checkpointSha256, curve, values, result.seconds, constraints, result.training.startValidation);
             !s) {
             std::remove(out.c_str());
             return fail(s.error());

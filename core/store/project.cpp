@@ -144,6 +144,11 @@ const char* kSchemaV11 = R"sql(
 ALTER TABLE round_curves ADD COLUMN validation REAL;
 )sql";
 
+// Schema 12: the validation of a round's starting weights (episode 0 of its validation; NULL before).
+const char* kSchemaV12 = R"sql(
+ALTER TABLE rounds ADD COLUMN start_validation REAL;
+)sql";
+
 // Autoscaling runs (core/autoscale): the load and service they replayed, the policy, the window,
 // named figures, and the per-minute series as float32 rows (autoscale_runs.cpp).
 const char* kSchemaV9 = R"sql(
@@ -316,6 +321,8 @@ Status Project::createSchema()
         return s;
     if (Status s = m_db->exec(kSchemaV11); !s)
         return s;
+    if (Status s = m_db->exec(kSchemaV12); !s)
+        return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
         return ins.error();
@@ -374,6 +381,9 @@ Status Project::migrate(int from)
             return s;
     if (from < 11)
         if (Status s = step(11, kSchemaV11); !s)
+            return s;
+    if (from < 12)
+        if (Status s = step(12, kSchemaV12); !s)
             return s;
     return {};
 }

@@ -27,7 +27,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 11;
+inline constexpr int kSchemaVersion = 12;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -89,9 +89,15 @@ struct CurvePoint {
     double validation = -1; ///< schema 11: the episode's validation (fill GPU allocation %), -1 = none
 };
 
-/// The episode a round trained with validation seeds kept: the first of highest validation (the
-/// weights its checkpoint holds). Null when no episode has a validation.
-const CurvePoint* keptEpisode(const std::vector<CurvePoint>& curve);
+/// The weights a round trained with validation seeds kept (those its checkpoint holds): the first
+/// episode of highest validation, or episode 0, the starting weights, when none beat
+/// `startValidation` (schema 12; -1 = not validated, rounds of older builds).
+struct KeptWeights {
+    int episode = 0; ///< 1-based; 0 = the starting weights
+    double validation = -1;
+};
+/// Nullopt when no episode has a validation.
+std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, double startValidation = -1);
 
 /// One evaluation figure: policy ("learned" or a baseline) x seed x metric.
 struct EvalValue {
@@ -116,6 +122,7 @@ struct RoundRow {
     double learningRate = 0, wallSeconds = 0;
     uint64_t seed = 0;
     std::string optionsJson; ///< RoundInfo::optionsJson ("{}" when none)
+    double startValidation = -1; ///< schema 12: the starting weights' validation, -1 = none
 };
 
 /// An autoscaling run as stored (schema 9): what it replayed and its figures. The store keeps it
@@ -193,7 +200,7 @@ public:
     Result<std::vector<AutoscaleRunRecord>> autoscaleRuns(bool withSeries = false) const;
     Status finishRound(int64_t roundId, const std::string& checkpoint, const std::string& sha256,
         const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds,
-        const std::vector<ConstraintPoint>& constraints = {});
+        const std::vector<ConstraintPoint>& constraints = {}, double startValidation = -1);
     Status endRound(int64_t roundId, RunStatus status, const std::string& error = {});
     Result<std::vector<RoundRow>> rounds();
     Result<std::vector<CurvePoint>> roundCurve(int64_t roundId);

@@ -37,7 +37,7 @@ Result<int64_t> Project::beginRound(const RoundInfo& info)
 
 Status Project::finishRound(int64_t roundId, const std::string& checkpoint, const std::string& sha256,
     const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds,
-    const std::vector<ConstraintPoint>& constraints)
+    const std::vector<ConstraintPoint>& constraints, double startValidation)
 {
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
@@ -67,10 +67,15 @@ Status Project::finishRound(int64_t roundId, const std::string& checkpoint, cons
         if (Status s = e->bind(1, roundId).bind(2, v.policy).bind(3, int64_t(v.seed)).bind(4, v.metric).bind(5, v.value).exec(); !s)
             return s;
     auto up = m_db->prepare("UPDATE rounds SET status='finished', checkpoint=?, checkpoint_sha256=?, finished_at=?, "
-                            "wall_seconds=?, error=NULL WHERE id=?");
+                            "wall_seconds=?, start_validation=?, error=NULL WHERE id=?");
     if (!up)
         return up.error();
-    if (Status s = up->bind(1, checkpoint).bind(2, sha256).bind(3, nowUtc()).bind(4, wallSeconds).bind(5, roundId).exec(); !s)
+    up->bind(1, checkpoint).bind(2, sha256).bind(3, nowUtc()).bind(4, wallSeconds);
+    if (startValidation >= 0)
+        up->bind(5, startValidation);
+    else
+        up->bindNull(5);
+    if (Status s = up->bind(6, roundId).exec(); !s)
         return s;
     return tx.commit();
 }
@@ -109,7 +114,8 @@ Result<std::vector<RoundRow>> Project::rounds()
 {
     auto q = m_db->prepare("SELECT id, coalesce(parent_id, -1), coalesce(trace_id, -1), mode, window, weights, "
                            "coalesce(checkpoint, ''), coalesce(checkpoint_sha256, ''), status, coalesce(error, ''), started_at, "
-                           "coalesce(finished_at, ''), episodes, learning_rate, coalesce(wall_seconds, 0), seed, options FROM rounds ORDER BY id");
+                           "coalesce(finished_at, ''), episodes, learning_rate, coalesce(wall_seconds, 0), seed, options, "
+                           "coalesce(start_validation, -1) FROM rounds ORDER BY id");
     if (!q)
         return q.error();
     std::vector<RoundRow> out;
@@ -132,6 +138,7 @@ Result<std::vector<RoundRow>> Project::rounds()
         r.wallSeconds = q->columnDouble(14);
         r.seed = uint64_t(q->columnInt(15));
         r.optionsJson = q->columnText(16);
+        r.startValidation = q->columnDouble(17);
         out.push_back(std::move(r));
     }
     if (q->error())
@@ -139,13 +146,15 @@ Result<std::vector<RoundRow>> Project::rounds()
     return out;
 }
 
-const CurvePoint* keptEpisode(const std::vector<CurvePoint>& curve)
+std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, double startValidation)
 {
-    const CurvePoint* best = nullptr;
+    std::optional<KeptWeights> kept;
+    if (startValidation >= 0)
+        kept = KeptWeights { 0, startValidation };
     for (const CurvePoint& p : curve)
-        if (p.validation >= 0 && (!best || p.validation > best->validation))
-            best = &p;
-    return best;
+        if (p.validation >= 0 && (!kept || p.validation > kept->validation))
+            kept = KeptWeights { p.episode, p.validation };
+    return kept;
 }
 
 Result<std::vector<CurvePoint>> Project::roundCurve(int64_t roundId)

@@ -607,29 +607,50 @@ private slots:
         o.episodes = 4;
         o.validationSeeds = { 9 };
         auto kept = newNet(6), last = newNet(6);
-        std::vector<double> validation;
-        auto report = rl::train(*kept, t, o, [&](const rl::EpisodeStats& s) { validation.push_back(s.validation); });
-        QVERIFY2(report.ok(), report.ok() ? "" : report.error().toString().c_str());
-        QCOMPARE(validation.size(), std::size_t(4));
-        // The kept episode is the first best one.
-        const int best = int(std::max_element(validation.begin(), validation.end()) - validation.begin()) + 1;
-        QCOMPARE(report->keptEpisode, best);
-        // The kept weights replay the kept episode's validation exactly; training without
-        // validation (the same episodes: validating draws nothing from the training streams)
-        // ends with the last episode's weights and replays the last validation.
         auto greedyAlloc = [&](const rl::QNetwork& net) {
             rl::LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
             auto r = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9));
             return r.ok() ? r->finalGpuAllocPct : -1.0;
         };
-        QCOMPARE(greedyAlloc(*kept), validation[std::size_t(best - 1)]);
+        const double start = greedyAlloc(*kept);
+        std::vector<double> validation;
+        auto report = rl::train(*kept, t, o, [&](const rl::EpisodeStats& s) { validation.push_back(s.validation); });
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().toString().c_str());
+        QCOMPARE(validation.size(), std::size_t(4));
+        QCOMPARE(report->startValidation, start); // the starting weights are validated first
+        // The kept episode is the first best one, the starting weights (0) unless an episode beat them.
+        const auto top = std::max_element(validation.begin(), validation.end());
+        const int best = *top > start ? int(top - validation.begin()) + 1 : 0;
+        QCOMPARE(report->keptEpisode, best);
+        // The kept weights replay the kept episode's validation exactly; training without
+        // validation (the same episodes: validating draws nothing from the training streams)
+        // ends with the last episode's weights and replays the last validation.
+        QCOMPARE(greedyAlloc(*kept), best == 0 ? start : validation[std::size_t(best - 1)]);
         rl::TrainOptions plain = o;
         plain.validationSeeds.clear();
         auto plainReport = rl::train(*last, t, plain);
         QVERIFY(plainReport.ok());
         QCOMPARE(plainReport->keptEpisode, 0);
+        QCOMPARE(plainReport->startValidation, -1.0);
         QCOMPARE(greedyAlloc(*last), validation.back());
         QCOMPARE(kept->weightHash() == last->weightHash(), best == 4);
+        // A round none of whose episodes beats its starting weights on the validation seeds ends
+        // with them, bit for bit (a learning rate too small to change a choice: every episode ties).
+        {
+            rl::TrainOptions still = o;
+            still.learningRate = 1e-9;
+            auto net = newNet(6), moved = newNet(6);
+            const uint64_t startHash = net->weightHash();
+            std::vector<double> ties;
+            auto r = rl::train(*net, t, still, [&](const rl::EpisodeStats& s) { ties.push_back(s.validation); });
+            QVERIFY(r.ok());
+            QCOMPARE(ties, std::vector<double>(4, r->startValidation));
+            QCOMPARE(r->keptEpisode, 0);
+            QCOMPARE(net->weightHash(), startHash);
+            still.validationSeeds.clear();
+            QVERIFY(rl::train(*moved, t, still).ok());
+            QVERIFY(moved->weightHash() != startHash); // training did move the weights
+        }
         // Timed rounds are evaluated on the next window: validation seeds are refused there.
         o.mode = rl::TrainMode::Timed;
         auto timed = rl::train(*newNet(6), t, o);

@@ -216,8 +216,9 @@ private slots:
             const int64_t r = p->beginRound({ -1, -1, "fill", "all pods", 1, 1e-3, "balance=1", 1, "{}" }).value();
             store::CurvePoint c { 1, 0.5, 0.1, 0.9, 12.5, 0.3, 1.0, 100 };
             c.validation = 95.25;
-            QVERIFY(p->finishRound(r, "/tmp/r.slq", "abc", { c }, {}, 1.0).ok());
+            QVERIFY(p->finishRound(r, "/tmp/r.slq", "abc", { c }, {}, 1.0, {}, 95.5).ok());
             QCOMPARE(p->roundCurve(r).value().front().validation, 95.25);
+            QCOMPARE(p->rounds().value().back().startValidation, 95.5); // and schema 12's
         }
         trace::Trace t = smallTrace(); // and schema 8's import options
         t.metadata["import.procsPerNode"] = "4";
@@ -258,7 +259,8 @@ private slots:
         QCOMPARE(curve->front().episodeReturn, 12.5);
         QCOMPARE(curve->front().decisions, int64_t(100));
         QCOMPARE(curve->front().validation, -1.0); // trained without validation seeds
-        QVERIFY(!store::keptEpisode(curve.value()));
+        QVERIFY(!store::keptWeights(curve.value(), rows->at(0).startValidation));
+        QCOMPARE(rows->at(0).startValidation, -1.0);
         // With validation: each episode's value back, the kept episode the first of the highest.
         {
             const int64_t v = p->beginRound({ -1, -1, "fill", "all pods", 3, 1e-3, "balance=1", 1, "{}" }).value();
@@ -268,11 +270,19 @@ private slots:
                 points[std::size_t(e)].episode = e + 1;
                 points[std::size_t(e)].validation = values[e];
             }
-            QVERIFY(p->finishRound(v, "/tmp/v.slq", "abc", points, {}, 1.0).ok());
+            QVERIFY(p->finishRound(v, "/tmp/v.slq", "abc", points, {}, 1.0, {}, 95.0).ok());
             auto back = p->roundCurve(v).value();
             QCOMPARE(back.size(), std::size_t(3));
             QCOMPARE(back[0].validation, 94.0);
-            QCOMPARE(store::keptEpisode(back)->episode, 2);
+            const double start = p->rounds().value().back().startValidation;
+            QCOMPARE(start, 95.0);
+            QCOMPARE(store::keptWeights(back, start)->episode, 2);
+            QCOMPARE(store::keptWeights(back, start)->validation, 95.5);
+            QCOMPARE(store::keptWeights(back)->episode, 2); // a round of schema 11: no start validation
+            // Starting weights at least as good as every episode: they are the ones kept (episode 0).
+            QCOMPARE(store::keptWeights(back, 95.5)->episode, 0);
+            QCOMPARE(store::keptWeights(back, 95.5)->validation, 95.5);
+            QCOMPARE(store::keptWeights({}, 93.0)->episode, 0);
         }
         auto eval = p->roundEval(first);
         QCOMPARE(eval->size(), std::size_t(2));

@@ -285,8 +285,15 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
     TrainReport report;
     ThrottledProgress progress(progressFn);
     std::array<double, kConstraintKinds> multiplier { 0, 0, 0 }; // CMDP: learnt across the episodes
-    std::unique_ptr<QNetwork> best; // with validation seeds: the best episode's weights so far
+    std::unique_ptr<QNetwork> best; // with validation seeds: the best weights so far (episode 0: the start)
     double bestValidation = 0;
+    if (!o.validationSeeds.empty()) {
+        auto v = validate(net, trace, o, cancel);
+        if (!v)
+            return v.error();
+        report.startValidation = bestValidation = *v;
+        best = net.cloneNetwork();
+    }
     for (int e = 0; e < o.episodes; ++e) {
         if (cancel.isCancelled())
             return makeError(ErrorCode::Cancelled, "training cancelled");
@@ -359,7 +366,7 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
             if (!v)
                 return v.error();
             s.validation = *v;
-            if (!best || s.validation > bestValidation) {
+            if (s.validation > bestValidation) {
                 best = net.cloneNetwork();
                 bestValidation = s.validation;
                 report.keptEpisode = e + 1;
