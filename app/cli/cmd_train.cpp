@@ -226,7 +226,7 @@ int runTrain(const std::vector<std::string>& argv)
                 return fail("train: " + std::string(own) + " belongs to train --mode autoscale (the replica policy)", 2);
     Args a;
     std::set<std::string> values = kCommonValues;
-    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher", "teacher-loss", "validate", "sweep" });
+    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher", "teacher-loss", "validate", "blend", "sweep" });
     if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
         return fail("train: " + e, 2);
     if (a.positional().empty())
@@ -258,6 +258,13 @@ int runTrain(const std::vector<std::string>& argv)
         if (c.train.mode != rl::TrainMode::Fill)
             return fail("train: --validate is for --mode fill (a timed round is evaluated on the next window)", 2);
         c.train.validationSeeds = seeds.value();
+    }
+    // --blend T: each DQN round ends with (1 - T) x its start + T x its fine-tuned weights (WiSE-FT).
+    if (auto text = a.value("blend")) {
+        char* end = nullptr;
+        c.train.blend = std::strtod(text->c_str(), &end);
+        if (end == text->c_str() || *end || !(c.train.blend > 0 && c.train.blend <= 1))
+            return fail("train: --blend " + *text + ": the fine-tuned weights' share must be a number in (0, 1]", 2);
     }
     std::string error;
     const int rounds = int(a.integer("rounds", 1, error));

@@ -23,6 +23,8 @@ int runBenchSeek(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);
 int runExportModel(const std::vector<std::string>& args);
 int runRounds(const std::vector<std::string>& args);
+/// `blend-model` (cmd_blend_model.cpp): interpolate two checkpoints.
+int runBlendModel(const std::vector<std::string>& args);
 /// `sweep plan|run|merge|status|emit` (cmd_sweep.cpp).
 int runSweep(const std::vector<std::string>& args);
 

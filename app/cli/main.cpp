@@ -56,7 +56,7 @@ commands:
         [--weights balance=0.4,packing=0.3,success=0.2,custom=0.1] [--preset default|latency-first|packing-first]
         [--parent ROUND|FILE.slq] [--baselines a,b] [--seeds 42-44] [--project P | --out FILE.slq] [--json]
         [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
-        [--teacher fgd|bestfit|k8s-default|...] [--teacher-loss fgd[:1]] [--validate 2000-2001]
+        [--teacher fgd|bestfit|k8s-default|...] [--teacher-loss fgd[:1]] [--validate 2000-2001] [--blend 0.7]
         [--preselect-above 500 --preselect-top 50]
         [--sweep weights=RANGES] (with --project: one lineage per weight vector, e.g.
         weights=balance=0.2:0.6:0.2,packing=0.3 or "weights=packing=1;balance=1", then the last rounds and the
@@ -68,7 +68,9 @@ commands:
         fine-tune rounds of the learned policy (libtorch DQN), each evaluated against baselines; with
         --teacher a pre-training round imitating that heuristic comes first (--rounds 0: only it); with
         --teacher-loss the DQN rounds keep W x a ranking loss toward that heuristic's choices (DQfD-style); with
-        --validate (fill) each round keeps its episode of best GPU allocation on those seeds
+        --validate (fill) each round keeps its episode of best GPU allocation on those seeds (or its start, if
+        none beats it); with --blend T each DQN round ends with (1 - T) x its start + T x its fine-tuned
+        weights (WiSE-FT; validated blended)
   train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent ROUND|F.slq] [--service FILE]
         [--from T] [--window T] [--episodes 3] [--lr 1e-3] [--gamma 0.9] [--seed 1]
         [--weights latency=0.3,cost=0.3,sla=0.4] [--eval-from T] [--eval-window T] [--baselines hpa,forecast] [--json]
@@ -80,6 +82,9 @@ commands:
         compare learned policies and heuristics on held-out seeds or a trace window
   export-model (--checkpoint FILE.slq | --round R --project P) --out MODEL.pt
         write a checkpoint as TorchScript (float [candidates, 16] -> [candidates])
+  blend-model --from START.slq --to TUNED.slq [--t 0.5] --out BLEND.slq
+        a checkpoint (1 - t) x START + t x TUNED, weight by weight (WiSE-FT: a fine-tuned round blended
+        with the round it started from keeps much of its gain and much of the start's robustness)
   rounds --project P [--json]
         the fine-tune rounds of a project: lineage, status, evaluation, checkpoints
   decisions --project P --run R [--index K | --at T] [--rescore bestfit,fgd] [--scheduler-config FILE] [--json]
@@ -289,6 +294,8 @@ int main(int argc, char** argv)
         return schedlab::cli::runExportModel(args);
     if (command == "rounds")
         return schedlab::cli::runRounds(args);
+    if (command == "blend-model")
+        return schedlab::cli::runBlendModel(args);
     if (command == "bench")
         return schedlab::cli::runBench(args);
     if (command == "sweep")

@@ -70,6 +70,12 @@ struct TrainOptions {
     /// first and count as episode 0: a round no episode of which beats them on those seeds keeps
     /// them (it cannot end worse on validation than it started). Empty: the last episode's weights.
     std::vector<uint64_t> validationSeeds;
+    /// DQN rounds, WiSE-FT (Wortsman et al. 2022): the round ends with (1 - blend) x its starting
+    /// weights + blend x the fine-tuned ones (QNetwork::mixWith); with validation seeds each
+    /// episode is validated, and kept, blended so. 1 = off, the fine-tuned weights as they are.
+    /// Fine-tuning on one workload and blending with the start keeps much of the gain there and
+    /// much of the start's behaviour on workloads the round never saw.
+    double blend = 1.0;
 };
 
 inline constexpr int kTeacherLossCandidates = 16;

@@ -90,13 +90,15 @@ std::string windowText(const RoundOptions& o)
         s << "teacher loss " << o.train.teacherLoss << " x" << o.train.teacherLossWeight << "; ";
     if (o.train.mode == TrainMode::Fill)
         s << (o.train.maxPods > 0 ? std::to_string(o.train.maxPods) + " pods" : std::string("all pods")) << ", ratio " << o.train.ratio;
+    else
+        s << o.windowS / 3600.0 << " h from " << o.fromS << " s";
+    if (o.teacher.empty() && o.train.blend < 1.0)
+        s << "; blended " << o.train.blend << " with its start (WiSE-FT)";
     if (o.teacher.empty() && !o.train.validationSeeds.empty()) {
         s << "; best episode on validation seeds";
         for (std::size_t i = 0; i < o.train.validationSeeds.size(); ++i)
             s << (i ? "," : " ") << o.train.validationSeeds[i];
     }
-    else
-        s << o.windowS / 3600.0 << " h from " << o.fromS << " s";
     return s.str();
 }
 } // namespace

@@ -39,6 +39,11 @@ public:
     /// Copies the weights of `other` (same shape, also made by the torch module): the DQN target
     /// network sync.
     virtual void copyFrom(const QNetwork& other) = 0;
+    /// Moves every weight toward `other`'s (same shape, made by the torch module): w <- (1 - t) w +
+    /// t w_other. Interpolating a fine-tuned network with the one it started from is WiSE-FT
+    /// (Wortsman et al. 2022): it keeps much of the fine-tuning's gain where it trained and much of
+    /// the start's robustness elsewhere.
+    virtual void mixWith(const QNetwork& other, double t) = 0;
     virtual bool allFinite() const = 0;
     Shape shape() const { return m_shape; }
     /// The candidate preselection the network was trained with (LearnedOptions' preselectAbove /

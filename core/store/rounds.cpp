@@ -115,7 +115,8 @@ Result<std::vector<RoundRow>> Project::rounds()
     auto q = m_db->prepare("SELECT id, coalesce(parent_id, -1), coalesce(trace_id, -1), mode, window, weights, "
                            "coalesce(checkpoint, ''), coalesce(checkpoint_sha256, ''), status, coalesce(error, ''), started_at, "
                            "coalesce(finished_at, ''), episodes, learning_rate, coalesce(wall_seconds, 0), seed, options, "
-                           "coalesce(start_validation, -1) FROM rounds ORDER BY id");
+        + std::string(m_schema >= 12 ? "coalesce(start_validation, -1)" : "-1") // an older project opened read-only
+        + " FROM rounds ORDER BY id");
     if (!q)
         return q.error();
     std::vector<RoundRow> out;
@@ -160,7 +161,8 @@ std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, dou
 Result<std::vector<CurvePoint>> Project::roundCurve(int64_t roundId)
 {
     auto q = m_db->prepare("SELECT episode, loss, loss_min, loss_max, episode_return, epsilon, decisions, seconds, "
-                           "COALESCE(validation, -1) FROM round_curves WHERE round_id = ? ORDER BY episode");
+        + std::string(m_schema >= 11 ? "COALESCE(validation, -1)" : "-1") // an older project opened read-only
+        + " FROM round_curves WHERE round_id = ? ORDER BY episode");
     if (!q)
         return q.error();
     q->bind(1, roundId);

@@ -367,7 +367,8 @@ private slots:
         QVERIFY2(window.startsWith("teacher loss fgd x0.5; 100 pods") && window.endsWith("best episode on validation seeds 7,8"),
             qPrintable(window));
         for (const QStringList& bad : { QStringList { "--validate", "x" }, QStringList { "--validate", "7", "--mode", "timed" },
-                 QStringList { "--teacher-loss", "oracle" }, QStringList { "--teacher-loss", "fgd:-1" }, QStringList { "--teacher-loss", "fgd:" } })
+                 QStringList { "--teacher-loss", "oracle" }, QStringList { "--teacher-loss", "fgd:-1" }, QStringList { "--teacher-loss", "fgd:" },
+                 QStringList { "--blend", "0" }, QStringList { "--blend", "1.5" }, QStringList { "--blend", "half" } })
             QCOMPARE(cli(QStringList { "train", trace, "--project", project } + bad).code, 2);
 
         const QString pt = m_dir.filePath("model.pt");
@@ -386,6 +387,29 @@ private slots:
         Run missing = cli({ "replay", trace, "--mode", "fill", "--policy", "learned:/nonexistent.slq" });
         QCOMPARE(missing.code, 1);
         QVERIFY(missing.err.contains("/nonexistent.slq"));
+
+        // WiSE-FT: a round blended with its start says so in its window; blend-model interpolates
+        // two checkpoints (t = 0: the first one's weights, so its placements).
+        Run bl = cli({ "train", trace, "--mode", "fill", "--episodes", "1", "--pods", "100", "--eval-seeds", "42", "--baselines",
+            "bestfit", "--parent", checkpoint, "--blend", "0.6", "--project", project, "--json" });
+        QVERIFY2(bl.code == 0, bl.err.constData());
+        const QString blendedRound = QJsonDocument::fromJson(bl.out).object()["rounds"].toArray()[0].toObject()["checkpoint"].toString();
+        const QJsonArray all = QJsonDocument::fromJson(cli({ "rounds", "--project", project, "--json" }).out).object()["rounds"].toArray();
+        QVERIFY2(all.last().toObject()["window"].toString().endsWith("; blended 0.6 with its start (WiSE-FT)"),
+            qPrintable(all.last().toObject()["window"].toString()));
+        const QString mixed = m_dir.filePath("mixed.slq");
+        Run bm = cli({ "blend-model", "--from", checkpoint, "--to", blendedRound, "--t", "0", "--out", mixed });
+        QVERIFY2(bm.code == 0, bm.err.constData());
+        Run same = cli({ "eval", trace, "--policy", "learned:" + checkpoint + ",learned:" + mixed, "--eval-seeds", "42", "--json" });
+        QVERIFY2(same.code == 0, same.err.constData());
+        const QJsonObject se = QJsonDocument::fromJson(same.out).object()["eval"].toObject();
+        for (const char* metric : { "finalGpuAllocPct", "failedPods" })
+            QCOMPARE(se["learned:" + mixed].toObject()[metric].toDouble(), se["learned:" + checkpoint].toObject()[metric].toDouble());
+        QCOMPARE(cli({ "blend-model", "--from", checkpoint, "--to", blendedRound, "--t", "2", "--out", mixed }).code, 2);
+        QCOMPARE(cli({ "blend-model", "--from", checkpoint, "--to", blendedRound }).code, 2);
+        Run notModel = cli({ "blend-model", "--from", trace, "--to", blendedRound, "--out", mixed });
+        QCOMPARE(notModel.code, 1);
+        QVERIFY(notModel.err.contains(trace.toUtf8()));
     }
 
     // Incident replay of a stored fill run: the overview, one decision with its rebuilt state

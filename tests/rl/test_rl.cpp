@@ -657,6 +657,50 @@ private slots:
         QVERIFY(!timed.ok() && timed.error().message.find("validation seeds are for fill rounds") != std::string::npos);
     }
 
+    // WiSE-FT: mixWith interpolates weight by weight, and a round with a blend ends with exactly
+    // (1 - blend) x its start + blend x what the same round without it ends with; with
+    // validation, the kept weights are the blended ones the validation measured.
+    void blendEndsBetweenStartAndFineTuned()
+    {
+        auto a = newNet(1), b = newNet(2);
+        auto same = a->cloneNetwork();
+        same->mixWith(*b, 0);
+        QCOMPARE(same->weightHash(), a->weightHash());
+        same->mixWith(*b, 1);
+        QCOMPARE(same->weightHash(), b->weightHash());
+        auto half = a->cloneNetwork();
+        half->mixWith(*b, 0.25);
+        QVERIFY(std::abs(half->weightSum() - (0.75 * a->weightSum() + 0.25 * b->weightSum())) < 1e-4);
+
+        const trace::Trace t = smallFillTrace();
+        rl::TrainOptions o = quickTraining();
+        auto start = newNet(6), tuned = newNet(6), blended = newNet(6);
+        QVERIFY(rl::train(*tuned, t, o).ok());
+        o.blend = 0.5;
+        QVERIFY(rl::train(*blended, t, o).ok());
+        auto expected = start->cloneNetwork();
+        expected->mixWith(*tuned, 0.5);
+        QCOMPARE(blended->weightHash(), expected->weightHash());
+        QVERIFY(blended->weightHash() != tuned->weightHash());
+
+        o.validationSeeds = { 9 };
+        o.episodes = 3;
+        auto validated = newNet(6);
+        std::vector<double> validation;
+        auto r = rl::train(*validated, t, o, [&](const rl::EpisodeStats& s) { validation.push_back(s.validation); });
+        QVERIFY(r.ok());
+        rl::LearnedPolicy greedy(validated->cloneNetwork(), o.reward, o.policy);
+        auto replay = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9));
+        QVERIFY(replay.ok());
+        QCOMPARE(replay->finalGpuAllocPct, r->keptEpisode == 0 ? r->startValidation : validation[std::size_t(r->keptEpisode - 1)]);
+
+        for (double bad : { 0.0, 1.5, std::nan("") }) {
+            o.blend = bad;
+            auto refused = rl::train(*newNet(6), t, o);
+            QVERIFY(!refused.ok() && refused.error().message.find("blend") != std::string::npos);
+        }
+    }
+
     // Weights change behaviour the way they say, on a trace the agents never trained on: a
     // packing-first agent (reward for the chosen node's dominant share after placing) keeps
     // fewer nodes busy than a balance-first one, and fragments GPUs less.

@@ -305,6 +305,34 @@ private slots:
         QVERIFY(again->rounds()->back().error.find("interrupted") != std::string::npos);
     }
 
+    // A project of schema 10 opened read-only (as `rounds` does: a listing never migrates) lists
+    // its rounds and curves without the later columns.
+    void olderProjectListsRoundsReadOnly()
+    {
+        const std::string file = path("v10.schedlab");
+        {
+            auto p = mustOpen(file);
+            const int64_t r = p->beginRound({ -1, -1, "fill", "all pods", 1, 1e-3, "balance=1", 1, "{}" }).value();
+            QVERIFY(p->finishRound(r, "/tmp/r.slq", "abc", { { 1, 0.5, 0.1, 0.9, 12.5, 0.3, 1.0, 100 } }, {}, 1.0).ok());
+        }
+        QVERIFY(QProcess::execute("python3", { "-c",
+                    QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('alter table rounds drop column start_validation'); "
+                            "c.execute('alter table round_curves drop column validation'); "
+                            "c.execute(\"update meta set value='10' where key='schema_version'\"); c.commit()")
+                        .arg(QString::fromStdString(file)) })
+            == 0);
+        auto p = mustOpen(file, store::Project::OpenMode::ReadOnly);
+        QCOMPARE(p->schemaVersion(), 10);
+        auto rows = p->rounds();
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().toString().c_str());
+        QCOMPARE(rows->size(), std::size_t(1));
+        QCOMPARE(rows->front().startValidation, -1.0);
+        auto curve = p->roundCurve(rows->front().id);
+        QVERIFY2(curve.ok(), curve.ok() ? "" : curve.error().toString().c_str());
+        QCOMPARE(curve->front().episodeReturn, 12.5);
+        QCOMPARE(curve->front().validation, -1.0);
+    }
+
     void importedTraceIsStoredAndReadBack()
     {
         auto p = mustOpen(path("import.schedlab"));

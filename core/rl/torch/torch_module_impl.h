@@ -24,6 +24,7 @@ public:
     Result<std::unique_ptr<Scorer>> clone() const override;
     std::unique_ptr<QNetwork> cloneNetwork() const override;
     void copyFrom(const QNetwork& other) override;
+    void mixWith(const QNetwork& other, double t) override;
     bool allFinite() const override;
     double weightSum() const override;
     uint64_t weightHash() const override;

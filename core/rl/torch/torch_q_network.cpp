@@ -216,6 +216,15 @@ void TorchQNetwork::copyFrom(const QNetwork& other)
         dst[i].copy_(src[i]);
 }
 
+void TorchQNetwork::mixWith(const QNetwork& other, double t)
+{
+    torch::NoGradGuard guard;
+    auto dst = m->net->parameters();
+    auto src = static_cast<const TorchQNetwork&>(other).m->net->parameters();
+    for (std::size_t i = 0; i < dst.size(); ++i)
+        dst[i].mul_(1.0 - t).add_(src[i], t);
+}
+
 bool TorchQNetwork::allFinite() const
 {
     for (const auto& p : m->net->parameters())

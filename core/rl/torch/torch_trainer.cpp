@@ -273,6 +273,8 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
     if (!o.teacherLoss.empty() && (!policy::makePlacementPolicy(o.teacherLoss) || !(o.teacherLossWeight >= 0) || !std::isfinite(o.teacherLossWeight)))
         return makeError(ErrorCode::Invalid, "training options: the teacher loss needs a heuristic of schedlab-cli policies (not '"
                 + o.teacherLoss + "') and a finite weight >= 0");
+    if (!(o.blend > 0 && o.blend <= 1))
+        return makeError(ErrorCode::Invalid, "training options: the blend (the fine-tuned weights' share) must be in (0, 1]");
     if (net.shape().features != kFeatureCount)
         return makeError(ErrorCode::Invalid, "model mismatch: the network takes " + std::to_string(net.shape().features)
                 + " features, this build computes " + std::to_string(kFeatureCount));
@@ -285,6 +287,15 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
     TrainReport report;
     ThrottledProgress progress(progressFn);
     std::array<double, kConstraintKinds> multiplier { 0, 0, 0 }; // CMDP: learnt across the episodes
+    // With a blend, the weights the round would end with now: the fine-tuned ones mixed with the start.
+    const bool blends = o.blend < 1.0;
+    const std::unique_ptr<QNetwork> start = blends ? net.cloneNetwork() : nullptr;
+    auto blended = [&] {
+        auto c = net.cloneNetwork();
+        if (blends)
+            c->mixWith(*start, 1.0 - o.blend);
+        return c;
+    };
     std::unique_ptr<QNetwork> best; // with validation seeds: the best weights so far (episode 0: the start)
     double bestValidation = 0;
     if (!o.validationSeeds.empty()) {
@@ -362,12 +373,13 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         s.stepsPerSecond = s.seconds > 0 ? double(s.decisions) / s.seconds : 0;
         s.constraints = constraints;
         if (!o.validationSeeds.empty()) {
-            auto v = validate(net, trace, o, cancel);
+            auto candidate = blended();
+            auto v = validate(*candidate, trace, o, cancel);
             if (!v)
                 return v.error();
             s.validation = *v;
             if (s.validation > bestValidation) {
-                best = net.cloneNetwork();
+                best = std::move(candidate);
                 bestValidation = s.validation;
                 report.keptEpisode = e + 1;
             }
@@ -377,8 +389,10 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         if (onEpisode)
             onEpisode(s);
     }
-    if (best && report.keptEpisode != o.episodes)
+    if (best)
         net.copyFrom(*best);
+    else if (blends)
+        net.mixWith(*start, 1.0 - o.blend);
     if (!net.allFinite())
         return makeError(ErrorCode::Invalid, "training diverged: a weight became NaN or infinite (try a lower learning rate)");
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
