@@ -97,6 +97,16 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_validation->setToolTip(tr("Fill: after each episode the greedy policy replays these seeds; the round keeps the episode "
                                 "of highest GPU allocation (keep them apart from the evaluation seeds)"));
     form->addRow(tr("Validation seeds (fill)"), m_validation);
+    m_blend = new QDoubleSpinBox(left);
+    m_blend->setObjectName("trainBlend");
+    m_blend->setRange(0.05, 1.0);
+    m_blend->setSingleStep(0.05);
+    m_blend->setDecimals(2);
+    m_blend->setValue(1.0);
+    m_blend->setToolTip(tr("Each DQN round ends with this share of its fine-tuned weights and the rest of the weights it started "
+                           "from (WiSE-FT): it keeps much of the gain on the trained workload and much of the start's behaviour "
+                           "on others. With validation seeds each episode is validated blended."));
+    form->addRow(tr("Blend with the start (1 = off)"), m_blend);
     m_wait = new QCheckBox(tr("Wait action (timed)"), left);
     m_wait->setToolTip(tr("The agent may hold a job instead of placing it, at most 8 times in a row"));
     m_wait->setEnabled(false);
@@ -258,6 +268,7 @@ TrainRequest TrainingPanel::request() const
     if (r.mode == rl::TrainMode::Fill && !m_validation->text().trimmed().isEmpty())
         if (auto v = workflow::parseSeeds(m_validation->text().trimmed().toStdString()))
             r.validationSeeds = v.value();
+    r.blend = m_blend->value();
     if (r.mode == rl::TrainMode::Timed) {
         const int room = m_room->currentData().toInt();
         r.migration = room & 1 ? sim::Migration::Defragment : sim::Migration::None;

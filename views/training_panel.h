@@ -44,6 +44,7 @@ struct TrainRequest {
     std::string teacher; ///< non-empty: a pre-training round imitating this heuristic comes first
     bool keepTeacher = false; ///< the DQN rounds keep a margin loss toward the teacher (TrainOptions::teacherLoss)
     std::vector<uint64_t> validationSeeds; ///< fill: each round keeps its best episode on these seeds
+    double blend = 1.0; ///< each DQN round ends with (1 - blend) x its start + blend x its tuned weights (WiSE-FT)
     /// Timed: the agent may make room (it decides each offer) and budgets kept by multipliers.
     sim::Migration migration = sim::Migration::None;
     sim::Preemption preemption = sim::Preemption::None;
@@ -87,6 +88,7 @@ public:
     QComboBox* teacherBox() const { return m_teacher; }
     QCheckBox* keepTeacherBox() const { return m_keepTeacher; }
     QLineEdit* validationEdit() const { return m_validation; }
+    QDoubleSpinBox* blendBox() const { return m_blend; }
     /// Checkpoints of the selected finished rounds.
     std::vector<std::string> selectedCheckpoints() const;
 
@@ -111,6 +113,7 @@ private:
     QComboBox* m_teacher = nullptr;
     QCheckBox* m_keepTeacher = nullptr;
     QLineEdit* m_validation = nullptr;
+    QDoubleSpinBox* m_blend = nullptr;
     QCheckBox* m_wait = nullptr;
     QComboBox* m_room = nullptr;
     QLineEdit* m_budgets = nullptr;

@@ -26,6 +26,7 @@ workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& r, const rl
     if (r.keepTeacher)
         o.train.teacherLoss = r.teacher;
     o.train.validationSeeds = r.validationSeeds;
+    o.train.blend = r.blend;
     o.train.maxPods = r.pods;
     o.train.reward = reward;
     o.train.seed = r.seed;

@@ -395,7 +395,7 @@ private slots:
         QVERIFY2(bl.code == 0, bl.err.constData());
         const QString blendedRound = QJsonDocument::fromJson(bl.out).object()["rounds"].toArray()[0].toObject()["checkpoint"].toString();
         const QJsonArray all = QJsonDocument::fromJson(cli({ "rounds", "--project", project, "--json" }).out).object()["rounds"].toArray();
-        QVERIFY2(all.last().toObject()["window"].toString().endsWith("; blended 0.6 with its start (WiSE-FT)"),
+        QVERIFY2(all.last().toObject()["window"].toString() == "100 pods, ratio 1.3; blended 0.6 with its start (WiSE-FT)",
             qPrintable(all.last().toObject()["window"].toString()));
         const QString mixed = m_dir.filePath("mixed.slq");
         Run bm = cli({ "blend-model", "--from", checkpoint, "--to", blendedRound, "--t", "0", "--out", mixed });

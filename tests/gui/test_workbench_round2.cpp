@@ -290,6 +290,10 @@ private slots:
         const workflow::SessionOptions so = app::sessionOptionsOf(kept, rl::RewardConfig {}, m_dir.path().toStdString());
         QCOMPARE(so.base.train.teacherLoss, std::string("fgd"));
         QCOMPARE(so.base.train.validationSeeds, (std::vector<uint64_t> { 7, 8 }));
+        QCOMPARE(so.base.train.blend, 1.0); // off unless asked
+        panel->blendBox()->setValue(0.7);
+        QCOMPARE(app::sessionOptionsOf(panel->request(), rl::RewardConfig {}, m_dir.path().toStdString()).base.train.blend, 0.7);
+        panel->blendBox()->setValue(1.0);
         panel->validationEdit()->setText("seven");
         {
             QSignalSpy started(panel, &views::TrainingPanel::startRequested);
