@@ -46,7 +46,7 @@ for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8
     for r in tests/fuzz/regressions/"${target%%_*}"-*; do [ -e "$r" ] && cp -n "$r" "$corpus"/; done
     log="build/fuzz/$target.log"
     echo "fuzz_$target: ${SECONDS_PER_TARGET}s"
-    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    if ! ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         "build/fuzz/tests/fuzz/fuzz_$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
         -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${FUZZ_SEED:+-seed=$FUZZ_SEED} -artifact_prefix="build/fuzz/artifacts/$target-" \
         > "$log" 2>&1; then
