@@ -364,6 +364,8 @@ private slots:
         QCOMPARE(listed.last().toObject()["keptEpisode"].toInt(), best + 1); // stored with the curve
         QCOMPARE(listed.last().toObject()["startValidation"].toDouble(), start);
         QCOMPARE(listed.last().toObject()["validation"].toArray().size(), 3);
+        for (int i = 0; i < 3; ++i) // each episode's validation stored as trained
+            QCOMPARE(listed.last().toObject()["validation"].toArray()[i].toDouble(), ve[i].toObject()["validation"].toDouble());
         QVERIFY2(window.startsWith("teacher loss fgd x0.5; 100 pods") && window.endsWith("best episode on validation seeds 7,8"),
             qPrintable(window));
         for (const QStringList& bad : { QStringList { "--validate", "x" }, QStringList { "--validate", "7", "--mode", "timed" },
