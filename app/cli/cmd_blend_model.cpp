@@ -6,9 +6,7 @@
 
 #include "rl/q_network.h"
 
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 namespace schedlab::cli {
 
@@ -20,11 +18,10 @@ int runBlendModel(const std::vector<std::string>& argv)
     const auto from = a.value("from"), to = a.value("to"), out = a.value("out");
     if (!from || !to || !out)
         return fail("blend-model: give --from START.slq --to TUNED.slq --t 0.5 --out BLEND.slq", 2);
-    const std::string tText = a.value("t").value_or("0.5");
-    char* end = nullptr;
-    const double t = std::strtod(tText.c_str(), &end);
-    if (end == tText.c_str() || *end || !std::isfinite(t) || t < 0 || t > 1)
-        return fail("blend-model: --t must be a number in [0, 1] (the share of --to), not '" + tText + "'", 2);
+    std::string error;
+    const double t = a.real("t", 0.5, error);
+    if (!error.empty() || !(t >= 0 && t <= 1))
+        return fail("blend-model: --t must be a number in [0, 1] (the share of --to), not '" + a.value("t").value_or("") + "'", 2);
     auto start = rl::QNetwork::load(*from);
     if (!start)
         return fail(start.error().toString());

@@ -260,13 +260,10 @@ int runTrain(const std::vector<std::string>& argv)
         c.train.validationSeeds = seeds.value();
     }
     // --blend T: each DQN round ends with (1 - T) x its start + T x its fine-tuned weights (WiSE-FT).
-    if (auto text = a.value("blend")) {
-        char* end = nullptr;
-        c.train.blend = std::strtod(text->c_str(), &end);
-        if (end == text->c_str() || *end || !(c.train.blend > 0 && c.train.blend <= 1))
-            return fail("train: --blend " + *text + ": the fine-tuned weights' share must be a number in (0, 1]", 2);
-    }
     std::string error;
+    c.train.blend = a.real("blend", 1.0, error);
+    if (!error.empty() || !(c.train.blend > 0 && c.train.blend <= 1))
+        return fail("train: --blend " + a.value("blend").value_or("") + ": the fine-tuned weights' share must be a number in (0, 1]", 2);
     const int rounds = int(a.integer("rounds", 1, error));
     if (!error.empty() || rounds < (teacher.empty() ? 1 : 0) || rounds > 1000)
         return fail(teacher.empty() ? "train: --rounds takes 1..1000" : "train: --rounds takes 0..1000 with --teacher", 2);
