@@ -28,7 +28,7 @@ QString evaluationText(const std::string& mode, const std::vector<store::EvalVal
         { "waitP99S", QStringLiteral("p99 wait s") }, { "waitMeanS", QStringLiteral("mean wait s") }, { "failed", QStringLiteral("failed jobs") },
         { "meanGpuUtilPct", QStringLiteral("mean GPU utilization %") }, { "cpuFragPct", QStringLiteral("CPU fragmentation %") },
         { "slaViolationPct", QStringLiteral("SLA violations %") }, { "migrationsPerHour", QStringLiteral("migrations/h") },
-        { "evictionsPerHour", QStringLiteral("evictions/h") }, { "replicaHours", QStringLiteral("replica-h") },
+        { "evictionsPerHour", QStringLiteral("evictions/h") }, { "gpuBlockedWithRoom", QStringLiteral("GPU jobs blocked, room") }, { "replicaHours", QStringLiteral("replica-h") },
         { "sloViolationMinutes", QStringLiteral("SLO min") }, { "missedPct", QStringLiteral("late %") },
         { "scalingActions", QStringLiteral("scaling actions") }, { "burstLagP50S", QStringLiteral("median burst lag s") },
         { "meanUtilizationPct", QStringLiteral("utilisation %") }, { "cost", QStringLiteral("cost") } };

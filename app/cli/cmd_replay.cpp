@@ -181,7 +181,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     }
     QJsonArray runs;
     struct Row {
-        Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim, preempted, migrated, lostGpuH;
+        Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim, preempted, migrated, lostGpuH, blocked;
     };
     const bool roomMaking = o.preemption != sim::Preemption::None || o.migration != sim::Migration::None;
     std::vector<std::pair<std::string, Row>> rows;
@@ -219,6 +219,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             row.preempted.add(double(r->preemptions));
             row.migrated.add(double(r->migrations));
             row.lostGpuH.add(r->workLostGpuHours);
+            row.blocked.add(double(r->gpuBlockedWithRoom));
             seedUsed = seedUsed || r->seedUse == "schedule";
         }
         if (!seedUsed)
@@ -258,9 +259,13 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
             std::printf("making room: preemption %s, migration %s (restart %.0f s, %s); mean over seeds\n",
                 sim::preemptionName(o.preemption), sim::migrationName(o.migration), o.migrationRestartS,
                 o.migrationsPerHour > 0 ? (std::to_string(int64_t(o.migrationsPerHour)) + " a hour at most").c_str() : "no budget");
-            std::printf("%-14s %12s %12s %16s\n", "policy", "evictions", "migrations", "work lost GPU-h");
+            std::printf("%-14s %12s %12s %16s %22s\n", "policy", "evictions", "migrations", "work lost GPU-h",
+                "GPU jobs blocked, room");
             for (const auto& [name, r] : rows)
-                std::printf("%-14s %12.1f %12.1f %16.2f\n", name.c_str(), r.preempted.mean(), r.migrated.mean(), r.lostGpuH.mean());
+                std::printf("%-14s %12.1f %12.1f %16.2f %22.1f\n", name.c_str(), r.preempted.mean(), r.migrated.mean(),
+                    r.lostGpuH.mean(), r.blocked.mean());
+            std::printf("GPU jobs blocked, room: GPU jobs that headed the queue and did not start although the cluster's "
+                        "free cpu, memory and GPU (summed over nodes) covered them\n");
         }
         if (skipped > 0)
             std::printf("%lld jobs have no run time in the trace (never started, or still running) and are not replayed\n",

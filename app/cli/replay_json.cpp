@@ -66,7 +66,7 @@ QJsonObject timedResultToJson(const sim::TimedResult& r)
         { "skipped", double(r.skipped) },
         { "backfilled", double(r.backfilled) }, { "preemptions", double(r.preemptions) },
         { "migrations", double(r.migrations) }, { "workLostGpuHours", r.workLostGpuHours },
-        { "workLostCpuHours", r.workLostCpuHours },
+        { "workLostCpuHours", r.workLostCpuHours }, { "gpuBlockedWithRoom", double(r.gpuBlockedWithRoom) },
         { "waitS", dist(r.waitS) },
         { "jctS", dist(r.jctS) },
         { "boundedSlowdown", dist(r.boundedSlowdown) },

@@ -39,6 +39,8 @@ std::vector<std::string> evalMetrics(TrainMode mode, const TrainOptions& options
     if (makesRoom(options) || options.constraints.any())
         for (int k = 0; k < kConstraintKinds; ++k)
             m.push_back(constraintMetric(ConstraintKind(k)));
+    if (makesRoom(options))
+        m.push_back("gpuBlockedWithRoom");
     return m;
 }
 
@@ -135,6 +137,8 @@ Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, TrainMode m
                 if (measuresConstraints(o))
                     for (int k = 0; k < kConstraintKinds; ++k)
                         m.emplace_back(constraintMetric(ConstraintKind(k)), constraintValue(ConstraintKind(k), *r));
+                if (makesRoom(o))
+                    m.emplace_back("gpuBlockedWithRoom", double(r->gpuBlockedWithRoom));
             }
             if (auto* learned = dynamic_cast<LearnedPolicy*>(p->get()); learned && learned->error())
                 return *learned->error();

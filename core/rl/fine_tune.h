@@ -65,7 +65,8 @@ std::vector<std::string> overBudget(const std::vector<store::ConstraintPoint>& c
 /// Metrics reported per mode: fill "finalGpuAllocPct", "failedPods", "fragRatePct";
 /// timed "waitP99S", "waitMeanS", "failed", "meanGpuUtilPct", "cpuFragPct" (time-weighted CPU
 /// fragmentation rate, the source design's headline metric), and when the options make room or
-/// set budgets also "slaViolationPct", "migrationsPerHour", "evictionsPerHour" (constraints.h).
+/// set budgets also "slaViolationPct", "migrationsPerHour", "evictionsPerHour" (constraints.h), and
+/// when they make room "gpuBlockedWithRoom" (TimedResult: GPU jobs held by placement, not capacity).
 std::vector<std::string> evalMetrics(TrainMode mode, const TrainOptions& options = {});
 
 /// Evaluates policies ("learned:PATH", "torchscript:PATH" or heuristic names) on `trace`: fill

@@ -100,6 +100,7 @@ void Replay::buildUnits()
     m_results.resize(m_units.size());
     m_placements.resize(m_units.size());
     m_waitRecorded.assign(m_units.size(), 0);
+    m_blockedWithRoom.assign(m_units.size(), 0);
     ClusterState empty(m_trace);
     for (std::size_t i = 0; i < m_units.size(); ++i) {
         const Unit& u = m_units[i];

@@ -105,6 +105,10 @@ struct TimedResult {
     int64_t skipped = 0; ///< no submit or run time in the trace
     int64_t outsideWindow = 0; ///< submitted outside TimedOptions' window
     int64_t backfilled = 0; ///< units started by EASY backfilling
+    /// GPU units that headed the queue and did not start although the cluster's free cpu, memory
+    /// and gpu-milli, each summed over the nodes, covered their request: "GPUs free but scheduling
+    /// fails" (placement, not capacity, held them; making room exists for them). Each unit once.
+    int64_t gpuBlockedWithRoom = 0;
     std::string preemption = "none", migration = "none"; ///< TimedOptions' choices
     int64_t preemptions = 0; ///< evictions of running units to make room (a unit may count more than once)
     int64_t migrations = 0; ///< running units moved to make room

@@ -155,6 +155,9 @@ private:
     /// One scheduling pass at t: units start in queue order until one cannot (the head), then,
     /// with EASY, backfill() (timed_replay_easy.cpp).
     void schedule(double t);
+    /// The pass's head `ui` did not start: counts it in gpuBlockedWithRoom if it needs GPUs and
+    /// the cluster's free totals cover it (each unit once).
+    void noteBlockedHead(int32_t ui);
     void backfill(double t, const QueueEntry& head, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     /// The queue policy's key of a waiting unit at time t.
     double keyOf(int32_t ui, double t) const;
@@ -202,6 +205,7 @@ private:
     std::vector<UnitResult> m_results;
     std::vector<std::vector<Placement>> m_placements;
     std::vector<char> m_waitRecorded;
+    std::vector<char> m_blockedWithRoom; ///< per unit: counted in TimedResult::gpuBlockedWithRoom
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
     uint64_t m_seq = 0;
     std::unique_ptr<WaitQueue> m_wait; ///< made by buildUnits

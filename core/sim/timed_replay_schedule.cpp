@@ -156,6 +156,26 @@ void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d
     m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {}, d ? d->reward : std::vector<float> {});
 }
 
+void Replay::noteBlockedHead(int32_t ui)
+{
+    char& seen = m_blockedWithRoom[std::size_t(ui)];
+    if (seen)
+        return;
+    const Unit& u = m_units[std::size_t(ui)];
+    int64_t cpu = 0, mem = 0, gpu = 0;
+    for (int32_t k = 0; k < u.count; ++k) {
+        const trace::TaskRequest& r = taskOf(u, k).request;
+        cpu += r.cpuMilli;
+        mem += r.memMiB;
+        gpu += r.totalGpuMilli();
+    }
+    if (gpu > 0 && cpu <= m_cluster.totalCpu() - m_cluster.allocCpu() && mem <= m_cluster.totalMem() - m_cluster.allocMem()
+        && gpu <= m_cluster.totalGpuMilli() - m_cluster.allocGpuMilli()) {
+        seen = 1;
+        ++m_out.gpuBlockedWithRoom;
+    }
+}
+
 double Replay::userShare(int32_t user) const
 {
     if (user < 0 || std::size_t(user) >= m_userAlloc.size())
@@ -242,6 +262,7 @@ void Replay::schedule(double t)
             m_committedHead = -1;
         } else {
             logWait(e.unit);
+            noteBlockedHead(e.unit);
             head = e;
             blocked = true;
         }
@@ -254,6 +275,7 @@ void Replay::schedule(double t)
             continue;
         }
         logWait(e.unit);
+        noteBlockedHead(e.unit);
         head = e;
         blocked = true;
         if (m_opt.head == HeadRule::Commit)

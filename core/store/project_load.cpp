@@ -208,6 +208,7 @@ Result<StoredRun> Project::loadRun(int64_t runId)
     t.migrations = int64_t(num("migrations"));
     t.workLostGpuHours = num("workLostGpuHours");
     t.workLostCpuHours = num("workLostCpuHours");
+    t.gpuBlockedWithRoom = int64_t(num("gpuBlockedWithRoom")); // 0 for runs stored before it was kept
     t.meanCpuUtil = num("meanCpuUtil");
     t.meanMemUtil = num("meanMemUtil");
     t.meanGpuUtil = num("meanGpuUtil");

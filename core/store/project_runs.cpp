@@ -149,6 +149,7 @@ Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
         { "meanGpuFragRate", r.meanGpuFragRate }, { "meanCpuFragRate", r.meanCpuFragRate }, { "energyKWh", r.energyKWh }, { "makespanS", r.makespanS },
         { "preemptions", double(r.preemptions) }, { "migrations", double(r.migrations) },
         { "workLostGpuHours", r.workLostGpuHours }, { "workLostCpuHours", r.workLostCpuHours },
+        { "gpuBlockedWithRoom", double(r.gpuBlockedWithRoom) },
     };
     for (const auto& [name, d] : { std::pair<const char*, const Distribution*> { "wait", &r.waitS },
              { "jct", &r.jctS }, { "bsld", &r.boundedSlowdown } }) {

@@ -137,7 +137,8 @@ std::vector<NamedValue> summaryMetrics(const RunOutcome& run, UtilizationKind ut
             { "energy (kWh)", t->energyKWh } };
         if (room)
             out.insert(out.end(), { { "evictions", double(t->preemptions) }, { "migrations", double(t->migrations) },
-                                      { "work lost (GPU-h)", t->workLostGpuHours } });
+                                      { "work lost (GPU-h)", t->workLostGpuHours },
+                                      { "GPU jobs blocked with room free", double(t->gpuBlockedWithRoom) } });
         return out;
     }
     return {};

@@ -83,10 +83,12 @@ private slots:
         QCOMPARE(evicted[0].node, 0);
         QCOMPARE(r.stateHash, mustRun(b.t, {}).stateHash); // the cluster ends empty either way
 
-        // Without preemption D waits for A and B: 100-150.
+        // Without preemption D waits for A and B: 100-150. Capacity held it (2 GPUs free, 3
+        // asked), not placement: it does not count as blocked with room.
         const sim::TimedResult plain = mustRun(b.t, {});
         QCOMPARE(plain.preemptions, int64_t(0));
         QCOMPARE(unitOf(plain, 2).startS, 100.0);
+        QCOMPARE(plain.gpuBlockedWithRoom, int64_t(0));
     }
 
     void preemptionPicksTheNodeByKubernetesCriteria()
@@ -145,6 +147,7 @@ private slots:
         QCOMPARE(moved[0].node, 1);
         QCOMPARE(moved[0].timeS, 10.0);
         QCOMPARE(r.completed, int64_t(4));
+        QCOMPARE(r.gpuBlockedWithRoom, int64_t(0)); // the move started it at once
         // Its candidates: the destinations (only n1 has room: 2 free, 1 left after it).
         QCOMPARE(moved[0].feasible, 1);
         QCOMPARE(int(moved[0].candidateCount), 1);
@@ -164,7 +167,11 @@ private slots:
         // The restart cost is an option; without migration D waits for A or B: 100-150.
         o.migrationRestartS = 30;
         QCOMPARE(unitOf(mustRun(b.t, o), 1).finishS, 130.0);
-        QCOMPARE(unitOf(mustRun(b.t, {}), 3).startS, 100.0);
+        const sim::TimedResult plain = mustRun(b.t, {});
+        QCOMPARE(unitOf(plain, 3).startS, 100.0);
+        // There D headed the queue from 10 to 100 with 5 GPUs free in all (3 + 2) for its 4, and
+        // the cpu too: blocked with room, counted once over its passes.
+        QCOMPARE(plain.gpuBlockedWithRoom, int64_t(1));
     }
 
     void migrationBudgetPerHour()
@@ -186,6 +193,12 @@ private slots:
         const sim::TimedResult r = mustRun(b.t, o);
         QCOMPARE(r.migrations, int64_t(2));
         QCOMPARE(unitOf(r, 11).startS, 4100.0); // the third D: after A and B end at 4100
+        // The GPU jobs held by placement: none with moves, the third D at the budget, all three
+        // without migration.
+        o.migrationsPerHour = 0;
+        QCOMPARE(mustRun(b.t, o).gpuBlockedWithRoom, int64_t(0));
+        QCOMPARE(r.gpuBlockedWithRoom, int64_t(1));
+        QCOMPARE(mustRun(b.t, {}).gpuBlockedWithRoom, int64_t(3));
     }
 
     void fillMovesAPodWhenThatLetsTheFailedOneFit()
