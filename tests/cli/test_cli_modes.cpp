@@ -117,8 +117,16 @@ private slots:
             QCOMPARE(c2[k].toObject()["multiplier"].toDouble(), 0.5 * c1[k].toObject()["value"].toDouble());
         }
         const QJsonObject learned = round["eval"].toObject()["learned"].toObject();
-        for (const char* m : { "slaViolationPct", "migrationsPerHour", "evictionsPerHour" })
+        for (const char* m : { "slaViolationPct", "migrationsPerHour", "evictionsPerHour", "gpuBlockedWithRoom" })
             QVERIFY2(learned.contains(m) && round["eval"].toObject()["bestfit"].toObject().contains(m), m);
+        // The trace ends inside the training window, so the evaluation replays it whole: the
+        // baseline's GPU jobs blocked with room are those of a replay with the same room options.
+        const Run replayed = cli({ "replay", trace, "--mode", "timed", "--backfill", "easy", "--migration", "defragment",
+            "--preemption", "priority", "--policy", "bestfit", "--json" });
+        QCOMPARE(replayed.code, 0);
+        const double blocked = QJsonDocument::fromJson(replayed.out).object()["runs"].toArray()[0].toObject()["gpuBlockedWithRoom"].toDouble();
+        QVERIFY(blocked > 0);
+        QCOMPARE(round["eval"].toObject()["bestfit"].toObject()["gpuBlockedWithRoom"].toDouble(), blocked);
         QStringList expected;
         if (learned["slaViolationPct"].toDouble() > 0)
             expected << "sla";
