@@ -23,9 +23,13 @@ struct RunResult : workflow::RunOutcome {
     uint64_t seed() const { return spec.seed(); }
 };
 
-/// The colour key (and comparison group) of a run: its policy, with the mode for fill runs, so
-/// "bestfit" timed and "bestfit (fill)" never share a colour in one session.
-inline std::string colourKey(const sim::RunSpec& spec) { return spec.isFill() ? spec.policy + " (fill)" : spec.policy; }
+/// The colour key (and comparison group) of a run: its policy, with how it made room and the mode
+/// for fill runs, so "bestfit", "bestfit + migration" and "bestfit (fill)" never share a colour or
+/// a comparison group in one session.
+inline std::string colourKey(const sim::RunSpec& spec)
+{
+    return spec.policy + spec.roomSuffix() + (spec.isFill() ? " (fill)" : "");
+}
 
 } // namespace schedlab::views
 

@@ -89,7 +89,8 @@ Result<views::RunResult> ProjectSession::loadFrom(store::Project& project, int64
     r.storedId = runId;
     r.spec = std::move(spec).value();
     r.policy = views::colourKey(r.spec);
-    r.label = r.spec.policy + " #" + std::to_string(r.seed()) + (r.spec.isFill() ? " fill" : "") + " (run " + std::to_string(runId) + ")";
+    r.label = r.spec.policy + " #" + std::to_string(r.seed()) + (r.spec.isFill() ? " fill" : "") + r.spec.roomSuffix() + " (run "
+        + std::to_string(runId) + ")";
     if (stored->fill)
         r.fill = std::make_shared<const sim::FillResult>(std::move(*stored->fill));
     else

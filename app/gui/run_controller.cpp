@@ -86,7 +86,7 @@ void RunController::launch(std::size_t index)
                 static_cast<workflow::RunOutcome&>(result) = std::move(r).value();
                 result.id = id;
                 result.policy = views::colourKey(result.spec);
-                result.label = runLabel(result.spec.policy, result.spec.seed()) + (result.spec.isFill() ? " fill" : "")
+                result.label = runLabel(result.spec.policy, result.spec.seed()) + (result.spec.isFill() ? " fill" : "") + result.spec.roomSuffix()
                     + (!result.spec.schedulerConfig.empty() && policy::acceptsSchedulerConfig(result.spec.policy) ? " (configured)" : "");
                 emit runFinished(result);
             }

@@ -15,6 +15,17 @@ bool parseRunMode(const std::string& name, RunMode& mode)
     return true;
 }
 
+std::string RunSpec::roomSuffix() const
+{
+    std::string out;
+    if (const TimedOptions* t = timedOptions(); t && t->preemption != Preemption::None)
+        out += " + preemption";
+    const Migration m = isFill() ? fillOptions()->migration : timedOptions()->migration;
+    if (m != Migration::None)
+        out += " + migration";
+    return out;
+}
+
 uint64_t RunSpec::seed() const
 {
     return std::visit([](const auto& o) { return o.seed; }, options);

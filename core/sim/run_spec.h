@@ -49,6 +49,9 @@ struct RunSpec {
     uint64_t seed() const;
     void setSeed(uint64_t seed);
     policy::TieBreak tieBreak() const;
+    /// How the run makes room, for labels: "", " + preemption", " + migration" or both (fill: at
+    /// most " + migration").
+    std::string roomSuffix() const;
     /// Decisions (and with a journal, states) are x'ed by this: PodIndex or Seconds.
     XAxisKind decisionAxis() const { return isFill() ? XAxisKind::PodIndex : XAxisKind::Seconds; }
     /// The series (curve / ticks) are x'ed by this: ArrivedPct or Seconds.

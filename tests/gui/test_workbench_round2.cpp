@@ -180,14 +180,26 @@ private slots:
         QCOMPARE(r.spec.timedOptions()->preemption, sim::Preemption::Priority);
         QVERIFY(r.timed->migrations > 0);
         QCOMPARE(w.results()[0].timed->migrations, int64_t(0));
+        // The two runs of one policy and seed are told apart by how they made room.
+        QCOMPARE(w.results()[0].label, std::string("bestfit #42"));
+        QCOMPARE(r.label, std::string("bestfit #42 + preemption + migration"));
+        // ... and compared as two groups, not one mean over both.
+        QCOMPARE(r.policy, std::string("bestfit + preemption + migration"));
+        QCOMPARE(w.results()[0].policy, std::string("bestfit"));
         const QStringList names = w.comparison()->metricNames();
-        QVERIFY2(names.contains("migrations") && names.contains("evictions") && names.contains("work lost (GPU-h)"),
+        QVERIFY2(names.contains("migrations") && names.contains("evictions") && names.contains("work lost (GPU-h)")
+                && names.contains("GPU jobs blocked with room free"),
             qPrintable(names.join(", ")));
+        if (const QString dir = qEnvironmentVariable("SCHEDLAB_SHOTS"); !dir.isEmpty()) {
+            w.resize(1280, 800);
+            w.grab().save(dir + "/comparison_room.png");
+        }
         mode->setCurrentIndex(2); // fill: pods may move, nothing is evicted
         QVERIFY(migration->isEnabled() && !preemption->isEnabled());
         w.runPolicies({ "bestfit" });
         QVERIFY(done.wait(120000));
         QCOMPARE(w.results().back().spec.fillOptions()->migration, sim::Migration::Defragment);
+        QCOMPARE(w.results().back().label, std::string("bestfit #42 fill + migration"));
     }
 
     void inspectorSaysWhenThereIsNoScore()
