@@ -192,6 +192,7 @@ private slots:
             qPrintable(names.join(", ")));
         if (const QString dir = qEnvironmentVariable("SCHEDLAB_SHOTS"); !dir.isEmpty()) {
             w.resize(1280, 800);
+            QTest::qWait(200); // the plots re-lay out their legends
             w.grab().save(dir + "/comparison_room.png");
         }
         mode->setCurrentIndex(2); // fill: pods may move, nothing is evicted
