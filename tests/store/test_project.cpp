@@ -118,7 +118,9 @@ private slots:
             fillId = p->beginRun({ -1, "fill", "bestfit", "", "", "{}", 42 }).value();
             QVERIFY(p->finishFillRun(fillId, f).ok());
             timedId = p->beginRun({ -1, "timed", "bestfit", "fcfs", "none", "{}", 42 }).value();
-            QVERIFY(p->finishTimedRun(timedId, tr).ok());
+            sim::TimedResult stored = tr;
+            stored.gpuBlockedWithRoom = 3; // a figure of room-making runs, kept like the others
+            QVERIFY(p->finishTimedRun(timedId, stored).ok());
         }
         auto p = mustOpen(file, store::Project::OpenMode::ReadOnly);
         auto lf = p->loadRun(fillId);
@@ -134,6 +136,7 @@ private slots:
         QVERIFY(lt->timed && !lt->fill);
         QCOMPARE(lt->timed->waitS.p99, tr.waitS.p99);
         QCOMPARE(lt->timed->meanGpuUtil, tr.meanGpuUtil);
+        QCOMPARE(lt->timed->gpuBlockedWithRoom, int64_t(3));
         QCOMPARE(lt->timed->series.size(), tr.series.size());
         QCOMPARE(lt->timed->series[5].p99WaitS, tr.series[5].p99WaitS);
         QCOMPARE(lt->timed->units_.size(), tr.units_.size());
