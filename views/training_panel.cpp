@@ -94,9 +94,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_validation = new QLineEdit(left);
     m_validation->setObjectName("trainValidation");
     m_validation->setPlaceholderText(tr("e.g. 2000-2003"));
-    m_validation->setToolTip(tr("Fill: after each episode the greedy policy replays these seeds; the round keeps the episode "
-                                "of highest GPU allocation (keep them apart from the evaluation seeds)"));
-    form->addRow(tr("Validation seeds (fill)"), m_validation);
+    m_validation->setToolTip(tr("After each episode the greedy policy replays these seeds; the round keeps the episode of "
+                                "highest GPU allocation (fill; keep them apart from the evaluation seeds) or of lowest p99 wait "
+                                "over the training window (timed), the starting weights included"));
+    form->addRow(tr("Validation seeds"), m_validation);
     m_blend = new QDoubleSpinBox(left);
     m_blend->setObjectName("trainBlend");
     m_blend->setRange(0.05, 1.0);
@@ -111,6 +112,21 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     m_wait->setToolTip(tr("The agent may hold a job instead of placing it, at most 8 times in a row"));
     m_wait->setEnabled(false);
     form->addRow(QString(), m_wait);
+    m_skip = new QCheckBox(tr("Skip action (timed)"), left);
+    m_skip->setObjectName("trainSkip");
+    m_skip->setToolTip(tr("The agent may pass over up to 16 jobs a scheduling pass (the pass goes on to the next job); "
+                          "a teacher skips a job while a shorter one waits behind it"));
+    m_skip->setEnabled(false);
+    form->addRow(QString(), m_skip);
+    // Holding a job and passing it over exclude each other.
+    connect(m_wait, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            m_skip->setChecked(false);
+    });
+    connect(m_skip, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            m_wait->setChecked(false);
+    });
     m_room = new QComboBox(left);
     m_room->setObjectName("trainRoom");
     m_room->addItem(tr("wait only"), 0);
@@ -149,15 +165,15 @@ TrainingPanel::TrainingPanel(QWidget* parent)
         m_from->setEnabled(i == 1);
         m_pods->setEnabled(i == 0);
         m_wait->setEnabled(i == 1);
+        m_skip->setEnabled(i == 1);
         m_room->setEnabled(i == 1);
         m_budgets->setEnabled(i == 1);
-        m_validation->setEnabled(i == 0);
     });
     m_window->setEnabled(false);
     m_from->setEnabled(false);
     connect(m_start, &QPushButton::clicked, this, [this] {
         // A budget or seed text that does not parse stops here, with the reason, before any work.
-        if (m_mode->currentIndex() == 0 && !m_validation->text().trimmed().isEmpty()) {
+        if (!m_validation->text().trimmed().isEmpty()) {
             if (auto v = workflow::parseSeeds(m_validation->text().trimmed().toStdString()); !v) {
                 setProgress(0, tr("validation seeds: %1").arg(QString::fromStdString(v.error().message)));
                 m_validation->setFocus();
@@ -262,10 +278,11 @@ TrainRequest TrainingPanel::request() const
     r.learningRate = m_lr->value();
     r.gamma = m_gamma->value();
     r.allowWait = m_wait->isChecked() && r.mode == rl::TrainMode::Timed;
+    r.skip = m_skip->isChecked() && r.mode == rl::TrainMode::Timed;
     r.parentRound = m_parent->currentData().toLongLong();
     r.teacher = m_teacher->currentData().toString().toStdString();
     r.keepTeacher = !r.teacher.empty() && m_keepTeacher->isChecked();
-    if (r.mode == rl::TrainMode::Fill && !m_validation->text().trimmed().isEmpty())
+    if (!m_validation->text().trimmed().isEmpty())
         if (auto v = workflow::parseSeeds(m_validation->text().trimmed().toStdString()))
             r.validationSeeds = v.value();
     r.blend = m_blend->value();

@@ -37,13 +37,14 @@ struct TrainRequest {
     double learningRate = 1e-3;
     double gamma = 0.9;
     bool allowWait = false; ///< timed: the agent may hold a job (at most 8 times in a row)
+    bool skip = false; ///< timed: the agent may pass over jobs (at most 16 a scheduling pass)
     int64_t parentRound = -1; ///< -1 = fresh
     uint64_t seed = 1000; ///< round i of a session trains on seeds seed + i x episodes (as schedlab-cli train --seed)
     std::vector<std::string> baselines;
     std::vector<uint64_t> evalSeeds { 42, 43, 44 };
     std::string teacher; ///< non-empty: a pre-training round imitating this heuristic comes first
     bool keepTeacher = false; ///< the DQN rounds keep a margin loss toward the teacher (TrainOptions::teacherLoss)
-    std::vector<uint64_t> validationSeeds; ///< fill: each round keeps its best episode on these seeds
+    std::vector<uint64_t> validationSeeds; ///< each round keeps its best episode on these seeds (timed: p99 wait, training window)
     double blend = 1.0; ///< each DQN round ends with (1 - blend) x its start + blend x its tuned weights (WiSE-FT)
     /// Timed: the agent may make room (it decides each offer) and budgets kept by multipliers.
     sim::Migration migration = sim::Migration::None;
@@ -115,6 +116,7 @@ private:
     QLineEdit* m_validation = nullptr;
     QDoubleSpinBox* m_blend = nullptr;
     QCheckBox* m_wait = nullptr;
+    QCheckBox* m_skip = nullptr;
     QComboBox* m_room = nullptr;
     QLineEdit* m_budgets = nullptr;
     QCustomPlot* m_constraintPlot = nullptr;

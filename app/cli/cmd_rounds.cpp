@@ -62,7 +62,7 @@ int runRounds(const std::vector<std::string>& argv)
         QJsonArray validation;
         std::optional<store::KeptWeights> kept;
         auto curve = project.value()->roundCurve(r.id);
-        if (curve && (kept = store::keptWeights(curve.value(), r.startValidation)))
+        if (curve && (kept = store::keptWeights(curve.value(), r.startValidation, r.mode == "timed")))
             for (const store::CurvePoint& c : curve.value())
                 validation.append(c.validation);
         if (a.flag("json")) {
@@ -87,11 +87,13 @@ int runRounds(const std::vector<std::string>& argv)
             r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());
         for (const std::string& o : over)
             std::printf("%5s over budget: %s\n", "", o.c_str());
+        const rl::TrainMode mode = r.mode == "timed" ? rl::TrainMode::Timed : rl::TrainMode::Fill;
         if (kept && kept->episode == 0)
-            std::printf("%5s kept its starting weights (validation %.2f %%; none of its %d episodes did better)\n", "", kept->validation,
-                int(curve->size()));
+            std::printf("%5s kept its starting weights (validation %s; none of its %d episodes did better)\n", "",
+                rl::validationText(mode, kept->validation).c_str(), int(curve->size()));
         else if (kept)
-            std::printf("%5s kept episode %d of %d (validation %.2f %%)\n", "", kept->episode, int(curve->size()), kept->validation);
+            std::printf("%5s kept episode %d of %d (validation %s)\n", "", kept->episode, int(curve->size()),
+                rl::validationText(mode, kept->validation).c_str());
     }
     // Checkpoints of rounds killed between writing the file and committing the row.
     const std::vector<std::string> orphans = workflow::orphanCheckpoints(rows.value(), project.value()->path() + ".models");

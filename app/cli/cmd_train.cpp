@@ -104,7 +104,10 @@ std::string parseCommon(const Args& a, Common& c)
     if (error.empty() && (c.train.policy.preselectAbove < 0 || c.train.policy.preselectTop < 0))
         return "--preselect-above and --preselect-top take counts >= 1";
     c.train.policy.allowWait = a.flag("wait-action");
-    c.train.policy.maxConsecutiveWaits = int(a.integer("max-waits", 8, error));
+    c.train.policy.skip = a.flag("skip-action");
+    c.train.policy.maxConsecutiveWaits = int(a.integer("max-waits", c.train.policy.skip ? 16 : 8, error));
+    if (c.train.policy.allowWait && c.train.policy.skip)
+        return "--wait-action and --skip-action exclude each other (hold a job, or pass it over)";
     if (!error.empty())
         return error;
     if (auto q = a.value("queue"); q && !policy::parseQueueOrder(*q, c.train.queue))
@@ -227,7 +230,7 @@ int runTrain(const std::vector<std::string>& argv)
     Args a;
     std::set<std::string> values = kCommonValues;
     values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher", "teacher-loss", "validate", "blend", "sweep" });
-    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
+    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action", "skip-action" }); !e.empty())
         return fail("train: " + e, 2);
     if (a.positional().empty())
         return fail("train: give trace files", 2);
@@ -250,13 +253,12 @@ int runTrain(const std::vector<std::string>& argv)
         if (w.empty() || end != w.c_str() + w.size() || !std::isfinite(c.train.teacherLossWeight) || c.train.teacherLossWeight < 0)
             return fail("train: --teacher-loss " + *text + ": the weight after ':' must be a finite number >= 0", 2);
     }
-    // --validate SEEDS (fill): each DQN round keeps its best episode on these seeds.
+    // --validate SEEDS: each DQN round keeps its best episode on these seeds (timed: the p99 wait
+    // over the training window).
     if (auto text = a.value("validate")) {
         auto seeds = workflow::parseSeeds(*text);
         if (!seeds)
             return fail("train: --validate: " + seeds.error().message, 2);
-        if (c.train.mode != rl::TrainMode::Fill)
-            return fail("train: --validate is for --mode fill (a timed round is evaluated on the next window)", 2);
         c.train.validationSeeds = seeds.value();
     }
     // --blend T: each DQN round ends with (1 - T) x its start + T x its fine-tuned weights (WiSE-FT).
@@ -333,7 +335,7 @@ int runTrain(const std::vector<std::string>& argv)
                 s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
                 s.stepsPerSecond, s.seconds);
             if (s.validation >= 0)
-                std::printf("               validation %.2f %% GPU allocated\n", s.validation);
+                std::printf("               validation %s\n", rl::validationText(c.train.mode, s.validation).c_str());
             for (int k = 0; k < rl::kConstraintKinds; ++k)
                 if (c.train.constraints.on(rl::ConstraintKind(k)))
                     std::printf("               %-10s %8.3f (budget %g)  multiplier %.3f\n", rl::constraintName(rl::ConstraintKind(k)),
@@ -376,10 +378,11 @@ int runTrain(const std::vector<std::string>& argv)
             roundsJson.append(round);
         } else {
             if (r.training.startValidation >= 0 && r.training.keptEpisode == 0)
-                std::printf("  kept the starting weights (validation %.2f %%; no episode did better)\n", r.training.startValidation);
+                std::printf("  kept the starting weights (validation %s; no episode did better)\n",
+                    rl::validationText(c.train.mode, r.training.startValidation).c_str());
             else if (r.training.startValidation >= 0)
-                std::printf("  kept episode %d (best validation; the starting weights had %.2f %%)\n", r.training.keptEpisode,
-                    r.training.startValidation);
+                std::printf("  kept episode %d (best validation; the starting weights had %s)\n", r.training.keptEpisode,
+                    rl::validationText(c.train.mode, r.training.startValidation).c_str());
             std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(),
                 static_cast<long long>(r.roundId), r.seconds, r.evalNote.c_str());
             printEval(r.eval, c.train);
@@ -431,7 +434,7 @@ int runEval(const std::vector<std::string>& argv)
     Args a;
     std::set<std::string> values = kCommonValues;
     values.insert({ "policy", "round" });
-    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action" }); !e.empty())
+    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action", "skip-action" }); !e.empty())
         return fail("eval: " + e, 2);
     if (a.positional().empty())
         return fail("eval: give trace files", 2);

@@ -56,6 +56,8 @@ commands:
         [--weights balance=0.4,packing=0.3,success=0.2,custom=0.1] [--preset default|latency-first|packing-first]
         [--parent ROUND|FILE.slq] [--baselines a,b] [--seeds 42-44] [--project P | --out FILE.slq] [--json]
         [--gamma 0.9] [--wait-action [--max-waits 8]] (timed: the agent may hold a job, at most N times in a row)
+        [--skip-action [--max-waits 16]] (timed: the agent may pass over up to N jobs a scheduling pass, the pass
+        going on to the next; a --teacher skips a job while a shorter one waits behind it; kept in the checkpoint)
         [--teacher fgd|bestfit|k8s-default|...] [--teacher-loss fgd[:1]] [--validate 2000-2001] [--blend 0.7]
         [--preselect-above 500 --preselect-top 50]
         [--sweep weights=RANGES] (with --project: one lineage per weight vector, e.g.

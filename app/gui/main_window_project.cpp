@@ -71,10 +71,10 @@ void MainWindow::refreshRounds()
         if (r.mode != workflow::kAutoscaleRoundMode) {
             placement.push_back(r);
             if (auto curve = m_session.project()->roundCurve(r.id))
-                if (auto kept = store::keptWeights(curve.value(), r.startValidation))
+                if (auto kept = store::keptWeights(curve.value(), r.startValidation, r.mode == "timed"))
                     placement.back().window += (kept->episode == 0 ? std::string("; kept its starting weights (")
                                                                    : "; kept episode " + std::to_string(kept->episode) + " (")
-                        + QString::number(kept->validation, 'f', 2).toStdString() + " %)";
+                        + rl::validationText(r.mode == "timed" ? rl::TrainMode::Timed : rl::TrainMode::Fill, kept->validation) + ")";
             if (auto k = m_session.project()->roundConstraints(r.id); k && !k->empty() && evaluation.count(r.id))
                 overBudget[r.id] = rl::overBudget(k.value(), evaluation.at(r.id));
         }

@@ -20,6 +20,8 @@ workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& r, const rl
     o.train.learningRate = r.learningRate;
     o.train.gamma = r.gamma;
     o.train.policy.allowWait = r.allowWait;
+    o.train.policy.skip = r.skip;
+    o.train.policy.maxConsecutiveWaits = r.skip ? 16 : 8;
     o.train.migration = r.migration;
     o.train.preemption = r.preemption;
     o.train.constraints = r.constraints;

@@ -38,6 +38,10 @@ struct PlacementDecision {
     /// The decision's reward by term when the policy computes one (the learned policy): balance,
     /// packing, success, custom, tail, total. Empty for heuristics.
     std::vector<float> reward;
+    /// With node -1 and feasible > 0 (a unit that fits held back by the policy): true = skipped,
+    /// the pass goes on to the next unit (only when the request allowed it, maySkip); false = it
+    /// waits at the head of the queue.
+    bool skip = false;
 };
 
 /// The task to place, with the context a policy may look at.
@@ -50,6 +54,12 @@ struct PlacementRequest {
     int32_t queued = 0; ///< units waiting, this one included
     double headWaitS = 0; ///< wait so far of the queue's head
     double submitS = -1; ///< this unit's submit time; -1 = not a timed replay
+    /// Timed replay, a unit's first task in the pass before the head, policy skips(): the policy
+    /// may pass the unit over (PlacementDecision::skip). Then also its requested run time and how
+    /// many units behind it in the queue request less time.
+    bool maySkip = false;
+    double requestedS = 0;
+    int32_t shorterQueued = 0;
 };
 
 /// Making room (timed replay with migration or preemption on): what the engine found for a
@@ -123,6 +133,9 @@ public:
     /// re-trying a request that failed until resources are released. Default false (a learned
     /// policy may choose to wait on a feasible request).
     virtual bool failsOnlyWhenInfeasible() const { return false; }
+    /// How many units a scheduling pass of the timed replay may skip (PlacementDecision::skip;
+    /// offered by PlacementRequest::maySkip before the pass meets its head); 0 = never.
+    virtual int skips() const { return 0; }
     /// False when the candidates' scores carry no preference (Random: every feasible node equal);
     /// the inspector then says "no score" instead of showing zeros.
     virtual bool scoresCandidates() const { return true; }

@@ -63,10 +63,12 @@ struct TrainOptions {
     /// Empty: plain Double DQN. Teacher rounds (RoundOptions::teacher) ignore it.
     std::string teacherLoss;
     double teacherLossWeight = 1.0;
-    /// Fill: after each episode the greedy policy (no exploration, no learning) replays these seeds
+    /// After each episode the greedy policy (no exploration, no learning) replays these seeds
     /// (keep them apart from the training seeds, seed + e, and the evaluation's); the episode's
-    /// validation is the mean final GPU allocation, and training ends with the weights of the best
-    /// episode (the first of equals), TrainReport::keptEpisode. The starting weights are validated
+    /// validation is, fill, the mean final GPU allocation (higher is better), timed, the mean p99
+    /// wait over the training window (the evaluation's window stays unseen; lower is better), and
+    /// training ends with the weights of the best episode (the first of equals),
+    /// TrainReport::keptEpisode. The starting weights are validated
     /// first and count as episode 0: a round no episode of which beats them on those seeds keeps
     /// them (it cannot end worse on validation than it started). Empty: the last episode's weights.
     std::vector<uint64_t> validationSeeds;
@@ -93,7 +95,7 @@ struct EpisodeStats {
     double stepsPerSecond = 0; ///< environment steps (decisions) per second, training included
     /// Timed with constraints: each one's value in this episode and the multiplier it trained with.
     ConstraintTrace constraints;
-    double validation = -1; ///< with validation seeds: mean final GPU allocation %, else -1
+    double validation = -1; ///< with validation seeds: mean final GPU allocation % (fill) or p99 wait s (timed), else -1
 };
 
 struct TrainReport {
@@ -110,6 +112,9 @@ struct TrainReport {
 /// queue and backfilling, no decision log, no heatmap.
 sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed);
 sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed);
+/// An episode's validation (EpisodeStats::validation) as text: "95.40 % GPU allocated" (fill) or
+/// "p99 wait 654 s" (timed).
+std::string validationText(TrainMode mode, double validation);
 
 /// Trains `net` in place. On error (cancel, divergence) `net` may hold partial updates: callers
 /// train a copy and keep the parent (fine_tune.h does).

@@ -20,6 +20,12 @@
 /// 13  task_wait          w / (w + target) of this task's own wait
 /// 14  free_gpus_after    fully free GPUs after / GPUs (0 without GPUs)
 /// 15  cluster_alloc      allocated gpu-milli / cluster gpu-milli (cpu when there are no GPUs)
+///
+/// The wait row (learned_policy.h: waitRow) has 0 for the node features but 10-13 and 15; when
+/// it stands for skipping (LearnedOptions::skip) it also has in 0 log(1 + k) / log(1 + 1000),
+/// clipped to 1, of the k units behind this one in the queue that request less time, in 1
+/// r / (r + target) of its requested run time r, in 2 whether k > 0 and in 3 whether the unit
+/// fits a node now; the row of keeping the unit's turn is the same with kTurnMarker in 10.
 
 #include "metrics/fragmentation.h"
 #include "sim/cluster_state.h"
@@ -43,6 +49,8 @@ struct DecisionContext {
     double headWaitS = 0;
     double taskWaitS = 0;
     double waitTargetS = 600; ///< scale of the wait features (the reward's p99 target)
+    int32_t shorterQueued = -1; ///< skipping offered: units behind it in the queue requesting less time; else -1
+    double requestedS = 0; ///< skipping offered: the unit's requested run time
 };
 
 /// Computes feature rows. Holds the typical workload used for the fragmentation delta.

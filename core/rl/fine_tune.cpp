@@ -94,6 +94,9 @@ std::string windowText(const RoundOptions& o)
         s << (o.train.maxPods > 0 ? std::to_string(o.train.maxPods) + " pods" : std::string("all pods")) << ", ratio " << o.train.ratio;
     else
         s << o.windowS / 3600.0 << " h from " << o.fromS << " s";
+    if (o.train.mode == TrainMode::Timed && o.train.policy.skip)
+        s << "; skips up to " << o.train.policy.maxConsecutiveWaits << " jobs a pass"
+          << (o.teacher.empty() ? "" : " (the teacher: while a shorter one waits behind)");
     if (o.teacher.empty() && o.train.blend < 1.0)
         s << "; blended " << o.train.blend << " with its start (WiSE-FT)";
     if (o.teacher.empty() && !o.train.validationSeeds.empty()) {
@@ -231,6 +234,12 @@ Result<RoundResult> runRound(const trace::Trace& trace, const std::vector<std::s
     TrainOptions trainOptions = o.train;
     trainOptions.policy = resolvePreselection(o.train.policy, net->preselection().above, net->preselection().top);
     net->setPreselection({ trainOptions.policy.preselectAbove, trainOptions.policy.preselectTop });
+    // The skip action: as asked, else as the parent was trained (a round keeps its lineage's actions).
+    if (!trainOptions.policy.skip && net->skipWaits() > 0) {
+        trainOptions.policy.skip = true;
+        trainOptions.policy.maxConsecutiveWaits = net->skipWaits();
+    }
+    net->setSkipWaits(trainOptions.policy.skip && o.train.mode == TrainMode::Timed ? trainOptions.policy.maxConsecutiveWaits : 0);
     auto report = o.teacher.empty() ? train(*net, trainTrace, trainOptions, onEpisode, trainProgress, cancel)
                                     : imitate(*net, trainTrace, trainOptions, o.teacher, onEpisode, trainProgress, cancel);
     if (!report)

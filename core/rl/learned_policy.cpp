@@ -92,6 +92,9 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     d.feasible = h.feasible;
     ++m_decisions;
     const DecisionContext ctx = contextOf(req);
+    // Skipping is decided first (level 1: skip or keep the unit's turn), then the node (level 2).
+    if (m_opt.skip && req.maySkip && req.submitS >= 0 && decideSkip(cluster, ctx, !h.top.empty(), d))
+        return d;
 
     if (h.top.empty()) {
         // Fits nowhere: a failure in a fill experiment (in a timed replay the unit waits; the
@@ -116,22 +119,24 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
         std::copy(f.begin(), f.end(), m_rows.begin() + std::ptrdiff_t(i) * kFeatureCount);
     }
     // The wait action (timed replays only), masked after too many waits in a row; its row is
-    // scored in the same batch as the nodes'.
+    // scored in the same batch as the nodes'. A skipping policy offers it where the engine lets
+    // it skip; a teacher takes it only then (it holds no unit).
     const bool teacherDecides = m_teacher && m_teacherDecides;
-    if (m_teacher && !m_teacherDecides && m_sink)
-        m_sink->addChoice(m_rows.data(), n, teacherChoice(cluster, req, h)); // before the wait row joins
-    const bool canWait = !teacherDecides && m_opt.allowWait && req.submitS >= 0 && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
+    const bool canWait = req.submitS >= 0 && !m_opt.skip && m_opt.allowWait && !teacherDecides
+        && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
     FeatureRow wait {};
     if (canWait) {
         wait = waitRow(ctx, clusterAlloc(cluster));
         m_rows.insert(m_rows.end(), wait.begin(), wait.end());
     }
+    // The teacher's node (a holding wait is not the teacher's to judge: its row stays out).
+    const int teacherPick = m_teacher ? teacherChoice(cluster, req, h) : -1;
+    if (m_teacher && m_sink)
+        m_sink->addChoice(m_rows.data(), n, teacherPick);
     int chosen = 0;
     bool scored = false;
     if (teacherDecides) {
-        chosen = teacherChoice(cluster, req, h);
-        if (m_sink)
-            m_sink->addChoice(m_rows.data(), n, chosen);
+        chosen = teacherPick;
         m_q.assign(std::size_t(n), 0.0f);
         m_q[std::size_t(chosen)] = 1.0f; // the decision log shows the teacher's pick
     } else if (Status st = m_scorer->score(m_rows.data(), n + (canWait ? 1 : 0), kFeatureCount, m_q); !st) {
@@ -149,7 +154,7 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     bool waiting = canWait && scored && m_q[std::size_t(n)] > m_q[std::size_t(chosen)];
     m_q.resize(std::size_t(n));
     m_rows.resize(std::size_t(n) * kFeatureCount);
-    if (m_learner && m_explore.uniform() < m_learner->epsilon()) {
+    if (m_learner && !teacherDecides && m_explore.uniform() < m_learner->epsilon()) {
         const int pick = int(m_explore.below(uint64_t(n + (canWait ? 1 : 0))));
         waiting = pick == n;
         if (!waiting)
@@ -195,6 +200,44 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     return d;
 }
 
+bool LearnedPolicy::decideSkip(const sim::ClusterState& cluster, const DecisionContext& ctx, bool fits, policy::PlacementDecision& d)
+{
+    FeatureRow rows[2];
+    rows[0] = waitRow(ctx, clusterAlloc(cluster));
+    rows[0][3] = fits ? 1.0f : 0.0f;
+    rows[1] = rows[0];
+    rows[1][10] = kTurnMarker;
+    const bool teacherSkips = m_teacher && ctx.shorterQueued > 0;
+    if (m_teacher && m_sink)
+        m_sink->addChoice(rows[0].data(), 2, teacherSkips ? 0 : 1);
+    bool skip = teacherSkips;
+    if (!(m_teacher && m_teacherDecides)) {
+        std::vector<float> q;
+        if (Status st = m_scorer->score(rows[0].data(), 2, kFeatureCount, q); !st) {
+            if (!m_error)
+                m_error = st.error();
+            skip = false;
+        } else {
+            skip = q[0] > q[1];
+        }
+        if (m_learner && m_explore.uniform() < m_learner->epsilon())
+            skip = m_explore.below(2) == 0;
+    }
+    if (m_learner && m_pendingRow)
+        m_learner->addTransition(*m_pendingRow, m_pendingReward, rows, 2, false);
+    if (!skip && fits) { // the placement that follows is this decision's outcome: its reward, its next rows
+        m_pendingRow = rows[1];
+        m_pendingReward = 0;
+        return false;
+    }
+    RewardInputs in;
+    in.waited = true;
+    in.waitS = ctx.taskWaitS;
+    book(computeReward(m_reward, in), 0.0, skip ? rows[0] : rows[1], &d);
+    d.skip = skip;
+    return true;
+}
+
 DecisionContext LearnedPolicy::contextOf(const policy::PlacementRequest& req) const
 {
     DecisionContext ctx;
@@ -202,6 +245,10 @@ DecisionContext LearnedPolicy::contextOf(const policy::PlacementRequest& req) co
     ctx.queued = req.queued;
     ctx.headWaitS = req.headWaitS;
     ctx.taskWaitS = req.submitS >= 0 ? std::max(0.0, req.nowS - req.submitS) : 0.0;
+    if (req.maySkip) {
+        ctx.shorterQueued = req.shorterQueued;
+        ctx.requestedS = req.requestedS;
+    }
     return ctx;
 }
 
@@ -323,6 +370,11 @@ FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc)
     f[12] = shape(ctx.headWaitS);
     f[13] = shape(ctx.taskWaitS);
     f[15] = float(clusterAlloc);
+    if (ctx.shorterQueued >= 0) {
+        f[0] = float(std::min(1.0, std::log1p(double(ctx.shorterQueued)) / std::log1p(1000.0)));
+        f[1] = shape(ctx.requestedS);
+        f[2] = ctx.shorterQueued > 0 ? 1.0f : 0.0f;
+    }
     return f;
 }
 
@@ -339,8 +391,12 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
             return makeError(ErrorCode::Format, "model mismatch: checkpoint takes " + std::to_string(net.value()->shape().features)
                     + " features, this build computes " + std::to_string(kFeatureCount), spec.substr(8));
         const QNetwork::Preselection pre = net.value()->preselection();
-        return std::unique_ptr<policy::PlacementPolicy>(
-            new LearnedPolicy(std::move(net).value(), reward, resolvePreselection(options, pre.above, pre.top)));
+        LearnedOptions o = resolvePreselection(options, pre.above, pre.top);
+        if (net.value()->skipWaits() > 0) { // it skips as it was trained to
+            o.skip = true;
+            o.maxConsecutiveWaits = net.value()->skipWaits();
+        }
+        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(net).value(), reward, std::move(o)));
     }
     if (spec.rfind("torchscript:", 0) == 0) {
         auto s = loadTorchScript(spec.substr(12), kFeatureCount);

@@ -37,6 +37,13 @@ struct LearnedOptions {
     /// job that fits is never held forever.
     bool allowWait = false;
     int maxConsecutiveWaits = 8;
+    /// Timed replays: the wait action skips instead of holding: the unit that fits stays queued
+    /// and the pass goes on to the next one (PlacementDecision::skip), at most
+    /// maxConsecutiveWaits units a pass; a unit that fits nowhere may be skipped too (not
+    /// made the head). A teacher skips a unit while one behind it requests less time (shortest
+    /// job first expressed as skips). Recorded in the
+    /// checkpoint (QNetwork::skipWaits), so replays of it skip as it was trained to.
+    bool skip = false;
 };
 
 inline constexpr int kDefaultPreselectAbove = 500, kDefaultPreselectTop = 50;
@@ -48,8 +55,10 @@ LearnedOptions resolvePreselection(LearnedOptions o, int modelAbove = 0, int mod
 FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc);
 
 /// heuristic_score (feature 10) of the rows that stand for actions rather than nodes: waiting
-/// (-1), making room by a migration (-0.5) or by evictions (-0.75). Nodes score >= 0.
-inline constexpr float kWaitMarker = -1.0f, kMigrateMarker = -0.5f, kPreemptMarker = -0.75f;
+/// (-1), making room by a migration (-0.5) or by evictions (-0.75), and, for a skipping policy,
+/// keeping the unit's turn (-0.25; against the wait row, which then stands for skipping it).
+/// Nodes score >= 0.
+inline constexpr float kWaitMarker = -1.0f, kMigrateMarker = -0.5f, kPreemptMarker = -0.75f, kTurnMarker = -0.25f;
 
 /// Receives transitions while training (dqn_trainer.h).
 class Learner {
@@ -67,7 +76,8 @@ public:
     virtual ~ImitationSink() = default;
     /// One decision: `n` candidate rows (row-major, kFeatureCount floats each) and the row the
     /// teacher chose among them.
-    virtual void addChoice(const float* rows, int n, int chosen) = 0;
+    /// `keep` (>= 0): a row kept beside the chosen one whatever the sampling (the wait row).
+    virtual void addChoice(const float* rows, int n, int chosen, int keep = -1) = 0;
 };
 
 class LearnedPolicy final : public policy::PlacementPolicy {
@@ -86,6 +96,7 @@ public:
     /// room cost and the constraint multipliers lower the reward of taking it. A teacher round
     /// takes every offer as the heuristics do.
     bool decidesRoom() const override { return true; }
+    int skips() const override { return m_opt.skip ? m_opt.maxConsecutiveWaits : 0; }
     int decideRoom(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
         const std::function<const sim::ClusterState&(int)>& after) override;
     /// CMDP: the multipliers of the budgets (by ConstraintKind) and the SLA wait; a start past the
@@ -136,6 +147,10 @@ private:
     std::array<double, kConstraintKinds> m_multiplier { 0, 0, 0 };
     double m_slaS = 3600;
     DecisionContext contextOf(const policy::PlacementRequest& req) const;
+    /// Level 1 of a skipping policy's decision: skip the unit (the wait row) or keep its turn (the
+    /// turn row: placed if it fits, else the head of the queue); the teacher skips while a
+    /// shorter unit waits behind it. True when `d` is final (a skip, or a unit that fits nowhere).
+    bool decideSkip(const sim::ClusterState& cluster, const DecisionContext& ctx, bool fits, policy::PlacementDecision& d);
     double clusterAlloc(const sim::ClusterState& cluster) const;
     /// Books a decision's reward: sums, the pending transition, the decision's reward vector.
     void book(const RewardBreakdown& r, double penalty, const FeatureRow& chosen, policy::PlacementDecision* d);

@@ -54,6 +54,10 @@ public:
     };
     Preselection preselection() const { return m_preselect; }
     void setPreselection(Preselection p) { m_preselect = p; }
+    /// The skip action it was trained with (LearnedOptions::skip): at most this many skips in a
+    /// row; 0 = none. Kept in the checkpoint (an entry "skip" older builds ignore).
+    int skipWaits() const { return m_skipWaits; }
+    void setSkipWaits(int n) { m_skipWaits = n; }
     /// Sum of all weights (tests compare runs for determinism with it and a hash).
     virtual double weightSum() const = 0;
     virtual uint64_t weightHash() const = 0;
@@ -70,6 +74,7 @@ protected:
     }
     Shape m_shape;
     Preselection m_preselect;
+    int m_skipWaits = 0;
 };
 
 /// One gradient step at a time: Q(rows) toward `targets` (QNetwork::learner).

@@ -14,7 +14,7 @@ namespace schedlab::rl {
 
 namespace {
 
-constexpr uint64_t kAbiVersion = 5; // 2: createLearner; 3: QLearner::rankStep; 4: room decisions, constraints; 5: preselection kept
+constexpr uint64_t kAbiVersion = 6; // 2: createLearner; 3: QLearner::rankStep; 4: room decisions, constraints; 5: preselection kept; 6: skip kept
 
 std::string executableDir()
 {

@@ -1,6 +1,18 @@
 #include "dqn_trainer.h"
 
+#include <cstdio>
+
 namespace schedlab::rl {
+
+std::string validationText(TrainMode mode, double validation)
+{
+    char buf[64];
+    if (mode == TrainMode::Fill)
+        std::snprintf(buf, sizeof buf, "%.2f %% GPU allocated", validation);
+    else
+        std::snprintf(buf, sizeof buf, "p99 wait %.0f s", validation);
+    return buf;
+}
 
 sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed)
 {

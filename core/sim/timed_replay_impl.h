@@ -377,6 +377,8 @@ private:
         m_epochLogPos.push_back(m_releasedNodes.size());
     }
     double m_headWaitS = 0; ///< wait of the head of the current scheduling pass
+    int m_skipsLeft = 0; ///< units this pass may still skip (policy skips()), before its head only
+    int32_t shorterQueued(int32_t ui) const; ///< units behind ui in the queue with a shorter requested time
     std::vector<int32_t> m_running;
     std::set<std::pair<double, int32_t>> m_runningEnds; ///< (start + requested time, unit) of the running units
     std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user

@@ -15,10 +15,14 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std:
     const int topK = m_opt.recordDecisions ? m_opt.topK : 0;
     for (int32_t k = 0; k < u.count; ++k) {
         const trace::Task& task = taskOf(u, k);
-        policy::PlacementDecision d
-            = m_policy->place(m_cluster,
-                policy::PlacementRequest { task.request, &job, &task, t, m_passQueued, m_headWaitS, u.submit },
-                m_rng, topK);
+        policy::PlacementRequest req { task.request, &job, &task, t, m_passQueued, m_headWaitS, u.submit };
+        if (m_skipsLeft > 0 && k == 0) {
+            req.maySkip = true;
+            req.requestedS = u.req;
+            req.shorterQueued = shorterQueued(ui);
+        }
+        policy::PlacementDecision d = m_policy->place(m_cluster, req, m_rng, topK);
+        d.skip = d.skip && req.maySkip && d.node < 0;
         if (d.node < 0) {
             ds.push_back(std::move(d));
             rollback(ui, placed, m_opt.recordDecisions && !m_waitRecorded[std::size_t(ui)]);
@@ -176,6 +180,16 @@ void Replay::noteBlockedHead(int32_t ui)
     }
 }
 
+int32_t Replay::shorterQueued(int32_t ui) const
+{
+    const double req = m_units[std::size_t(ui)].req;
+    const WaitQueue::Set& all = m_wait->all();
+    int32_t n = 0;
+    for (auto it = std::next(all.find(m_wait->entryOf(ui))); it != all.end(); ++it)
+        n += m_units[std::size_t(it->unit)].req < req ? 1 : 0;
+    return n;
+}
+
 double Replay::userShare(int32_t user) const
 {
     if (user < 0 || std::size_t(user) >= m_userAlloc.size())
@@ -225,6 +239,8 @@ bool Replay::attempt(int32_t ui, double t, std::vector<Placement>& placed, std::
     }
     if (tryPlace(ui, t, placed, ds))
         return true;
+    if (ds.back().skip)
+        return false; // passed over although it fits: its signature is still in play
     m_sigFailPass[s] = m_pass;
     if (m_memo && ds.size() == 1)
         m_sigFailEpoch[s] = m_releaseEpoch;
@@ -253,7 +269,9 @@ void Replay::schedule(double t)
     const WaitQueue::Set& all = m_wait->all();
     // HeadRule::Commit: the committed head goes first; only once it starts does the order pick.
     const bool roomMaking = m_opt.preemption != Preemption::None || m_opt.migration != Migration::None;
-    auto start = [&](int32_t ui) { return attempt(ui, t, placed, ds) || (roomMaking && makeRoom(ui, t, placed, ds)); };
+    auto start = [&](int32_t ui) {
+        return attempt(ui, t, placed, ds) || (roomMaking && !(!ds.empty() && ds.back().skip) && makeRoom(ui, t, placed, ds));
+    };
     if (m_committedHead >= 0) {
         const QueueEntry e = m_wait->entryOf(m_committedHead);
         ds.clear();
@@ -267,21 +285,35 @@ void Replay::schedule(double t)
             blocked = true;
         }
     }
-    for (auto it = all.begin(); !blocked && it != all.end();) {
-        const QueueEntry e = *it++; // commit erases e only (an eviction adds units, which moves nothing)
-        ds.clear();
-        if (start(e.unit)) {
-            commit(e.unit, t, placed, ds);
-            continue;
+    // A policy that skips may pass over units until the head: they stay queued. Skipped units
+    // left on an idle cluster would wait for nothing: the pass is then made again without skips.
+    m_skipsLeft = m_policy->skips();
+    for (bool skipped = false;; skipped = false) {
+        for (auto it = all.begin(); !blocked && it != all.end();) {
+            const QueueEntry e = *it++; // commit erases e only (an eviction adds units, which moves nothing)
+            ds.clear();
+            if (start(e.unit)) {
+                commit(e.unit, t, placed, ds);
+                continue;
+            }
+            logWait(e.unit);
+            if (!ds.empty() && ds.back().skip) {
+                skipped = true;
+                --m_skipsLeft;
+                continue;
+            }
+            noteBlockedHead(e.unit);
+            head = e;
+            blocked = true;
+            if (m_opt.head == HeadRule::Commit)
+                m_committedHead = e.unit;
+            break;
         }
-        logWait(e.unit);
-        noteBlockedHead(e.unit);
-        head = e;
-        blocked = true;
-        if (m_opt.head == HeadRule::Commit)
-            m_committedHead = e.unit;
-        break;
+        if (blocked || !skipped || !m_running.empty())
+            break;
+        m_skipsLeft = 0;
     }
+    m_skipsLeft = 0;
     if (!blocked || m_opt.backfill == Backfill::None) {
         m_easy.clear(); // no head waits for a reservation
         return;

@@ -90,14 +90,15 @@ struct CurvePoint {
 };
 
 /// The weights a round trained with validation seeds kept (those its checkpoint holds): the first
-/// episode of highest validation, or episode 0, the starting weights, when none beat
-/// `startValidation` (schema 12; -1 = not validated, rounds of older builds).
+/// episode of highest validation (lowest with `lowerIsBetter`: a timed round's p99 wait), or
+/// episode 0, the starting weights, when none beat `startValidation` (schema 12; -1 = not
+/// validated, rounds of older builds).
 struct KeptWeights {
     int episode = 0; ///< 1-based; 0 = the starting weights
     double validation = -1;
 };
 /// Nullopt when no episode has a validation.
-std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, double startValidation = -1);
+std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, double startValidation = -1, bool lowerIsBetter = false);
 
 /// One evaluation figure: policy ("learned" or a baseline) x seed x metric.
 struct EvalValue {

@@ -147,13 +147,13 @@ Result<std::vector<RoundRow>> Project::rounds()
     return out;
 }
 
-std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, double startValidation)
+std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, double startValidation, bool lowerIsBetter)
 {
     std::optional<KeptWeights> kept;
     if (startValidation >= 0)
         kept = KeptWeights { 0, startValidation };
     for (const CurvePoint& p : curve)
-        if (p.validation >= 0 && (!kept || p.validation > kept->validation))
+        if (p.validation >= 0 && (!kept || (lowerIsBetter ? p.validation < kept->validation : p.validation > kept->validation)))
             kept = KeptWeights { p.episode, p.validation };
     return kept;
 }

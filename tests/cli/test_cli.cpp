@@ -368,7 +368,7 @@ private slots:
             QCOMPARE(listed.last().toObject()["validation"].toArray()[i].toDouble(), ve[i].toObject()["validation"].toDouble());
         QVERIFY2(window.startsWith("teacher loss fgd x0.5; 100 pods") && window.endsWith("best episode on validation seeds 7,8"),
             qPrintable(window));
-        for (const QStringList& bad : { QStringList { "--validate", "x" }, QStringList { "--validate", "7", "--mode", "timed" },
+        for (const QStringList& bad : { QStringList { "--validate", "x" }, QStringList { "--mode", "timed", "--wait-action", "--skip-action" },
                  QStringList { "--teacher-loss", "oracle" }, QStringList { "--teacher-loss", "fgd:-1" }, QStringList { "--teacher-loss", "fgd:" },
                  QStringList { "--blend", "0" }, QStringList { "--blend", "1.5" }, QStringList { "--blend", "half" } })
             QCOMPARE(cli(QStringList { "train", trace, "--project", project } + bad).code, 2);

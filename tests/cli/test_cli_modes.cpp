@@ -86,6 +86,38 @@ private slots:
         QVERIFY2(r.err.contains("the fill experiment replays the whole pod list"), r.err);
     }
 
+    void trainSkipsAndItsCheckpointReplaysSo()
+    {
+        // A teacher round with the skip action, then a DQN round validated on the training window
+        // (the trace ends inside it: evaluation and replay see the same whole trace).
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("g.sltrace"), project = dir.filePath("s.schedlab");
+        QCOMPARE(cli({ "generate", "--nodes", "12", "--jobs", "400", "--seed", "11", "--out", trace }).code, 0);
+        Run t = cli({ "train", trace, "--mode", "timed", "--episodes", "2", "--window", "1000h", "--teacher", "bestfit",
+            "--skip-action", "--rounds", "1", "--validate", "7", "--baselines", "bestfit", "--project", project, "--json" });
+        QVERIFY2(t.code == 0, t.err.constData());
+        const QJsonArray rounds = QJsonDocument::fromJson(t.out).object()["rounds"].toArray();
+        QCOMPARE(rounds.size(), 2);
+        const QJsonObject teacher = rounds[0].toObject(), dqn = rounds[1].toObject();
+        // The DQN round validated its episodes (p99 waits, the start included) and kept one.
+        QVERIFY(dqn.contains("keptEpisode") && dqn["startValidation"].toDouble() >= 0);
+        QVERIFY(!teacher.contains("keptEpisode"));
+        // The checkpoint keeps the skip: a replay of it skips as the evaluation did.
+        const Run replayed = cli({ "replay", trace, "--mode", "timed", "--backfill", "easy", "--policy",
+            "learned:" + teacher["checkpoint"].toString(), "--json" });
+        QVERIFY2(replayed.code == 0, replayed.err.constData());
+        const double p99 = QJsonDocument::fromJson(replayed.out).object()["runs"].toArray()[0].toObject()["waitS"].toObject()["p99"].toDouble();
+        QCOMPARE(p99, teacher["eval"].toObject()["learned"].toObject()["waitP99S"].toDouble());
+        // The lineage says so.
+        const Run listed = cli({ "rounds", "--project", project, "--json" });
+        QCOMPARE(listed.code, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(listed.out).object()["rounds"].toArray();
+        QCOMPARE(rows.size(), 2);
+        const QString window = rows[0].toObject()["window"].toString();
+        QVERIFY2(window.contains("skips up to 16 jobs a pass (the teacher: while a shorter one waits behind)"), qPrintable(window));
+        QVERIFY2(rows[1].toObject()["window"].toString().contains("skips up to 16 jobs a pass"), qPrintable(rows[1].toObject()["window"].toString()));
+    }
+
     void trainMakesRoomWithinBudgets()
     {
         // Making room and budgets belong to timed training; bad ones are refused before any work.

@@ -651,10 +651,29 @@ private slots:
             QVERIFY(rl::train(*moved, t, still).ok());
             QVERIFY(moved->weightHash() != startHash); // training did move the weights
         }
-        // Timed rounds are evaluated on the next window: validation seeds are refused there.
+        // A timed round validates on its training window: the greedy policy's p99 wait, lower is
+        // better; the same rules otherwise (the start is episode 0, the kept weights replay it).
         o.mode = rl::TrainMode::Timed;
-        auto timed = rl::train(*newNet(6), t, o);
-        QVERIFY(!timed.ok() && timed.error().message.find("validation seeds are for fill rounds") != std::string::npos);
+        o.episodes = 3;
+        auto timedNet = newNet(6);
+        auto greedyP99 = [&](const rl::QNetwork& net) {
+            rl::LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
+            auto r = sim::runTimedReplay(t, greedy, rl::timedOptionsFor(o, 9));
+            return r.ok() ? r->waitS.p99 : -1.0;
+        };
+        const double timedStart = greedyP99(*timedNet);
+        QVERIFY(timedStart > 0); // jobs do wait on this trace
+        std::vector<double> waits;
+        auto timed = rl::train(*timedNet, t, o, [&](const rl::EpisodeStats& s) { waits.push_back(s.validation); });
+        QVERIFY2(timed.ok(), timed.ok() ? "" : timed.error().toString().c_str());
+        QCOMPARE(waits.size(), std::size_t(3));
+        QCOMPARE(timed->startValidation, timedStart);
+        const auto low = std::min_element(waits.begin(), waits.end());
+        const int keptTimed = *low < timedStart ? int(low - waits.begin()) + 1 : 0;
+        QCOMPARE(timed->keptEpisode, keptTimed);
+        QCOMPARE(greedyP99(*timedNet), keptTimed == 0 ? timedStart : waits[std::size_t(keptTimed - 1)]);
+        QCOMPARE(rl::validationText(rl::TrainMode::Timed, 654.2), std::string("p99 wait 654 s"));
+        QCOMPARE(rl::validationText(rl::TrainMode::Fill, 95.456), std::string("95.46 % GPU allocated"));
     }
 
     // WiSE-FT: mixWith interpolates weight by weight, and a round with a blend ends with exactly

@@ -286,6 +286,10 @@ private slots:
             QCOMPARE(store::keptWeights(back, 95.5)->episode, 0);
             QCOMPARE(store::keptWeights(back, 95.5)->validation, 95.5);
             QCOMPARE(store::keptWeights({}, 93.0)->episode, 0);
+            // A timed round's validation is a p99 wait: the lowest is kept (94 beats a 95 start).
+            QCOMPARE(store::keptWeights(back, start, true)->episode, 1);
+            QCOMPARE(store::keptWeights(back, start, true)->validation, 94.0);
+            QCOMPARE(store::keptWeights(back, 90.0, true)->episode, 0);
         }
         auto eval = p->roundEval(first);
         QCOMPARE(eval->size(), std::size_t(2));

@@ -96,6 +96,8 @@ Status TorchQNetwork::save(const std::string& path) const
                              torch::kInt64));
         if (m_preselect.above > 0 && m_preselect.top > 0)
             ar.write("preselect", torch::tensor({ int64_t(m_preselect.above), int64_t(m_preselect.top) }, torch::kInt64));
+        if (m_skipWaits > 0)
+            ar.write("skip", torch::tensor({ int64_t(m_skipWaits) }, torch::kInt64));
         ar.save_to(tmp);
     } catch (const std::exception& e) {
         std::remove(tmp.c_str());
@@ -141,6 +143,13 @@ Result<std::unique_ptr<QNetwork>> TorchQNetwork::load(const std::string& path)
                 || pre[0].item<int64_t>() > 1'000'000'000 || pre[1].item<int64_t>() > 1'000'000'000)
                 return makeError(ErrorCode::Format, "checkpoint has an impossible preselect record", path);
             net->setPreselection({ int(pre[0].item<int64_t>()), int(pre[1].item<int64_t>()) });
+        }
+        torch::Tensor skip;
+        if (ar.try_read("skip", skip)) {
+            if (skip.scalar_type() != torch::kInt64 || skip.numel() != 1 || skip[0].item<int64_t>() < 1
+                || skip[0].item<int64_t>() > 1'000'000)
+                return makeError(ErrorCode::Format, "checkpoint has an impossible skip record", path);
+            net->setSkipWaits(int(skip[0].item<int64_t>()));
         }
         return std::unique_ptr<QNetwork>(std::move(net));
     } catch (const std::exception& e) {
@@ -201,6 +210,7 @@ std::unique_ptr<QNetwork> TorchQNetwork::cloneNetwork() const
     auto copy = create(0, m_shape);
     copy->copyFrom(*this);
     copy->setPreselection(m_preselect);
+    copy->setSkipWaits(m_skipWaits);
     return copy;
 }
 

@@ -75,13 +75,13 @@ public:
         m_target->copyFrom(online);
     }
 
-    void addChoice(const float* rows, int n, int chosen) override
+    void addChoice(const float* rows, int n, int chosen, int keep) override
     {
         if (m_demos[m_demoAt].decisions() >= std::size_t(std::max(1, m_opt.bufferSize / 2))) {
             m_demoAt ^= 1;
             m_demos[m_demoAt].clear();
         }
-        m_demos[m_demoAt].addChoice(rows, n, chosen);
+        m_demos[m_demoAt].addChoice(rows, n, chosen, keep);
     }
 
     void addTransition(const FeatureRow& chosen, float reward, const FeatureRow* next, int nextCount, bool done) override
@@ -245,16 +245,24 @@ private:
     std::optional<Error> m_error;
 };
 
-/// The greedy policy of `net` on the validation seeds: mean final GPU allocation %.
+/// The greedy policy of `net` on the validation seeds: fill, mean final GPU allocation %; timed,
+/// mean p99 wait (s) over the training window.
 Result<double> validate(const QNetwork& net, const trace::Trace& trace, const TrainOptions& o, CancelToken cancel)
 {
     double sum = 0;
     for (uint64_t seed : o.validationSeeds) {
         LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
-        auto r = sim::runFillExperiment(trace, greedy, fillOptionsFor(o, seed), {}, cancel);
-        if (!r)
-            return r.error();
-        sum += r->finalGpuAllocPct;
+        if (o.mode == TrainMode::Fill) {
+            auto r = sim::runFillExperiment(trace, greedy, fillOptionsFor(o, seed), {}, cancel);
+            if (!r)
+                return r.error();
+            sum += r->finalGpuAllocPct;
+        } else {
+            auto r = sim::runTimedReplay(trace, greedy, timedOptionsFor(o, seed), {}, cancel);
+            if (!r)
+                return r.error();
+            sum += r->waitS.p99;
+        }
     }
     return sum / double(o.validationSeeds.size());
 }
@@ -268,8 +276,6 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         return makeError(ErrorCode::Invalid, "training options: episodes, batch, trainEvery, targetSync and buffer must be >= 1");
     if (!(o.learningRate > 0) || !std::isfinite(o.learningRate))
         return makeError(ErrorCode::Invalid, "training options: the learning rate must be a finite number > 0");
-    if (!o.validationSeeds.empty() && o.mode != TrainMode::Fill)
-        return makeError(ErrorCode::Invalid, "training options: validation seeds are for fill rounds (a timed round is evaluated on the next window)");
     if (!o.teacherLoss.empty() && (!policy::makePlacementPolicy(o.teacherLoss) || !(o.teacherLossWeight >= 0) || !std::isfinite(o.teacherLossWeight)))
         return makeError(ErrorCode::Invalid, "training options: the teacher loss needs a heuristic of schedlab-cli policies (not '"
                 + o.teacherLoss + "') and a finite weight >= 0");
@@ -378,7 +384,7 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
             if (!v)
                 return v.error();
             s.validation = *v;
-            if (s.validation > bestValidation) {
+            if (o.mode == TrainMode::Fill ? s.validation > bestValidation : s.validation < bestValidation) {
                 best = std::move(candidate);
                 bestValidation = s.validation;
                 report.keptEpisode = e + 1;
