@@ -89,6 +89,8 @@ public:
     QComboBox* teacherBox() const { return m_teacher; }
     QCheckBox* keepTeacherBox() const { return m_keepTeacher; }
     QLineEdit* validationEdit() const { return m_validation; }
+    QCheckBox* waitBox() const { return m_wait; }
+    QCheckBox* skipBox() const { return m_skip; }
     QDoubleSpinBox* blendBox() const { return m_blend; }
     /// Checkpoints of the selected finished rounds.
     std::vector<std::string> selectedCheckpoints() const;

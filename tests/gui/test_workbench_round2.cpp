@@ -289,6 +289,22 @@ private slots:
         views::TrainingPanel* panel = w.trainingPanel();
         panel->episodesBox()->setValue(1);
         panel->podsBox()->setValue(100);
+        // The skip action is timed-only, excludes the wait action and reaches the rounds' options
+        // with its budget of 16 skips a pass.
+        QVERIFY(!panel->skipBox()->isEnabled());
+        panel->modeBox()->setCurrentIndex(1);
+        QVERIFY(panel->skipBox()->isEnabled());
+        panel->waitBox()->setChecked(true);
+        panel->skipBox()->setChecked(true);
+        QVERIFY(!panel->waitBox()->isChecked());
+        const views::TrainRequest skipping = panel->request();
+        QVERIFY(skipping.skip && !skipping.allowWait);
+        const workflow::SessionOptions sk = app::sessionOptionsOf(skipping, rl::RewardConfig {}, m_dir.path().toStdString());
+        QVERIFY(sk.base.train.policy.skip && !sk.base.train.policy.allowWait);
+        QCOMPARE(sk.base.train.policy.maxConsecutiveWaits, 16);
+        panel->modeBox()->setCurrentIndex(0);
+        QVERIFY(!panel->request().skip); // a fill round has no skip
+        panel->skipBox()->setChecked(false);
         QVERIFY(!panel->keepTeacherBox()->isEnabled()); // no teacher yet
         panel->teacherBox()->setCurrentText("fgd");
         QCOMPARE(panel->request().teacher, std::string("fgd"));
