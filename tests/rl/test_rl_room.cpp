@@ -2,6 +2,7 @@
 // goes) on clusters worked by hand, with scripted scorers; and safety constraints (CMDP): parsing,
 // the dual-ascent step by hand, a timed round whose stored multipliers follow it, budgets marked.
 
+#include "fn_scorer.h"
 #include "trace_builder.h"
 
 #include "rl/constraints.h"
@@ -17,30 +18,10 @@
 #include <functional>
 
 using namespace schedlab;
+using test::FnScorer;
 using test::TraceBuilder;
 
 namespace {
-
-/// A scorer computed in C++ from each row (no torch).
-class FnScorer final : public rl::Scorer {
-public:
-    explicit FnScorer(std::function<float(const float*)> f)
-        : m_f(std::move(f))
-    {
-    }
-    Status score(const float* rows, int n, int features, std::vector<float>& out) override
-    {
-        out.resize(std::size_t(n));
-        for (int i = 0; i < n; ++i)
-            out[std::size_t(i)] = m_f(rows + std::ptrdiff_t(i) * features);
-        return {};
-    }
-    std::string describe() const override { return "fn"; }
-    Result<std::unique_ptr<rl::Scorer>> clone() const override { return std::unique_ptr<rl::Scorer>(new FnScorer(m_f)); }
-
-private:
-    std::function<float(const float*)> m_f;
-};
 
 /// Rows standing for an action score `action`; node rows score `node(row)`.
 std::unique_ptr<rl::Scorer> scorer(float room, float wait, std::function<float(const float*)> node = {})

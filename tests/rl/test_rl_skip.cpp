@@ -3,6 +3,7 @@
 // waits behind; the checkpoint keeps the skip budget. Scripted scorers (no torch in the test);
 // the checkpoint case loads the torch module at run time.
 
+#include "fn_scorer.h"
 #include "trace_builder.h"
 
 #include "rl/choice_buffer.h"
@@ -15,29 +16,10 @@
 #include <functional>
 
 using namespace schedlab;
+using test::FnScorer;
 using test::TraceBuilder;
 
 namespace {
-
-class FnScorer final : public rl::Scorer {
-public:
-    explicit FnScorer(std::function<float(const float*)> f)
-        : m_f(std::move(f))
-    {
-    }
-    Status score(const float* rows, int n, int features, std::vector<float>& out) override
-    {
-        out.resize(std::size_t(n));
-        for (int i = 0; i < n; ++i)
-            out[std::size_t(i)] = m_f(rows + std::ptrdiff_t(i) * features);
-        return {};
-    }
-    std::string describe() const override { return "fn"; }
-    Result<std::unique_ptr<rl::Scorer>> clone() const override { return std::unique_ptr<rl::Scorer>(new FnScorer(m_f)); }
-
-private:
-    std::function<float(const float*)> m_f;
-};
 
 /// A (0-100) on the node's 4 cores, then B (1000 s, at 10) and C (10 s, at 20), each all 4.
 trace::Trace threeJobs()
