@@ -119,8 +119,8 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
         std::copy(f.begin(), f.end(), m_rows.begin() + std::ptrdiff_t(i) * kFeatureCount);
     }
     // The wait action (timed replays only), masked after too many waits in a row; its row is
-    // scored in the same batch as the nodes'. A skipping policy offers it where the engine lets
-    // it skip; a teacher takes it only then (it holds no unit).
+    // scored in the same batch as the nodes'. A skipping policy has none: it decided above
+    // (decideSkip) whether the unit keeps its turn.
     const bool teacherDecides = m_teacher && m_teacherDecides;
     const bool canWait = req.submitS >= 0 && !m_opt.skip && m_opt.allowWait && !teacherDecides
         && m_consecutiveWaits < m_opt.maxConsecutiveWaits;
