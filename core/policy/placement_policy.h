@@ -38,9 +38,9 @@ struct PlacementDecision {
     /// The decision's reward by term when the policy computes one (the learned policy): balance,
     /// packing, success, custom, tail, total. Empty for heuristics.
     std::vector<float> reward;
-    /// With node -1 and feasible > 0 (a unit that fits held back by the policy): true = skipped,
-    /// the pass goes on to the next unit (only when the request allowed it, maySkip); false = it
-    /// waits at the head of the queue.
+    /// With node -1: true = the policy skipped the unit (fitting or not; only when the request
+    /// allowed it, maySkip): it stays queued and the pass goes on to the next unit. False with
+    /// feasible > 0: a policy's wait, the unit heads the queue.
     bool skip = false;
 };
 

@@ -10,17 +10,14 @@ ChoiceBuffer::ChoiceBuffer(uint64_t seed, int maxCandidates)
 {
 }
 
-void ChoiceBuffer::addChoice(const float* rows, int n, int chosen, int kept)
+void ChoiceBuffer::addChoice(const float* rows, int n, int chosen)
 {
     m_others.clear();
-    if (kept >= 0 && kept < n && kept != chosen)
-        m_others.push_back(kept);
-    const int fixed = int(m_others.size());
     for (int i = 0; i < n; ++i)
-        if (i != chosen && i != kept)
+        if (i != chosen)
             m_others.push_back(i);
     const int keep = std::min<int>(int(m_others.size()), m_max - 1);
-    for (int i = fixed; i < keep; ++i) // a partial Fisher-Yates draw
+    for (int i = 0; i < keep; ++i) // a partial Fisher-Yates draw
         std::swap(m_others[std::size_t(i)],
             m_others[std::size_t(i) + std::size_t(m_rng.below(uint64_t(m_others.size()) - uint64_t(i)))]);
     m_offset.push_back(m_rows.size());

@@ -16,7 +16,7 @@ namespace schedlab::rl {
 class ChoiceBuffer final : public ImitationSink {
 public:
     ChoiceBuffer(uint64_t seed, int maxCandidates);
-    void addChoice(const float* rows, int n, int chosen, int keep = -1) override;
+    void addChoice(const float* rows, int n, int chosen) override;
     std::size_t decisions() const { return m_size.size(); }
     /// Decision d's rows (size(d) of them, kFeatureCount floats each; the teacher's first).
     const float* rows(std::size_t d) const { return m_rows.data() + m_offset[d]; }

@@ -76,8 +76,7 @@ public:
     virtual ~ImitationSink() = default;
     /// One decision: `n` candidate rows (row-major, kFeatureCount floats each) and the row the
     /// teacher chose among them.
-    /// `keep` (>= 0): a row kept beside the chosen one whatever the sampling (the wait row).
-    virtual void addChoice(const float* rows, int n, int chosen, int keep = -1) = 0;
+    virtual void addChoice(const float* rows, int n, int chosen) = 0;
 };
 
 class LearnedPolicy final : public policy::PlacementPolicy {

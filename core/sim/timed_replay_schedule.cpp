@@ -240,7 +240,7 @@ bool Replay::attempt(int32_t ui, double t, std::vector<Placement>& placed, std::
     if (tryPlace(ui, t, placed, ds))
         return true;
     if (ds.back().skip)
-        return false; // passed over although it fits: its signature is still in play
+        return false; // passed over, not refused for room: its signature is still in play
     m_sigFailPass[s] = m_pass;
     if (m_memo && ds.size() == 1)
         m_sigFailEpoch[s] = m_releaseEpoch;
@@ -269,9 +269,8 @@ void Replay::schedule(double t)
     const WaitQueue::Set& all = m_wait->all();
     // HeadRule::Commit: the committed head goes first; only once it starts does the order pick.
     const bool roomMaking = m_opt.preemption != Preemption::None || m_opt.migration != Migration::None;
-    auto start = [&](int32_t ui) {
-        return attempt(ui, t, placed, ds) || (roomMaking && !(!ds.empty() && ds.back().skip) && makeRoom(ui, t, placed, ds));
-    };
+    auto skippedLast = [&] { return !ds.empty() && ds.back().skip; };
+    auto start = [&](int32_t ui) { return attempt(ui, t, placed, ds) || (roomMaking && !skippedLast() && makeRoom(ui, t, placed, ds)); };
     if (m_committedHead >= 0) {
         const QueueEntry e = m_wait->entryOf(m_committedHead);
         ds.clear();
@@ -297,7 +296,7 @@ void Replay::schedule(double t)
                 continue;
             }
             logWait(e.unit);
-            if (!ds.empty() && ds.back().skip) {
+            if (skippedLast()) {
                 skipped = true;
                 --m_skipsLeft;
                 continue;

@@ -75,13 +75,13 @@ public:
         m_target->copyFrom(online);
     }
 
-    void addChoice(const float* rows, int n, int chosen, int keep) override
+    void addChoice(const float* rows, int n, int chosen) override
     {
         if (m_demos[m_demoAt].decisions() >= std::size_t(std::max(1, m_opt.bufferSize / 2))) {
             m_demoAt ^= 1;
             m_demos[m_demoAt].clear();
         }
-        m_demos[m_demoAt].addChoice(rows, n, chosen, keep);
+        m_demos[m_demoAt].addChoice(rows, n, chosen);
     }
 
     void addTransition(const FeatureRow& chosen, float reward, const FeatureRow* next, int nextCount, bool done) override
