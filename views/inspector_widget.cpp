@@ -66,7 +66,7 @@ ClusterStrip::ClusterStrip(QWidget* parent)
                   "allocated); blue ticks = candidates, red = the chosen node. Click a bar to find the node in the table."));
 }
 
-void ClusterStrip::setState(std::shared_ptr<const sim::ClusterState> state, std::vector<int> candidates, int chosen)
+void ClusterStrip::setState(std::shared_ptr<const cluster::ClusterState> state, std::vector<int> candidates, int chosen)
 {
     m_state = std::move(state);
     m_candidates = std::move(candidates);
@@ -212,9 +212,9 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
                           .arg(in.gpuFragRatePct, 0, 'f', 2)
                           .arg(in.activeNodes));
     QStringList why;
-    for (int m = 0; m < sim::kMisfitKinds; ++m)
+    for (int m = 0; m < cluster::kMisfitKinds; ++m)
         if (in.misfits[std::size_t(m)])
-            why << QStringLiteral("%1 %2").arg(in.misfits[std::size_t(m)]).arg(QString::fromLatin1(sim::misfitName(sim::Misfit(m))));
+            why << QStringLiteral("%1 %2").arg(in.misfits[std::size_t(m)]).arg(QString::fromLatin1(cluster::misfitName(cluster::Misfit(m))));
     const QString nodeLine = tr("Nodes for this request: %1.").arg(why.join(", "));
     if (in.reward) {
         const auto& t = *in.reward;

@@ -26,7 +26,7 @@ class ClusterStrip : public QWidget {
     Q_OBJECT
 public:
     explicit ClusterStrip(QWidget* parent = nullptr);
-    void setState(std::shared_ptr<const sim::ClusterState> state, std::vector<int> candidates, int chosen);
+    void setState(std::shared_ptr<const cluster::ClusterState> state, std::vector<int> candidates, int chosen);
     QSize sizeHint() const override { return { 400, 56 }; }
 
 signals:
@@ -38,7 +38,7 @@ protected:
 
 private:
     int nodeAt(double x) const;
-    std::shared_ptr<const sim::ClusterState> m_state;
+    std::shared_ptr<const cluster::ClusterState> m_state;
     std::vector<int> m_candidates;
     int m_chosen = -1;
 };

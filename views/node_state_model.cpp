@@ -9,7 +9,7 @@ NodeStateModel::NodeStateModel(QObject* parent)
 {
 }
 
-void NodeStateModel::setState(std::shared_ptr<const sim::ClusterState> state, std::shared_ptr<const trace::Trace> trace,
+void NodeStateModel::setState(std::shared_ptr<const cluster::ClusterState> state, std::shared_ptr<const trace::Trace> trace,
     std::map<int, int> ranks, int chosen, trace::TaskRequest request)
 {
     m_request = request;
@@ -30,7 +30,7 @@ QVariant NodeStateModel::data(const QModelIndex& index, int role) const
     if (!m_state || !index.isValid())
         return {};
     const int n = index.row();
-    const sim::ClusterState& s = *m_state;
+    const cluster::ClusterState& s = *m_state;
     auto rank = m_ranks.find(n);
     if (role == HighlightRole)
         return n == m_chosen ? 2 : rank != m_ranks.end() ? 1 : 0;
@@ -45,8 +45,8 @@ QVariant NodeStateModel::data(const QModelIndex& index, int role) const
     case Name:
         return m_trace && std::size_t(n) < m_trace->nodes.size() ? QString::fromStdString(m_trace->nodes[std::size_t(n)].name) : QString();
     case Fit: {
-        const sim::Misfit m = s.misfit(n, m_request);
-        return sortKey ? QVariant(int(m)) : QVariant(QString::fromLatin1(sim::misfitName(m)));
+        const cluster::Misfit m = s.misfit(n, m_request);
+        return sortKey ? QVariant(int(m)) : QVariant(QString::fromLatin1(cluster::misfitName(m)));
     }
     case FreeCpu:
         return sortKey ? QVariant(qlonglong(s.freeCpu(n))) : QVariant(QStringLiteral("%1 / %2").arg(s.freeCpu(n)).arg(s.capCpu(n)));
@@ -54,7 +54,7 @@ QVariant NodeStateModel::data(const QModelIndex& index, int role) const
         return sortKey ? QVariant(qlonglong(s.freeMem(n))) : QVariant(QStringLiteral("%1 / %2").arg(s.freeMem(n)).arg(s.capMem(n)));
     case FreeGpu:
         return sortKey ? QVariant(qlonglong(s.freeGpuMilli(n)))
-                       : QVariant(QStringLiteral("%1 / %2").arg(s.freeGpuMilli(n)).arg(s.numGpu(n) * sim::kGpuMilli));
+                       : QVariant(QStringLiteral("%1 / %2").arg(s.freeGpuMilli(n)).arg(s.numGpu(n) * cluster::kGpuMilli));
     case GpuShares: {
         if (sortKey)
             return s.fullyFreeGpus(n);

@@ -3,7 +3,7 @@
 // share of each GPU), dominant share, and the node's rank among the decision's candidates.
 // Qt Core only; Qt::UserRole gives numbers for sorting.
 
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 #include "trace/trace.h"
 
 #include <QAbstractTableModel>
@@ -22,7 +22,7 @@ public:
     explicit NodeStateModel(QObject* parent = nullptr);
     /// `ranks`: node -> 1-based rank among the candidates; `chosen` is marked (-1 = none);
     /// `request`: the Fit column says why each node could (not) host it.
-    void setState(std::shared_ptr<const sim::ClusterState> state, std::shared_ptr<const trace::Trace> trace,
+    void setState(std::shared_ptr<const cluster::ClusterState> state, std::shared_ptr<const trace::Trace> trace,
         std::map<int, int> ranks, int chosen, trace::TaskRequest request = {});
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -30,7 +30,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::shared_ptr<const sim::ClusterState> m_state;
+    std::shared_ptr<const cluster::ClusterState> m_state;
     std::shared_ptr<const trace::Trace> m_trace;
     std::map<int, int> m_ranks;
     int m_chosen = -1;

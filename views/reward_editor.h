@@ -1,5 +1,5 @@
 #pragma once
-// The placement agent's reward editor (DESIGN §6): the weight editor (weight_editor.h) with the
+// The placement agent's reward editor (docs/rl.md §2): the weight editor (weight_editor.h) with the
 // balance, packing, success and custom weights, the custom term, the tail-latency penalty
 // parameters and rl::RewardConfig's presets.
 

@@ -9,7 +9,7 @@
 
 namespace schedlab::views {
 
-QString evaluationText(const std::string& mode, const std::vector<store::EvalValue>& values, bool allMetrics)
+QString evaluationText(store::RoundKind kind, const std::vector<store::EvalValue>& values, bool allMetrics)
 {
     // Means over seeds per (metric, policy).
     std::vector<std::string> metrics, policies;
@@ -34,9 +34,9 @@ QString evaluationText(const std::string& mode, const std::vector<store::EvalVal
         { "meanUtilizationPct", QStringLiteral("utilisation %") }, { "cost", QStringLiteral("cost") } };
     // The learned policy first, then the baselines as stored.
     std::stable_partition(policies.begin(), policies.end(), [](const std::string& p) { return p == "learned"; });
-    const std::vector<std::string> keys = mode == "fill" ? std::vector<std::string> { "finalGpuAllocPct" }
-        : mode == "autoscale"                            ? std::vector<std::string> { "replicaHours", "sloViolationMinutes" }
-                                                         : std::vector<std::string> { "waitP99S" };
+    const std::vector<std::string> keys = kind == store::RoundKind::Fill ? std::vector<std::string> { "finalGpuAllocPct" }
+        : kind == store::RoundKind::Autoscale                            ? std::vector<std::string> { "replicaHours", "sloViolationMinutes" }
+                                                                         : std::vector<std::string> { "waitP99S" };
     QStringList lines;
     for (const std::string& m : metrics) {
         if (!allMetrics && std::find(keys.begin(), keys.end(), m) == keys.end())
@@ -70,9 +70,9 @@ void showLineage(QTreeWidget* tree, QComboBox* parentBox, bool keepPick, const s
     tree->clear();
     std::map<int64_t, QTreeWidgetItem*> items;
     for (const store::RoundRow& r : rounds) {
-        QStringList cols { QString::number(r.id), QString::fromStdString(r.status), QString::fromStdString(r.mode + ", " + r.window),
-            evaluation.count(r.id) ? evaluationText(r.mode, evaluation.at(r.id)) : QStringLiteral("—"),
-            QString::fromStdString(r.weights.substr(0, r.weights.find(r.mode == "autoscale" ? ",tailScale" : ",customTerm"))),
+        QStringList cols { QString::number(r.id), QString::fromStdString(r.status), QString::fromStdString(store::roundKindName(r.kind) + (", " + r.window)),
+            evaluation.count(r.id) ? evaluationText(r.kind, evaluation.at(r.id)) : QStringLiteral("—"),
+            QString::fromStdString(r.weights.substr(0, r.weights.find(r.kind == store::RoundKind::Autoscale ? ",tailScale" : ",customTerm"))),
             QString::fromStdString(r.status == "finished" ? r.checkpoint : r.error) };
         auto* parentItem = items.count(r.parentId) ? items[r.parentId] : nullptr;
         auto* item = parentItem ? new QTreeWidgetItem(parentItem, cols) : new QTreeWidgetItem(tree, cols);
@@ -80,7 +80,7 @@ void showLineage(QTreeWidget* tree, QComboBox* parentBox, bool keepPick, const s
         item->setData(0, Qt::UserRole + 1, QString::fromStdString(r.status == "finished" ? r.checkpoint : std::string()));
         item->setToolTip(5, cols[5]);
         if (evaluation.count(r.id)) // every metric, for the learned policy and each baseline
-            item->setToolTip(3, evaluationText(r.mode, evaluation.at(r.id), true));
+            item->setToolTip(3, evaluationText(r.kind, evaluation.at(r.id), true));
         if (auto over = overBudget.find(r.id); over != overBudget.end() && !over->second.empty()) {
             QStringList why;
             for (const std::string& o : over->second)

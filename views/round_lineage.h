@@ -21,7 +21,7 @@ namespace schedlab::views {
 /// "final GPU allocation %: learned 91.84, bestfit 93.08, fgd 95.49" (means over seeds of the
 /// mode's key metrics: fill GPU allocation, timed p99 wait, autoscale replica-hours and SLO
 /// minutes; every metric with allMetrics). Empty without values.
-QString evaluationText(const std::string& mode, const std::vector<store::EvalValue>& values, bool allMetrics = false);
+QString evaluationText(store::RoundKind kind, const std::vector<store::EvalValue>& values, bool allMetrics = false);
 
 /// An empty lineage tree (its columns, multi-selection).
 QTreeWidget* makeLineageTree(QWidget* parent);

@@ -143,7 +143,7 @@ void ScalerTrainingPanel::setRounds(const std::vector<store::RoundRow>& rounds, 
 {
     std::vector<store::RoundRow> mine;
     for (const store::RoundRow& r : rounds)
-        if (r.mode == "autoscale")
+        if (r.kind == store::RoundKind::Autoscale)
             mine.push_back(r);
     showLineage(m_tree, m_parent, m_parentPicked, mine, evaluation);
 }

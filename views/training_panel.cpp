@@ -264,12 +264,12 @@ void TrainingPanel::setProjectOpen(bool open)
                              : tr("Rounds are stored in a project: create or open one first (File > New Project, Ctrl+N)"));
 }
 
-void TrainingPanel::setMode(rl::TrainMode mode) { m_mode->setCurrentIndex(mode == rl::TrainMode::Fill ? 0 : 1); }
+void TrainingPanel::setMode(sim::RunMode mode) { m_mode->setCurrentIndex(mode == sim::RunMode::Fill ? 0 : 1); }
 
 TrainRequest TrainingPanel::request() const
 {
     TrainRequest r;
-    r.mode = m_mode->currentIndex() == 0 ? rl::TrainMode::Fill : rl::TrainMode::Timed;
+    r.mode = m_mode->currentIndex() == 0 ? sim::RunMode::Fill : sim::RunMode::Timed;
     r.windowH = m_window->value();
     r.fromH = m_from->value();
     r.pods = m_pods->value();
@@ -277,8 +277,8 @@ TrainRequest TrainingPanel::request() const
     r.rounds = m_rounds->value();
     r.learningRate = m_lr->value();
     r.gamma = m_gamma->value();
-    r.allowWait = m_wait->isChecked() && r.mode == rl::TrainMode::Timed;
-    r.skip = m_skip->isChecked() && r.mode == rl::TrainMode::Timed;
+    r.allowWait = m_wait->isChecked() && r.mode == sim::RunMode::Timed;
+    r.skip = m_skip->isChecked() && r.mode == sim::RunMode::Timed;
     r.parentRound = m_parent->currentData().toLongLong();
     r.teacher = m_teacher->currentData().toString().toStdString();
     r.keepTeacher = !r.teacher.empty() && m_keepTeacher->isChecked();
@@ -286,7 +286,7 @@ TrainRequest TrainingPanel::request() const
         if (auto v = workflow::parseSeeds(m_validation->text().trimmed().toStdString()))
             r.validationSeeds = v.value();
     r.blend = m_blend->value();
-    if (r.mode == rl::TrainMode::Timed) {
+    if (r.mode == sim::RunMode::Timed) {
         const int room = m_room->currentData().toInt();
         r.migration = room & 1 ? sim::Migration::Defragment : sim::Migration::None;
         r.preemption = room & 2 ? sim::Preemption::Priority : sim::Preemption::None;
@@ -298,9 +298,9 @@ TrainRequest TrainingPanel::request() const
     return r;
 }
 
-QString TrainingPanel::evaluationText(const std::string& mode, const std::vector<store::EvalValue>& values, bool allMetrics)
+QString TrainingPanel::evaluationText(store::RoundKind kind, const std::vector<store::EvalValue>& values, bool allMetrics)
 {
-    return views::evaluationText(mode, values, allMetrics);
+    return views::evaluationText(kind, values, allMetrics);
 }
 
 void TrainingPanel::setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation,

@@ -29,7 +29,7 @@ namespace schedlab::views {
 
 /// What the user asked to train.
 struct TrainRequest {
-    rl::TrainMode mode = rl::TrainMode::Fill;
+    sim::RunMode mode = sim::RunMode::Fill;
     double windowH = 4, fromH = 0;
     int64_t pods = 0; ///< fill: pods per episode, 0 = all
     int episodes = 3;
@@ -64,12 +64,12 @@ public:
     void setRounds(const std::vector<store::RoundRow>& rounds, const std::map<int64_t, std::vector<store::EvalValue>>& evaluation = {},
         const std::map<int64_t, std::vector<std::string>>& overBudget = {});
     /// "final GPU allocation %: learned 91.84, bestfit 93.08, fgd 95.49" (empty without values).
-    static QString evaluationText(const std::string& mode, const std::vector<store::EvalValue>& values, bool allMetrics = false);
+    static QString evaluationText(store::RoundKind kind, const std::vector<store::EvalValue>& values, bool allMetrics = false);
     /// A finished training episode of the running batch (round index 1-based within the batch).
     void addEpisode(int round, const rl::EpisodeStats& s);
     void clearCurves();
     void setRunning(bool running);
-    void setMode(rl::TrainMode mode);
+    void setMode(sim::RunMode mode);
     /// Rounds are stored in a project: without one, Start is off and its tooltip says why.
     void setProjectOpen(bool open);
     void setProgress(double fraction, const QString& text);

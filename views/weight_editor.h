@@ -1,5 +1,5 @@
 #pragma once
-// The reward editor's widget, for any weighted reward (DESIGN §6; the placement agent's
+// The reward editor's widget, for any weighted reward (docs/rl.md §2; the placement agent's
 // RewardEditor and the replica policy's ScalerRewardEditor are two schemas of it): a slider and a
 // spin box per weight, further numeric or choice fields, presets, the normalised weights,
 // validation (not every weight zero), and undo/redo of every edit (QUndoStack; consecutive edits

@@ -32,16 +32,16 @@ public:
     {
     }
     std::string name() const override { return m_p->name(); }
-    void reset(const policy::PolicyContext& ctx, const sim::ClusterState& c) override { m_p->reset(ctx, c); }
-    policy::PlacementDecision place(const sim::ClusterState& c, const policy::PlacementRequest& r, Rng& rng, int topK) override
+    void reset(const policy::PolicyContext& ctx, const cluster::ClusterState& c) override { m_p->reset(ctx, c); }
+    policy::PlacementDecision place(const cluster::ClusterState& c, const policy::PlacementRequest& r, Rng& rng, int topK) override
     {
         const auto t0 = Clock::now();
         auto d = m_p->place(c, r, rng, topK);
         micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         return d;
     }
-    void onAllocated(const sim::Placement& p, const trace::TaskRequest& r) override { m_p->onAllocated(p, r); }
-    void onReleased(const sim::Placement& p, const trace::TaskRequest& r) override { m_p->onReleased(p, r); }
+    void onAllocated(const cluster::Placement& p, const trace::TaskRequest& r) override { m_p->onAllocated(p, r); }
+    void onReleased(const cluster::Placement& p, const trace::TaskRequest& r) override { m_p->onReleased(p, r); }
     std::vector<double> micros;
 
 private:
@@ -95,7 +95,7 @@ int benchModel(const std::string& tracesDir)
 
         rl::TrainOptions o;
         o.episodes = 1;
-        o.maxPods = 5000;
+        o.run.fillOptions()->maxPods = 5000;
         auto copy = net->cloneNetwork();
         auto gpuNode = trace::loadTrace({ (ob / "openb_node_list_gpu_node.csv").string(), (ob / "openb_pod_list_default.csv").string() });
         if (gpuNode) {
@@ -115,7 +115,7 @@ int benchModel(const std::string& tracesDir)
     auto window = trace::timeWindow(sample.value(), 0, 4 * 3600.0);
     if (window) {
         rl::TrainOptions o;
-        o.mode = rl::TrainMode::Timed;
+        o.run = rl::trainingRun(sim::RunMode::Timed);
         o.episodes = 3;
         auto copy = net->cloneNetwork();
         const auto t0 = Clock::now();

@@ -1,7 +1,7 @@
 #include "commands.h"
 #include "import_options.h"
 
-#include "trace/decision_log.h"
+#include "trace/decision_log_format.h"
 #include "trace/native_format.h"
 #include "trace/trace_loader.h"
 

@@ -288,7 +288,7 @@ int runDecisions(const std::vector<std::string>& argv)
         return fail("decisions: " + in.error().toString(), in.error().code == ErrorCode::Range ? 2 : 1);
     const incident::Inspection& x = in.value();
     const sim::Decision& d = x.decision;
-    const sim::ClusterState& state = *x.state;
+    const cluster::ClusterState& state = *x.state;
     if (json) {
         QJsonArray rs;
         for (const incident::Rescored& r : x.rescored)
@@ -305,9 +305,9 @@ int runDecisions(const std::vector<std::string>& argv)
         if (const auto logged = incident::loggedView(*index.trace, uint32_t(d.task), d.timeS))
             o["logged"] = loggedViewJson(*logged);
         QJsonObject nodes;
-        for (int m = 0; m < sim::kMisfitKinds; ++m)
+        for (int m = 0; m < cluster::kMisfitKinds; ++m)
             if (x.misfits[std::size_t(m)])
-                nodes[sim::misfitName(sim::Misfit(m))] = x.misfits[std::size_t(m)];
+                nodes[cluster::misfitName(cluster::Misfit(m))] = x.misfits[std::size_t(m)];
         o["nodes"] = nodes;
         if (x.reward) {
             const auto& t = *x.reward;
@@ -338,9 +338,9 @@ int runDecisions(const std::vector<std::string>& argv)
                 "%lld logged decisions and %d state hash(es) verified\n",
         x.gpuAllocPct, x.cpuAllocPct, x.gpuFragRatePct, x.activeNodes, static_cast<long long>(index.decisionsVerified), index.hashesVerified);
     std::string why;
-    for (int m = 0; m < sim::kMisfitKinds; ++m)
+    for (int m = 0; m < cluster::kMisfitKinds; ++m)
         if (x.misfits[std::size_t(m)])
-            why += (why.empty() ? "" : ", ") + std::to_string(x.misfits[std::size_t(m)]) + " " + sim::misfitName(sim::Misfit(m));
+            why += (why.empty() ? "" : ", ") + std::to_string(x.misfits[std::size_t(m)]) + " " + cluster::misfitName(cluster::Misfit(m));
     std::printf("  nodes for this request: %s\n", why.c_str());
     auto printNode = [&](const policy::Candidate& cand, const char* mark) {
         const int n = cand.node;

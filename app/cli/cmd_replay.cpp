@@ -2,6 +2,7 @@
 // seeds and prints a comparison table (mean over seeds with min/max), or JSON (docs/cli-json.md).
 
 #include "cli_args.h"
+#include "run_option_args.h"
 #include "commands.h"
 #include "import_options.h"
 #include "replay_json.h"
@@ -137,28 +138,12 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
     o.tieBreak = tie;
     o.topK = topK;
     o.powerOffIdle = args.flag("power-off-idle");
-    if (!policy::parseQueueOrder(args.value("queue").value_or("fcfs"), o.queue))
-        return fail("replay: --queue is one of fcfs, sjf, priority, wfp3, unicep, f1, fair", 2);
-    const std::string backfill = args.value("backfill").value_or("none");
-    if (backfill != "none" && backfill != "easy")
-        return fail("replay: --backfill is none or easy", 2);
-    o.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
-    if (!sim::parseHeadRule(args.value("head").value_or("resort"), o.head))
-        return fail("replay: --head is resort (re-sort the queue at every pass) or commit (a blocked head stays the head)", 2);
-    if (!sim::parsePreemption(args.value("preemption").value_or("none"), o.preemption))
-        return fail("replay: --preemption is none or priority (Kubernetes: evict lower-priority jobs to make room)", 2);
-    if (!sim::parseMigration(args.value("migration").value_or("none"), o.migration))
-        return fail("replay: --migration is none or defragment (move one running task to make room)", 2);
-    if (auto text = args.value("migration-restart")) {
-        auto v = workflow::parseRunTime(*text, sim::RunMode::Timed);
-        if (!v)
-            return fail("replay: --migration-restart: " + v.error().message, 2);
-        o.migrationRestartS = v.value();
-    }
+    sim::RunSpec spec = sim::RunSpec::timed({}, o);
+    if (std::string e = parseRunOptions(args, spec); !e.empty())
+        return fail("replay: " + e, 2);
+    o = *spec.timedOptions();
+    const std::string backfill = o.backfill == sim::Backfill::Easy ? "easy" : "none";
     std::string error;
-    o.migrationsPerHour = args.real("migrations-per-hour", 0, error);
-    if (!error.empty() || o.migrationsPerHour < 0)
-        return fail("replay: " + (error.empty() ? std::string("--migrations-per-hour must be >= 0 (0 = no limit)") : error), 2);
     o.p99WindowS = args.real("window", o.p99WindowS, error);
     o.tickS = args.real("tick", 0, error);
     if (!error.empty() || o.p99WindowS <= 0 || o.tickS < 0)
@@ -374,11 +359,6 @@ int runReplay(const std::vector<std::string>& argv)
     fill.ratio = args.real("ratio", fill.ratio, error);
     fill.trimAboveRatio = !args.flag("no-trim");
     fill.topK = int(args.integer("top-k", 8, error));
-    fill.migrationBudget = args.integer("migration-budget", 0, error);
-    if (!error.empty() || fill.migrationBudget < 0)
-        return fail("replay: " + (error.empty() ? std::string("--migration-budget must be >= 0 (0 = no limit)") : error), 2);
-    if (!sim::parseMigration(args.value("migration").value_or("none"), fill.migration))
-        return fail("replay: --migration is none or defragment (move one running task to make room)", 2);
     // Default: the reference each mode follows; fill the FGD authors' simulator (a seeded node
     // order), timed upstream kube-scheduler (random per decision).
     if (auto t = args.value("tie-break"); t && !policy::parseTieBreak(*t, fill.tieBreak))
@@ -427,6 +407,12 @@ int runReplay(const std::vector<std::string>& argv)
     }
     if (!args.value("tie-break"))
         policy::parseTieBreak(mode == "fill" ? "order" : "random", fill.tieBreak);
+    if (mode == "fill") {
+        sim::RunSpec fillSpec = sim::RunSpec::fill({}, fill);
+        if (std::string e = parseRoomOptions(args, fillSpec); !e.empty())
+            return fail("replay: " + e, 2);
+        fill = *fillSpec.fillOptions();
+    }
     std::optional<trace::TimeSpan> window;
     if (mode == "timed" && (fromArg || toArg)) {
         const trace::LoadProfile profile = trace::loadProfile(trace, 1);

@@ -54,7 +54,7 @@ int runRounds(const std::vector<std::string>& argv)
         // A round whose evaluation ended over a budget is marked so.
         std::vector<std::string> over;
         if (auto k = project.value()->roundConstraints(r.id); k && eval)
-            over = rl::overBudget(k.value(), eval.value());
+            over = workflow::overBudget(k.value(), eval.value());
         QJsonArray overJson;
         for (const std::string& o : over)
             overJson.append(QString::fromStdString(o));
@@ -62,12 +62,12 @@ int runRounds(const std::vector<std::string>& argv)
         QJsonArray validation;
         std::optional<store::KeptWeights> kept;
         auto curve = project.value()->roundCurve(r.id);
-        if (curve && (kept = store::keptWeights(curve.value(), r.startValidation, r.mode == "timed")))
+        if (curve && (kept = store::keptWeights(curve.value(), r.startValidation, r.kind == store::RoundKind::Timed)))
             for (const store::CurvePoint& c : curve.value())
                 validation.append(c.validation);
         if (a.flag("json")) {
             QJsonObject row { { "round", double(r.id) }, { "parent", double(r.parentId) },
-                { "status", QString::fromStdString(r.status) }, { "mode", QString::fromStdString(r.mode) },
+                { "status", QString::fromStdString(r.status) }, { "mode", store::roundKindName(r.kind) },
                 { "window", QString::fromStdString(r.window) }, { "episodes", r.episodes }, { "learningRate", r.learningRate },
                 { "weights", QString::fromStdString(r.weights) }, { "checkpoint", QString::fromStdString(r.checkpoint) },
                 { "sha256", QString::fromStdString(r.checkpointSha256) }, { "error", QString::fromStdString(r.error) },
@@ -82,12 +82,12 @@ int runRounds(const std::vector<std::string>& argv)
             continue;
         }
         std::printf("%5lld %6s %-9s %-9s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
-            r.parentId < 0 ? "-" : std::to_string(r.parentId).c_str(), r.status.c_str(), r.mode.c_str(), r.window.substr(0, 24).c_str(),
+            r.parentId < 0 ? "-" : std::to_string(r.parentId).c_str(), r.status.c_str(), store::roundKindName(r.kind), r.window.substr(0, 24).c_str(),
             r.episodes, r.learningRate, n ? QString::number(learned / n, 'f', 2).toStdString().c_str() : "-",
             r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());
         for (const std::string& o : over)
             std::printf("%5s over budget: %s\n", "", o.c_str());
-        const rl::TrainMode mode = r.mode == "timed" ? rl::TrainMode::Timed : rl::TrainMode::Fill;
+        const sim::RunMode mode = store::runModeOf(r.kind);
         if (kept && kept->episode == 0)
             std::printf("%5s kept its starting weights (validation %s; none of its %d episodes did better)\n", "",
                 rl::validationText(mode, kept->validation).c_str(), int(curve->size()));

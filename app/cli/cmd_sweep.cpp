@@ -1,6 +1,7 @@
 // `schedlab-cli sweep plan|run|merge|status|emit` (core/workflow/sweep.h, docs/sweeps.md).
 
 #include "cli_args.h"
+#include "run_option_args.h"
 #include "commands.h"
 #include "import_options.h"
 
@@ -119,14 +120,10 @@ int sweepPlan(const std::vector<std::string>& argv)
         spec.base = sim::RunSpec::fill({}, f);
     } else {
         sim::TimedOptions t;
-        if (!policy::parseQueueOrder(a.value("queue").value_or("fcfs"), t.queue))
-            return fail("sweep plan: --queue is one of fcfs, sjf, priority, wfp3, unicep, f1, fair", 2);
-        const std::string backfill = a.value("backfill").value_or("none"); // as replay
-        if (backfill != "none" && backfill != "easy")
-            return fail("sweep plan: --backfill is none or easy", 2);
-        t.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
         policy::parseTieBreak(a.value("tie-break").value_or("random"), t.tieBreak);
         spec.base = sim::RunSpec::timed({}, t);
+        if (std::string e = parseQueueOptions(a, *spec.base.timedOptions()); !e.empty())
+            return fail("sweep plan: " + e, 2);
     }
     if (!error.empty())
         return fail("sweep plan: " + error, 2);

@@ -2,6 +2,7 @@
 // against baselines and TorchScript export (the lineage listing, `rounds`: cmd_rounds.cpp).
 
 #include "cli_args.h"
+#include "run_option_args.h"
 #include "commands.h"
 #include "import_options.h"
 
@@ -40,32 +41,17 @@ struct Common {
     std::vector<std::string> baselines;
 };
 
-// Timed: making room (the learned policy decides each offer) and the budgets of the constraints.
-std::string parseRoom(const Args& a, rl::TrainOptions& t)
+// Timed: the budgets of the constraints (making room itself is a run option: run_option_args.h).
+std::string parseBudget(const Args& a, rl::TrainOptions& t)
 {
-    if (!sim::parsePreemption(a.value("preemption").value_or("none"), t.preemption))
-        return "--preemption is none or priority (Kubernetes: evict lower-priority jobs to make room)";
-    if (!sim::parseMigration(a.value("migration").value_or("none"), t.migration))
-        return "--migration is none or defragment (move one running task to make room)";
-    if (auto text = a.value("migration-restart")) {
-        auto v = workflow::parseRunTime(*text, sim::RunMode::Timed);
-        if (!v)
-            return "--migration-restart: " + v.error().message;
-        t.migrationRestartS = v.value();
-    }
-    std::string error;
-    t.migrationsPerHour = a.real("migrations-per-hour", 0, error);
-    if (!error.empty() || t.migrationsPerHour < 0)
-        return error.empty() ? "--migrations-per-hour must be >= 0 (0 = no limit)" : error;
     if (auto b = a.value("budget")) {
         auto c = rl::Constraints::parse(*b);
         if (!c)
             return "--budget: " + c.error().message;
         t.constraints = c.value();
     }
-    const bool room = t.preemption != sim::Preemption::None || t.migration != sim::Migration::None;
-    if ((room || t.constraints.any()) && t.mode != rl::TrainMode::Timed)
-        return "--preemption, --migration and --budget belong to --mode timed";
+    if (t.constraints.any() && t.mode() != sim::RunMode::Timed)
+        return "--budget belongs to --mode timed";
     return {};
 }
 
@@ -73,10 +59,18 @@ std::string parseRoom(const Args& a, rl::TrainOptions& t)
 std::string parseCommon(const Args& a, Common& c)
 {
     std::string error;
-    const std::string mode = a.value("mode").value_or("fill");
-    if (mode != "fill" && mode != "timed")
+    sim::RunMode mode = sim::RunMode::Fill;
+    if (!sim::parseRunMode(a.value("mode").value_or("fill"), mode))
         return "--mode is fill or timed";
-    c.train.mode = mode == "fill" ? rl::TrainMode::Fill : rl::TrainMode::Timed;
+    c.train.run = rl::trainingRun(mode);
+    if (std::string e = parseRunOptions(a, c.train.run); !e.empty())
+        return e;
+    if (sim::FillOptions* f = c.train.run.fillOptions()) {
+        if (f->migration != sim::Migration::None)
+            return "--preemption, --migration and --budget belong to --mode timed (rounds make room in timed replays only)";
+        f->ratio = a.real("ratio", f->ratio, error);
+        f->maxPods = a.integer("pods", 0, error);
+    }
     if (auto preset = a.value("preset")) {
         auto r = rl::RewardConfig::preset(*preset);
         if (!r)
@@ -95,8 +89,6 @@ std::string parseCommon(const Args& a, Common& c)
     if (error.empty() && !(c.train.gamma >= 0 && c.train.gamma < 1))
         return "--gamma takes a discount in [0, 1)";
     c.train.seed = uint64_t(a.integer("seed", 1000, error));
-    c.train.ratio = a.real("ratio", 1.3, error);
-    c.train.maxPods = a.integer("pods", 0, error);
     c.train.batchSize = int(a.integer("batch", 64, error));
     // 0 (not given): the parent model's preselection, else 500 / 50 (rl::resolvePreselection).
     c.train.policy.preselectAbove = int(a.integer("preselect-above", 0, error));
@@ -105,17 +97,11 @@ std::string parseCommon(const Args& a, Common& c)
         return "--preselect-above and --preselect-top take counts >= 1";
     c.train.policy.allowWait = a.flag("wait-action");
     c.train.policy.skip = a.flag("skip-action");
-    c.train.policy.maxConsecutiveWaits = int(a.integer("max-waits", c.train.policy.skip ? 16 : 8, error));
+    c.train.policy.maxConsecutiveWaits = int(a.integer("max-waits", rl::defaultMaxWaits(c.train.policy.skip), error));
     if (c.train.policy.allowWait && c.train.policy.skip)
         return "--wait-action and --skip-action exclude each other (hold a job, or pass it over)";
     if (!error.empty())
         return error;
-    if (auto q = a.value("queue"); q && !policy::parseQueueOrder(*q, c.train.queue))
-        return "unknown --queue " + *q;
-    const std::string backfill = a.value("backfill").value_or("easy");
-    if (backfill != "easy" && backfill != "none")
-        return "--backfill is easy or none";
-    c.train.backfill = backfill == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
     if (auto w = a.value("window")) {
         auto d = workflow::parseDuration(*w);
         if (!d)
@@ -135,7 +121,7 @@ std::string parseCommon(const Args& a, Common& c)
     c.evalSeeds = seeds.value();
     if (auto b = a.value("baselines"))
         c.baselines = splitList(*b);
-    return parseRoom(a, c.train);
+    return parseBudget(a, c.train);
 }
 
 QJsonObject evalToJson(const std::vector<rl::EvalSummary>& eval)
@@ -152,7 +138,7 @@ QJsonObject evalToJson(const std::vector<rl::EvalSummary>& eval)
 
 void printEval(const std::vector<rl::EvalSummary>& eval, const rl::TrainOptions& options)
 {
-    const std::vector<std::string> metrics = rl::evalMetrics(options.mode, options);
+    const std::vector<std::string> metrics = rl::evalMetrics(options.mode(), options);
     std::printf("  %-28s", "policy");
     for (const std::string& m : metrics)
         std::printf(" %16s", m.c_str());
@@ -168,7 +154,7 @@ void printEval(const std::vector<rl::EvalSummary>& eval, const rl::TrainOptions&
 /// A weight sweep's outcome: each lineage's last round and the baselines, on the Pareto front
 /// ("*") when no other row is as good in every metric and better in one (fill: allocation up,
 /// failures and fragmentation down; timed: p99 and mean wait and failures down, utilisation up).
-void printSweep(const std::vector<std::pair<std::string, rl::RoundResult>>& last, rl::TrainMode mode)
+void printSweep(const std::vector<std::pair<std::string, rl::RoundResult>>& last, sim::RunMode mode)
 {
     const std::vector<std::string> metrics = rl::evalMetrics(mode);
     std::vector<std::string> names;
@@ -212,9 +198,17 @@ Result<std::unique_ptr<store::Project>> openProject(const Args& a)
     return p;
 }
 
-const std::set<std::string> kCommonValues = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset",
-    "queue", "backfill", "window", "from", "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "preselect-above",
-    "preselect-top", "max-waits", "preemption", "migration", "migration-restart", "migrations-per-hour", "budget" };
+std::set<std::string> commonValues()
+{
+    std::set<std::string> names = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset", "window", "from",
+        "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "preselect-above",
+        "preselect-top", "max-waits", "budget" };
+    names.insert(kQueueOptionNames.begin(), kQueueOptionNames.end());
+    names.insert(kRoomOptionNames.begin(), kRoomOptionNames.end());
+    names.erase("migration-budget"); // the fill experiment's; rounds do not train with fill moves
+    return names;
+}
+const std::set<std::string> kCommonValues = commonValues();
 
 } // namespace
 
@@ -325,7 +319,7 @@ int runTrain(const std::vector<std::string>& argv)
     cb.roundStarted = [&](int round, const rl::RoundOptions& o) {
         if (!json)
             std::printf("round %d/%d: %s%s, %d episode(s), lr %g, weights %s, parent %s\n", round, workflow::sessionRounds(session),
-                c.train.mode == rl::TrainMode::Fill ? "fill" : "timed", o.teacher.empty() ? "" : (", imitating " + o.teacher).c_str(),
+                sim::runModeName(c.train.mode()), o.teacher.empty() ? "" : (", imitating " + o.teacher).c_str(),
                 o.train.episodes, o.train.learningRate, o.train.reward.toString().c_str(),
                 o.parentCheckpoint.empty() ? "(fresh)" : o.parentCheckpoint.c_str());
     };
@@ -335,7 +329,7 @@ int runTrain(const std::vector<std::string>& argv)
                 s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
                 s.stepsPerSecond, s.seconds);
             if (s.validation >= 0)
-                std::printf("               validation %s\n", rl::validationText(c.train.mode, s.validation).c_str());
+                std::printf("               validation %s\n", rl::validationText(c.train.mode(), s.validation).c_str());
             for (int k = 0; k < rl::kConstraintKinds; ++k)
                 if (c.train.constraints.on(rl::ConstraintKind(k)))
                     std::printf("               %-10s %8.3f (budget %g)  multiplier %.3f\n", rl::constraintName(rl::ConstraintKind(k)),
@@ -379,10 +373,10 @@ int runTrain(const std::vector<std::string>& argv)
         } else {
             if (r.training.startValidation >= 0 && r.training.keptEpisode == 0)
                 std::printf("  kept the starting weights (validation %s; no episode did better)\n",
-                    rl::validationText(c.train.mode, r.training.startValidation).c_str());
+                    rl::validationText(c.train.mode(), r.training.startValidation).c_str());
             else if (r.training.startValidation >= 0)
                 std::printf("  kept episode %d (best validation; the starting weights had %s)\n", r.training.keptEpisode,
-                    rl::validationText(c.train.mode, r.training.startValidation).c_str());
+                    rl::validationText(c.train.mode(), r.training.startValidation).c_str());
             std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(),
                 static_cast<long long>(r.roundId), r.seconds, r.evalNote.c_str());
             printEval(r.eval, c.train);
@@ -410,7 +404,7 @@ int runTrain(const std::vector<std::string>& argv)
             last.push_back({ text.substr(0, text.find(",customTerm")), final }); // the four weights name it
         }
         if (!json)
-            printSweep(last, c.train.mode);
+            printSweep(last, c.train.mode());
         else
             std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.train/1" }, { "rounds", roundsJson } })
                            .toJson(QJsonDocument::Indented)
@@ -470,13 +464,13 @@ int runEval(const std::vector<std::string>& argv)
     if (!loaded)
         return fail(loaded.error().toString());
     trace::Trace t = std::move(loaded->trace);
-    if (c.train.mode == rl::TrainMode::Timed && (a.value("window") || a.value("from"))) {
+    if (c.train.mode() == sim::RunMode::Timed && (a.value("window") || a.value("from"))) {
         auto w = trace::timeWindow(t, c.fromS, c.windowS);
         if (!w)
             return fail(w.error().toString());
         t = std::move(w).value();
     }
-    auto eval = rl::evaluate(t, c.train.mode, policies, c.evalSeeds, c.train);
+    auto eval = rl::evaluate(t, policies, c.evalSeeds, c.train);
     if (!eval)
         return fail(eval.error().toString());
     if (a.flag("json")) {

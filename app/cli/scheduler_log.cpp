@@ -23,16 +23,16 @@ namespace {
 constexpr double kEpochUnixS = 1.7e9; // as writeKubectlDump's default: trace time 0
 
 /// kube-scheduler's reason for a node that cannot take the request (the first failing check).
-const char* reasonOf(sim::Misfit m)
+const char* reasonOf(cluster::Misfit m)
 {
     switch (m) {
-    case sim::Misfit::GpuModel: return "node(s) didn't match Pod's node affinity/selector";
-    case sim::Misfit::TooFewGpus:
-    case sim::Misfit::FreeGpus:
-    case sim::Misfit::GpuShare: return "Insufficient nvidia.com/gpu";
-    case sim::Misfit::Memory: return "Insufficient memory";
-    case sim::Misfit::TooSmall:
-    case sim::Misfit::Cpu:
+    case cluster::Misfit::GpuModel: return "node(s) didn't match Pod's node affinity/selector";
+    case cluster::Misfit::TooFewGpus:
+    case cluster::Misfit::FreeGpus:
+    case cluster::Misfit::GpuShare: return "Insufficient nvidia.com/gpu";
+    case cluster::Misfit::Memory: return "Insufficient memory";
+    case cluster::Misfit::TooSmall:
+    case cluster::Misfit::Cpu:
     default: return "Insufficient cpu";
     }
 }
@@ -198,7 +198,7 @@ Result<SchedulerLogStats> writeGeneratedSchedulerLog(
         sameTime = d.timeS == lastT ? sameTime + 1 : 0;
         lastT = d.timeS;
         const double unixS = kEpochUnixS + d.timeS + sameTime * 1e-6;
-        const std::unique_ptr<sim::ClusterState> state = d.statePos >= 0 ? journal.stateAt(d.statePos) : nullptr;
+        const std::unique_ptr<cluster::ClusterState> state = d.statePos >= 0 ? journal.stateAt(d.statePos) : nullptr;
         if (!state)
             continue;
         int feasible = 0;

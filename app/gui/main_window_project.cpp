@@ -4,6 +4,7 @@
 #include "main_window.h"
 
 #include "rl/fine_tune.h"
+#include "workflow/fine_tune_session.h"
 #include "swatch.h"
 
 #include "dashboard_widget.h"
@@ -68,15 +69,15 @@ void MainWindow::refreshRounds()
     std::vector<store::RoundRow> placement;
     std::map<int64_t, std::vector<std::string>> overBudget; // rounds whose evaluation ended over a budget
     for (const store::RoundRow& r : rounds.value())
-        if (r.mode != workflow::kAutoscaleRoundMode) {
+        if (r.kind != store::RoundKind::Autoscale) {
             placement.push_back(r);
             if (auto curve = m_session.project()->roundCurve(r.id))
-                if (auto kept = store::keptWeights(curve.value(), r.startValidation, r.mode == "timed"))
+                if (auto kept = store::keptWeights(curve.value(), r.startValidation, r.kind == store::RoundKind::Timed))
                     placement.back().window += (kept->episode == 0 ? std::string("; kept its starting weights (")
                                                                    : "; kept episode " + std::to_string(kept->episode) + " (")
-                        + rl::validationText(r.mode == "timed" ? rl::TrainMode::Timed : rl::TrainMode::Fill, kept->validation) + ")";
+                        + rl::validationText(store::runModeOf(r.kind), kept->validation) + ")";
             if (auto k = m_session.project()->roundConstraints(r.id); k && !k->empty() && evaluation.count(r.id))
-                overBudget[r.id] = rl::overBudget(k.value(), evaluation.at(r.id));
+                overBudget[r.id] = workflow::overBudget(k.value(), evaluation.at(r.id));
         }
     m_training->setRounds(placement, evaluation, overBudget);
     m_scalerPanel->setRounds(rounds.value(), evaluation);
@@ -101,7 +102,7 @@ void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
         runPolicies(policies);
         return;
     }
-    const int modeIndex = round->mode == "fill" ? 2 : 1;
+    const int modeIndex = round->kind == store::RoundKind::Fill ? 2 : 1;
     m_mode->setCurrentIndex(modeIndex);
     const std::vector<std::string> files = m_session.traceFilesOf(round->traceId);
     const bool present = !files.empty()
@@ -142,11 +143,11 @@ bool MainWindow::startTraining(const views::TrainRequest& request)
         return false;
     // Refused before starting, with the reason, rather than a round that trains on nothing.
     constexpr std::size_t kMinJobs = 20;
-    if (request.mode == rl::TrainMode::Fill && m_trace->totalGpus() == 0) {
+    if (request.mode == sim::RunMode::Fill && m_trace->totalGpus() == 0) {
         showError(tr("This trace has no GPUs: the fill experiment cannot train on it; pick timed training."));
         return false;
     }
-    if (request.mode == rl::TrainMode::Timed) {
+    if (request.mode == sim::RunMode::Timed) {
         auto window = trace::timeWindow(*m_trace, request.fromH * 3600, request.windowH * 3600);
         if (!window || window->jobs.size() < kMinJobs) {
             showError(tr("The training window (%1 h from %2 h) holds %3 jobs, too few to train (at least %4): widen the window or move it.")

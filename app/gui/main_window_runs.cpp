@@ -128,8 +128,8 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
             m_dashboard->setFragmentation(views::DashboardWidget::Fragmentation::Cpu);
             changed << tr("CPU utilization and fragmentation");
         }
-        if (m_training->request().mode == rl::TrainMode::Fill) {
-            m_training->setMode(rl::TrainMode::Timed);
+        if (m_training->request().mode == sim::RunMode::Fill) {
+            m_training->setMode(sim::RunMode::Timed);
             changed << tr("timed training");
         }
         if (!changed.isEmpty())

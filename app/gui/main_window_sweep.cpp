@@ -115,8 +115,8 @@ bool MainWindow::planTrainingSweep(const QString& path, int shards, const QStrin
     }
     sim::FillOptions fill;
     fill.ratio = m_ratio->value();
-    spec.base = r.mode == rl::TrainMode::Fill ? sim::RunSpec::fill({}, fill) : baseSpec();
-    if (r.mode == rl::TrainMode::Timed && spec.base.isFill())
+    spec.base = r.mode == sim::RunMode::Fill ? sim::RunSpec::fill({}, fill) : baseSpec();
+    if (r.mode == sim::RunMode::Timed && spec.base.isFill())
         spec.base = sim::RunSpec::timed({}, sim::TimedOptions {});
     auto plan = writeSweep(spec, path);
     if (!plan)

@@ -15,21 +15,24 @@ workflow::SessionOptions sessionOptionsOf(const views::TrainRequest& r, const rl
     rl::RoundOptions& o = s.base;
     o.parentRound = r.parentRound;
     o.checkpointDir = checkpointDir;
-    o.train.mode = r.mode;
+    o.train.run = rl::trainingRun(r.mode);
     o.train.episodes = r.episodes;
     o.train.learningRate = r.learningRate;
     o.train.gamma = r.gamma;
     o.train.policy.allowWait = r.allowWait;
     o.train.policy.skip = r.skip;
-    o.train.policy.maxConsecutiveWaits = r.skip ? 16 : 8;
-    o.train.migration = r.migration;
-    o.train.preemption = r.preemption;
+    o.train.policy.maxConsecutiveWaits = rl::defaultMaxWaits(r.skip);
+    if (sim::TimedOptions* t = o.train.run.timedOptions()) {
+        t->migration = r.migration;
+        t->preemption = r.preemption;
+    }
     o.train.constraints = r.constraints;
     if (r.keepTeacher)
         o.train.teacherLoss = r.teacher;
     o.train.validationSeeds = r.validationSeeds;
     o.train.blend = r.blend;
-    o.train.maxPods = r.pods;
+    if (sim::FillOptions* f = o.train.run.fillOptions())
+        f->maxPods = r.pods;
     o.train.reward = reward;
     o.train.seed = r.seed;
     o.fromS = r.fromH * 3600;

@@ -133,7 +133,7 @@ Result<std::shared_ptr<const RunIndex>> indexFromJournal(std::shared_ptr<const t
     for (const sim::Decision& d : log.decisions())
         if (d.task < 0 || std::size_t(d.task) >= trace->tasks.size() || (d.job >= 0 && std::size_t(d.job) >= trace->jobs.size()))
             return bad("a decision names a task the trace does not have");
-    auto j = sim::StateJournal::fromOps(sim::ClusterState(*trace), std::move(journal.ops));
+    auto j = sim::StateJournal::fromOps(cluster::ClusterState(*trace), std::move(journal.ops));
     if (!j)
         return bad(j.error().message);
     auto index = std::make_shared<RunIndex>();
@@ -194,7 +194,7 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
     in.state = index.journal.stateAt(d.statePos);
     if (!in.state)
         return makeError(ErrorCode::Invalid, "the run was replayed without a journal");
-    const sim::ClusterState& state = *in.state;
+    const cluster::ClusterState& state = *in.state;
     const policy::Candidate* top = index.decisions.candidatesOf(d);
     in.candidates.assign(top, top + d.candidateCount);
     for (std::size_t i = 0; i < in.candidates.size(); ++i)

@@ -70,14 +70,14 @@ struct Inspection {
     trace::TaskRequest request;
     std::string jobName; ///< empty when the trace has no job names
     double submitS = -1; ///< timed: the job's submit time
-    std::shared_ptr<const sim::ClusterState> state; ///< the cluster the decision saw
+    std::shared_ptr<const cluster::ClusterState> state; ///< the cluster the decision saw
     std::vector<policy::Candidate> candidates; ///< as the run's policy scored them, best first
     int rankOfChoice = -1; ///< 1-based, among candidates; -1 = failed, waited or not listed
     std::optional<std::array<float, sim::kRewardTerms>> reward;
     double gpuAllocPct = 0, gpuFragRatePct = 0, cpuAllocPct = 0;
     int activeNodes = 0;
-    /// Nodes by why they could not host the request then (index = sim::Misfit; [0] = nodes that fit).
-    std::array<int, sim::kMisfitKinds> misfits {};
+    /// Nodes by why they could not host the request then (index = cluster::Misfit; [0] = nodes that fit).
+    std::array<int, cluster::kMisfitKinds> misfits {};
     std::vector<Rescored> rescored;
 };
 

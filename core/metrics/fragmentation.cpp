@@ -40,7 +40,7 @@ TypicalWorkload TypicalWorkload::fromTrace(const trace::Trace& trace, double cov
     return w;
 }
 
-NodeView viewOf(const sim::ClusterState& c, int n)
+NodeView viewOf(const cluster::ClusterState& c, int n)
 {
     return NodeView { c.freeCpu(n), c.freeMem(n), c.numGpu(n), c.gpuModel(n), c.gpuFreeArray(n) };
 }
@@ -62,7 +62,7 @@ bool canHost(const NodeView& n, const trace::TaskRequest& m)
     }
     int full = 0;
     for (int i = 0; i < n.numGpu; ++i)
-        full += n.gpuFree[i] == sim::kGpuMilli;
+        full += n.gpuFree[i] == cluster::kGpuMilli;
     return full >= m.numGpu;
 }
 } // namespace
@@ -76,7 +76,7 @@ double nodeGpuFragForClass(const NodeView& n, const trace::TaskRequest& m)
         return 0;
     if (!m.needsGpu() || !canHost(n, m))
         return double(freeTotal);
-    const int32_t demand = m.isGpuShare() ? m.gpuMilli : sim::kGpuMilli;
+    const int32_t demand = m.isGpuShare() ? m.gpuMilli : cluster::kGpuMilli;
     int64_t frag = 0;
     for (int i = 0; i < n.numGpu; ++i)
         if (n.gpuFree[i] < demand)
@@ -129,7 +129,7 @@ double GroupedWorkload::gpuFrag(const NodeView& n) const
     return double(gpu) / double(m_covered);
 }
 
-FragTracker::FragTracker(const sim::ClusterState& cluster, const TypicalWorkload& workload)
+FragTracker::FragTracker(const cluster::ClusterState& cluster, const TypicalWorkload& workload)
     : m_cluster(cluster)
     , m_workload(workload)
     , m_grouped(workload)
@@ -179,7 +179,7 @@ void GroupedWorkload::counts(const NodeView& n, int64_t& gpu, int64_t& cpu) cons
     for (int i = 0; i < n.numGpu; ++i) {
         freeTotal += n.gpuFree[i];
         maxFree = std::max(maxFree, n.gpuFree[i]);
-        full += n.gpuFree[i] == sim::kGpuMilli;
+        full += n.gpuFree[i] == cluster::kGpuMilli;
     }
     int64_t f = 0, unhosted = 0;
     for (const Group& g : m_groups) {
@@ -203,7 +203,7 @@ void GroupedWorkload::counts(const NodeView& n, int64_t& gpu, int64_t& cpu) cons
             f += g.count * freeTotal;
             continue;
         }
-        const int32_t demand = m.isGpuShare() ? m.gpuMilli : sim::kGpuMilli;
+        const int32_t demand = m.isGpuShare() ? m.gpuMilli : cluster::kGpuMilli;
         int64_t frag = 0;
         for (int i = 0; i < n.numGpu; ++i)
             if (n.gpuFree[i] < demand)

@@ -1,12 +1,12 @@
 #pragma once
-/// GPU fragmentation as defined by FGD (ATC'23) and DESIGN §3, and its CPU analogue.
+/// GPU fragmentation as defined by FGD (ATC'23) and docs/metrics.md §3, and its CPU analogue.
 ///
 /// Target workload M: tasks grouped into classes by request (cpu, mem, numGpu, gpuMilli, model
 /// mask), the most popular classes kept until they cover 95 % of tasks, p_m = share among kept.
 /// F_n(m) = all free gpu-milli of n when n cannot host m or m needs no GPU; otherwise the free
 /// gpu-milli of the GPUs whose free share is below m's per-GPU demand. F_n(M) = sum p_m F_n(m).
 
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 #include "trace/trace.h"
 
 #include <vector>
@@ -19,7 +19,7 @@ struct TaskClass {
     double weight = 0; ///< p_m
 };
 
-/// The typical task classes of a trace (DESIGN §3), most popular first.
+/// The typical task classes of a trace (docs/metrics.md §3), most popular first.
 struct TypicalWorkload {
     std::vector<TaskClass> classes;
     int64_t tasksCovered = 0;
@@ -38,7 +38,7 @@ struct NodeView {
     const int32_t* gpuFree = nullptr; ///< numGpu entries
 };
 
-NodeView viewOf(const sim::ClusterState& cluster, int node);
+NodeView viewOf(const cluster::ClusterState& cluster, int node);
 
 /// F_n(m) in gpu-milli.
 double nodeGpuFragForClass(const NodeView& n, const trace::TaskRequest& m);
@@ -80,7 +80,7 @@ private:
 /// for concurrent reads (a read updates the sums); one per replay.
 class FragTracker {
 public:
-    FragTracker(const sim::ClusterState& cluster, const TypicalWorkload& workload);
+    FragTracker(const cluster::ClusterState& cluster, const TypicalWorkload& workload);
     void nodeChanged(int node);
     /// Cluster fragmentation amount F, gpu-milli.
     double gpuFragAmount() const;
@@ -102,7 +102,7 @@ public:
 private:
     void flush() const;
     void update(int node) const;
-    const sim::ClusterState& m_cluster;
+    const cluster::ClusterState& m_cluster;
     TypicalWorkload m_workload;
     GroupedWorkload m_grouped;
     // Per node and summed, as integers x covered tasks (the weights' common denominator), so the

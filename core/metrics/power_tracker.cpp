@@ -2,7 +2,7 @@
 
 namespace schedlab::metrics {
 
-PowerTracker::PowerTracker(const trace::Trace& trace, const sim::ClusterState& cluster, bool powerOffIdle)
+PowerTracker::PowerTracker(const trace::Trace& trace, const cluster::ClusterState& cluster, bool powerOffIdle)
     : m_trace(trace)
     , m_cluster(cluster)
     , m_offIdle(powerOffIdle)

@@ -1,9 +1,9 @@
 #pragma once
-/// Cluster power and energy (DESIGN §3): node power = idle + (peak - idle) x cpu utilisation; with
+/// Cluster power and energy (docs/metrics.md §6): node power = idle + (peak - idle) x cpu utilisation; with
 /// powerOffIdle a node with nothing allocated draws 0. Nodes without a power model draw 0 and the
 /// energy is unknown (-1) when no node has one. Integrated piecewise-constant between events.
 
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 #include "trace/trace.h"
 
 #include <vector>
@@ -12,7 +12,7 @@ namespace schedlab::metrics {
 
 class PowerTracker {
 public:
-    PowerTracker(const trace::Trace& trace, const sim::ClusterState& cluster, bool powerOffIdle);
+    PowerTracker(const trace::Trace& trace, const cluster::ClusterState& cluster, bool powerOffIdle);
     void nodeChanged(int node);
     /// Accumulates energy up to nowS (call before changing the state at nowS).
     void advance(double nowS);
@@ -23,7 +23,7 @@ public:
 private:
     double nodePower(int node) const;
     const trace::Trace& m_trace;
-    const sim::ClusterState& m_cluster;
+    const cluster::ClusterState& m_cluster;
     bool m_offIdle;
     bool m_hasModel = false;
     std::vector<double> m_node;

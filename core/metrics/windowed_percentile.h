@@ -1,5 +1,5 @@
 #pragma once
-/// p99 (nearest rank) of the waits of jobs started in a sliding window (DESIGN §3). Starts must be
+/// p99 (nearest rank) of the waits of jobs started in a sliding window (docs/metrics.md §1). Starts must be
 /// added in time order, as a replay produces them. Reads at non-decreasing times cost O(log n)
 /// per start entering or leaving the window (two ordered halves, the lower one holding exactly
 /// the nearest rank); a read at an earlier time rebuilds the window.

@@ -10,11 +10,11 @@ namespace {
 class DotProduct final : public ScoringPolicy {
 public:
     std::string name() const override { return "dotproduct"; }
-    void resetPolicy(const PolicyContext&, const sim::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
+    void resetPolicy(const PolicyContext&, const cluster::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
 
 protected:
     bool normalise() const override { return false; }
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         const double cpu = double(c.freeCpu(n)) / m_spec.cpu * double(r.cpuMilli) / m_spec.cpu;
         if (!r.isGpuShare()) {
@@ -26,7 +26,7 @@ protected:
         for (int g = 0; g < c.numGpu(n); ++g) {
             if (c.gpuFree(n, g) < r.gpuMilli)
                 continue;
-            const double gpu = double(c.gpuFree(n, g)) / sim::kGpuMilli * double(r.gpuMilli) / sim::kGpuMilli;
+            const double gpu = double(c.gpuFree(n, g)) / cluster::kGpuMilli * double(r.gpuMilli) / cluster::kGpuMilli;
             const int64_t s = int64_t(100.0 * (1.0 - (cpu + gpu) / 2.0));
             if (s > best) {
                 best = s;

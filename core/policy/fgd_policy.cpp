@@ -3,7 +3,7 @@
 // int(sigmoid((F_before - F_after) / 1000) * 100), no normalisation, highest wins, seeded random
 // tie-break. For a GPU share every fitting GPU is tried and the best one kept (the first on ties);
 // whole GPUs are taken lowest-numbered first. The hypothetical takes cpu and memory off the node
-// (the authors' code leaves memory out for shares; DESIGN §3 counts memory in "can host").
+// (the authors' code leaves memory out for shares; docs/metrics.md §3 counts memory in "can host").
 //
 // Speed: only one node changes per placement; ScoringPolicy caches scores per (task class, node)
 // while the node's version is unchanged, so a fill run costs O(nodes) per pod plus one
@@ -24,7 +24,7 @@ double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 class Fgd final : public ScoringPolicy {
 public:
     std::string name() const override { return "fgd"; }
-    void resetPolicy(const PolicyContext& ctx, const sim::ClusterState&) override
+    void resetPolicy(const PolicyContext& ctx, const cluster::ClusterState&) override
     {
         m_workload = ctx.frag ? ctx.frag->workload() : metrics::TypicalWorkload::fromTrace(ctx.trace);
     }
@@ -32,17 +32,17 @@ public:
 protected:
     bool normalise() const override { return false; }
     // ScoringPolicy caches this per (task class, node) until the node changes.
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         return score(c, n, r, mask);
     }
 
 private:
-    int64_t score(const sim::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t& mask) const
+    int64_t score(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t& mask) const
     {
         metrics::NodeView view = metrics::viewOf(c, n);
         const double before = metrics::nodeGpuFrag(view, m_workload);
-        std::array<int32_t, sim::kMaxGpusPerNode> gpus {};
+        std::array<int32_t, cluster::kMaxGpusPerNode> gpus {};
         for (int g = 0; g < view.numGpu; ++g)
             gpus[std::size_t(g)] = view.gpuFree[g];
         metrics::NodeView after = view;
@@ -68,7 +68,7 @@ private:
         }
         mask = c.bestFitGpus(n, r);
         for (uint64_t m = mask; m; m &= m - 1)
-            gpus[std::size_t(__builtin_ctzll(m))] -= sim::kGpuMilli;
+            gpus[std::size_t(__builtin_ctzll(m))] -= cluster::kGpuMilli;
         return toScore(metrics::nodeGpuFrag(after, m_workload));
     }
 

@@ -8,7 +8,7 @@ class FirstFit final : public ScoringPolicy {
 public:
     std::string name() const override { return "firstfit"; }
     // Without candidates to report, stop at the first feasible node instead of scoring them all.
-    PlacementDecision place(const sim::ClusterState& c, const PlacementRequest& req, Rng& rng, int topK) override
+    PlacementDecision place(const cluster::ClusterState& c, const PlacementRequest& req, Rng& rng, int topK) override
     {
         if (topK > 0)
             return ScoringPolicy::place(c, req, rng, topK);
@@ -28,7 +28,7 @@ public:
     bool drawsRandomly(int topK) const override { return topK > 0 && ScoringPolicy::drawsRandomly(topK); }
 
 protected:
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
         return -int64_t(n);

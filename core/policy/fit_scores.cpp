@@ -1,4 +1,4 @@
-// BestFit (FGD's variant, DESIGN §4) and WorstFit. With free and request summed over the node's
+// BestFit (FGD's variant, docs/policies.md §3) and WorstFit. With free and request summed over the node's
 // GPUs: fit = sum_r w_r (free_r - req_r) / maxSpec_r over cpu and gpu, weights 0.5/0.5.
 // BestFit raw score = int((1 - fit) * 100), min-max normalised; WorstFit raw = int(fit * 100).
 
@@ -6,7 +6,7 @@
 
 namespace schedlab::policy {
 namespace {
-double fitOf(const sim::ClusterState& c, int n, const trace::TaskRequest& r, const MaxSpec& spec)
+double fitOf(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, const MaxSpec& spec)
 {
     const double cpu = double(c.freeCpu(n) - r.cpuMilli) / spec.cpu;
     const double gpu = double(c.freeGpuMilli(n) - r.totalGpuMilli()) / spec.gpu;
@@ -20,10 +20,10 @@ public:
     {
     }
     std::string name() const override { return m_worst ? "worstfit" : "bestfit"; }
-    void resetPolicy(const PolicyContext&, const sim::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
+    void resetPolicy(const PolicyContext&, const cluster::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
 
 protected:
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
         const double fit = fitOf(c, n, r, m_spec);

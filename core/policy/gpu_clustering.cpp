@@ -14,17 +14,17 @@ namespace {
 class GpuClustering final : public ScoringPolicy {
 public:
     std::string name() const override { return "gpuclustering"; }
-    void resetPolicy(const PolicyContext&, const sim::ClusterState& cluster) override
+    void resetPolicy(const PolicyContext&, const cluster::ClusterState& cluster) override
     {
         m_spec = MaxSpec::of(cluster);
         m_classes.assign(std::size_t(cluster.nodeCount()), {});
     }
-    void onAllocated(const sim::Placement& p, const trace::TaskRequest& r) override
+    void onAllocated(const cluster::Placement& p, const trace::TaskRequest& r) override
     {
         if (r.needsGpu())
             ++m_classes[std::size_t(p.node)][classOf(r)];
     }
-    void onReleased(const sim::Placement& p, const trace::TaskRequest& r) override
+    void onReleased(const cluster::Placement& p, const trace::TaskRequest& r) override
     {
         if (!r.needsGpu())
             return;
@@ -36,7 +36,7 @@ public:
 
 protected:
     bool normalise() const override { return false; }
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
         if (!r.needsGpu())

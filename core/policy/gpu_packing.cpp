@@ -17,7 +17,7 @@ public:
 
 protected:
     bool normalise() const override { return false; }
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
         if (!r.needsGpu())
@@ -26,12 +26,12 @@ protected:
         const int fullyFree = c.fullyFreeGpus(n);
         if (fullyFree == gpus) // idle node
             return std::max<int64_t>(33 - fullyFree, fullyFree);
-        std::array<int, sim::kMaxGpusPerNode> order {};
+        std::array<int, cluster::kMaxGpusPerNode> order {};
         for (int g = 0; g < gpus; ++g)
             order[std::size_t(g)] = g;
         std::stable_sort(order.begin(), order.begin() + gpus,
             [&](int a, int b) { return c.gpuFree(n, a) < c.gpuFree(n, b); });
-        const int32_t perGpu = r.isGpuShare() ? r.gpuMilli : sim::kGpuMilli;
+        const int32_t perGpu = r.isGpuShare() ? r.gpuMilli : cluster::kGpuMilli;
         int need = r.numGpu, fullyFreeUsed = 0;
         int64_t freePctOnUsed = 0;
         uint64_t use = 0;
@@ -41,8 +41,8 @@ protected:
             if (perGpu <= left) {
                 --need;
                 use |= uint64_t(1) << g;
-                fullyFreeUsed += left == sim::kGpuMilli;
-                freePctOnUsed += int64_t(left) * 100 / sim::kGpuMilli;
+                fullyFreeUsed += left == cluster::kGpuMilli;
+                freePctOnUsed += int64_t(left) * 100 / cluster::kGpuMilli;
             }
         }
         mask = use;

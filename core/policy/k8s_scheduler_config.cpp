@@ -286,13 +286,13 @@ private:
 };
 
 /// Requested (with the pod) and allocatable of one resource on node n.
-std::pair<int64_t, int64_t> amounts(K8sResource res, const sim::ClusterState& c, int n, const trace::TaskRequest& r)
+std::pair<int64_t, int64_t> amounts(K8sResource res, const cluster::ClusterState& c, int n, const trace::TaskRequest& r)
 {
     switch (res) {
     case K8sResource::Cpu: return { c.capCpu(n) - c.freeCpu(n) + r.cpuMilli, c.capCpu(n) };
     case K8sResource::Memory: return { c.capMem(n) - c.freeMem(n) + r.memMiB, c.capMem(n) };
     case K8sResource::Gpu: {
-        const int64_t cap = int64_t(c.numGpu(n)) * sim::kGpuMilli;
+        const int64_t cap = int64_t(c.numGpu(n)) * cluster::kGpuMilli;
         return { cap - c.freeGpuMilli(n) + r.totalGpuMilli(), cap };
     }
     }
@@ -363,7 +363,7 @@ Result<KubeSchedulerConfig> readKubeSchedulerConfig(const std::string& path, std
     return parsed;
 }
 
-K8sConfiguredScore kubernetesConfiguredScore(const KubeSchedulerConfig& config, const sim::ClusterState& c, int n, const trace::TaskRequest& r)
+K8sConfiguredScore kubernetesConfiguredScore(const KubeSchedulerConfig& config, const cluster::ClusterState& c, int n, const trace::TaskRequest& r)
 {
     K8sConfiguredScore s;
     if (config.fitWeight > 0) {

@@ -19,7 +19,7 @@
 /// in thousandths); others are refused.
 
 #include "base/result.h"
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 #include "trace/trace.h"
 
 #include <cstdint>
@@ -79,7 +79,7 @@ struct K8sConfiguredScore {
 };
 
 /// The scores of placing `r` on node n under `config`.
-K8sConfiguredScore kubernetesConfiguredScore(const KubeSchedulerConfig& config, const sim::ClusterState& c, int n, const trace::TaskRequest& r);
+K8sConfiguredScore kubernetesConfiguredScore(const KubeSchedulerConfig& config, const cluster::ClusterState& c, int n, const trace::TaskRequest& r);
 
 /// How many feasible nodes kube-scheduler looks for among `nodes` (numFeasibleNodesToFind).
 int feasibleNodesToFind(const KubeSchedulerConfig& config, int nodes);

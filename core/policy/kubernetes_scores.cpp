@@ -1,4 +1,4 @@
-// Kubernetes scoring as kube-scheduler computes it (integer arithmetic, DESIGN §4):
+// Kubernetes scoring as kube-scheduler computes it (integer arithmetic, docs/policies.md §3):
 // - LeastAllocated: per resource (capacity - requested) * 100 / capacity, averaged over cpu and mem
 // - BalancedAllocation: (1 - std of the requested fractions) * 100
 // - MostAllocated: requested * 100 / capacity, averaged
@@ -32,7 +32,7 @@ int64_t mostRequested(int64_t requested, int64_t capacity)
 
 } // namespace
 
-KubernetesPluginScores kubernetesPluginScores(const sim::ClusterState& c, int n, const trace::TaskRequest& r)
+KubernetesPluginScores kubernetesPluginScores(const cluster::ClusterState& c, int n, const trace::TaskRequest& r)
 {
     KubernetesPluginScores s;
     const int64_t cpuReq = c.capCpu(n) - c.freeCpu(n) + r.cpuMilli;
@@ -59,7 +59,7 @@ public:
     {
         return m_kind == Kind::MostAllocated ? "mostallocated" : m_kind == Kind::Sampling ? "k8s-sampling" : "k8s-default";
     }
-    void resetPolicy(const PolicyContext&, const sim::ClusterState&) override { m_nextStart = 0; }
+    void resetPolicy(const PolicyContext&, const cluster::ClusterState&) override { m_nextStart = 0; }
 
 protected:
     bool normalise() const override { return false; }
@@ -67,7 +67,7 @@ protected:
     // Sampling moves its start node on every call, failed ones too.
     bool failsOnlyWhenInfeasible() const override { return m_kind != Kind::Sampling; }
 
-    void candidateNodes(const sim::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
+    void candidateNodes(const cluster::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
     {
         const int n = c.nodeCount();
         out.clear();
@@ -87,7 +87,7 @@ protected:
         m_nextStart = (m_nextStart + i) % n;
     }
 
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
         const KubernetesPluginScores s = kubernetesPluginScores(c, n, r);
@@ -108,7 +108,7 @@ public:
     {
     }
     std::string name() const override { return m_name; }
-    void resetPolicy(const PolicyContext&, const sim::ClusterState&) override { m_nextStart = 0; }
+    void resetPolicy(const PolicyContext&, const cluster::ClusterState&) override { m_nextStart = 0; }
 
 protected:
     bool normalise() const override { return false; }
@@ -116,7 +116,7 @@ protected:
 
     // kube-scheduler's findNodesThatFitPod: from where the last cycle stopped, until enough
     // feasible nodes are found; every node examined moves the next start on.
-    void candidateNodes(const sim::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
+    void candidateNodes(const cluster::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
     {
         const int n = c.nodeCount();
         out.clear();
@@ -135,7 +135,7 @@ protected:
         m_nextStart = n > 0 ? (m_nextStart + i) % n : 0;
     }
 
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
         return kubernetesConfiguredScore(m_config, c, n, r).total;

@@ -8,7 +8,7 @@ namespace {
 class Logged final : public PlacementPolicy {
 public:
     std::string name() const override { return "logged"; }
-    PlacementDecision place(const sim::ClusterState& c, const PlacementRequest& req, Rng&, int topK) override
+    PlacementDecision place(const cluster::ClusterState& c, const PlacementRequest& req, Rng&, int topK) override
     {
         PlacementDecision d;
         if (!req.task || !req.task->logged.node.valid() || req.task->logged.node.value >= c.nodeCount())

@@ -32,7 +32,7 @@ bool parseTieBreak(const std::string& s, TieBreak& out)
     return false;
 }
 
-void ScoringPolicy::candidateNodes(const sim::ClusterState& cluster, const trace::TaskRequest&, std::vector<int>& out)
+void ScoringPolicy::candidateNodes(const cluster::ClusterState& cluster, const trace::TaskRequest&, std::vector<int>& out)
 {
     out.resize(std::size_t(cluster.nodeCount()));
     for (int i = 0; i < cluster.nodeCount(); ++i)
@@ -48,7 +48,7 @@ std::size_t ScoringPolicy::ClassKeyHash::operator()(const ClassKey& k) const
     return std::size_t(h);
 }
 
-void ScoringPolicy::reset(const PolicyContext& ctx, const sim::ClusterState& cluster)
+void ScoringPolicy::reset(const PolicyContext& ctx, const cluster::ClusterState& cluster)
 {
     m_cache.clear();
     m_cached = 0;
@@ -82,7 +82,7 @@ std::vector<ScoringPolicy::CacheEntry>* ScoringPolicy::cacheFor(const trace::Tas
     return &m_cache.emplace(key, std::vector<CacheEntry>(std::size_t(nodes))).first->second;
 }
 
-PlacementDecision ScoringPolicy::place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
+PlacementDecision ScoringPolicy::place(const cluster::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
 {
     PlacementDecision d;
     candidateNodes(cluster, req.request, m_nodes);

@@ -4,7 +4,7 @@
 /// scores of the candidates it considered so a decision can be explained later.
 
 #include "base/rng.h"
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 #include "trace/trace.h"
 
 #include <functional>
@@ -120,13 +120,13 @@ public:
     /// Stable identifier, e.g. "bestfit".
     virtual std::string name() const = 0;
     /// Called once before a run.
-    virtual void reset(const PolicyContext& ctx, const sim::ClusterState& cluster)
+    virtual void reset(const PolicyContext& ctx, const cluster::ClusterState& cluster)
     {
         (void)ctx;
         (void)cluster;
     }
     /// Chooses a node for the request; fills decision.top with at most topK candidates.
-    virtual PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
+    virtual PlacementDecision place(const cluster::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
         = 0;
     /// True when place() returns no node only if the request fits no node, and then changes
     /// nothing (no random draw, no state of its own). The timed replay relies on it to skip
@@ -153,8 +153,8 @@ public:
     /// A room offer for `req` (which fits nowhere now): -1 declines it (the unit keeps waiting),
     /// otherwise the index of the destination (Migrate) or 0 (Preempt). `after(i)` is the cluster
     /// once the room is made with destination i (Preempt: 0), before the waiting unit starts.
-    virtual int decideRoom(const sim::ClusterState& cluster, const PlacementRequest& req, const RoomOffer& offer,
-        const std::function<const sim::ClusterState&(int)>& after)
+    virtual int decideRoom(const cluster::ClusterState& cluster, const PlacementRequest& req, const RoomOffer& offer,
+        const std::function<const cluster::ClusterState&(int)>& after)
     {
         (void)cluster;
         (void)req;
@@ -164,12 +164,12 @@ public:
     }
 
     /// Told after the run allocated or released a task (policies with their own node state).
-    virtual void onAllocated(const sim::Placement& p, const trace::TaskRequest& r)
+    virtual void onAllocated(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         (void)p;
         (void)r;
     }
-    virtual void onReleased(const sim::Placement& p, const trace::TaskRequest& r)
+    virtual void onReleased(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         (void)p;
         (void)r;
@@ -186,9 +186,9 @@ protected:
 /// lowest node, or the first node of the run's seeded node order.
 class ScoringPolicy : public PlacementPolicy {
 public:
-    PlacementDecision place(const sim::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK) override;
+    PlacementDecision place(const cluster::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK) override;
 
-    void reset(const PolicyContext& ctx, const sim::ClusterState& cluster) override;
+    void reset(const PolicyContext& ctx, const cluster::ClusterState& cluster) override;
 
     /// Infeasible nodes are never scored, so nothing is drawn; true unless candidateNodes() keeps
     /// state (Kubernetes sampling says false).
@@ -201,7 +201,7 @@ public:
 
 protected:
     /// Raw score of a feasible node and the GPUs the policy would use there.
-    virtual int64_t rawScore(const sim::ClusterState& cluster, int node, const trace::TaskRequest& r, Rng& rng,
+    virtual int64_t rawScore(const cluster::ClusterState& cluster, int node, const trace::TaskRequest& r, Rng& rng,
         uint64_t& gpuMask)
         = 0;
     virtual bool normalise() const { return true; }
@@ -209,13 +209,13 @@ protected:
     /// scores may be cached until the node changes. Policies drawing random numbers say false.
     virtual bool cacheable() const { return true; }
     /// Extra reset work of a derived policy (reset() clears the cache, then calls this).
-    virtual void resetPolicy(const PolicyContext& ctx, const sim::ClusterState& cluster)
+    virtual void resetPolicy(const PolicyContext& ctx, const cluster::ClusterState& cluster)
     {
         (void)ctx;
         (void)cluster;
     }
     /// Nodes to consider, in order; default all. (Kubernetes sampling overrides.)
-    virtual void candidateNodes(const sim::ClusterState& cluster, const trace::TaskRequest& r, std::vector<int>& out);
+    virtual void candidateNodes(const cluster::ClusterState& cluster, const trace::TaskRequest& r, std::vector<int>& out);
 
     std::vector<int> m_nodes;
     std::vector<Candidate> m_scored;

@@ -22,7 +22,7 @@ std::unique_ptr<PlacementPolicy> makeLogged();
 struct MaxSpec {
     double cpu = 128000;
     double gpu = 8000;
-    static MaxSpec of(const sim::ClusterState& cluster);
+    static MaxSpec of(const cluster::ClusterState& cluster);
 };
 
 } // namespace schedlab::policy

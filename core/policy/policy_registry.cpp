@@ -4,12 +4,12 @@
 
 namespace schedlab::policy {
 
-MaxSpec MaxSpec::of(const sim::ClusterState& cluster)
+MaxSpec MaxSpec::of(const cluster::ClusterState& cluster)
 {
     MaxSpec m;
     for (int n = 0; n < cluster.nodeCount(); ++n) {
         m.cpu = std::max(m.cpu, double(cluster.capCpu(n)));
-        m.gpu = std::max(m.gpu, double(cluster.numGpu(n)) * sim::kGpuMilli);
+        m.gpu = std::max(m.gpu, double(cluster.numGpu(n)) * cluster::kGpuMilli);
     }
     return m;
 }

@@ -1,5 +1,5 @@
 #pragma once
-/// Queue order: which waiting job goes next (DESIGN §4). Each order is a sort key, lower first,
+/// Queue order: which waiting job goes next (docs/policies.md §1). Each order is a sort key, lower first,
 /// recomputed at every scheduling pass because several depend on the current wait.
 
 #include <cstdint>

@@ -12,7 +12,7 @@ public:
     std::string name() const override { return "random"; }
     // Random is its tie-break: every feasible node scores the same, so the choice must stay random
     // whatever tie-break rule the run asks for.
-    PlacementDecision place(const sim::ClusterState& c, const PlacementRequest& req, Rng& rng, int topK) override
+    PlacementDecision place(const cluster::ClusterState& c, const PlacementRequest& req, Rng& rng, int topK) override
     {
         m_tieBreak = TieBreak::Random;
         return ScoringPolicy::place(c, req, rng, topK);
@@ -21,7 +21,7 @@ public:
 protected:
     bool cacheable() const override { return false; } // draws a random GPU on every call
     bool scoresCandidates() const override { return false; }
-    int64_t rawScore(const sim::ClusterState& c, int n, const trace::TaskRequest& r, Rng& rng, uint64_t& mask) override
+    int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng& rng, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);
         if (r.isGpuShare()) {

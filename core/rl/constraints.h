@@ -1,5 +1,5 @@
 #pragma once
-/// Safety as constraints (DESIGN §6, a constrained MDP): budgets on what the learned policy may
+/// Safety as constraints (docs/rl.md §5, a constrained MDP): budgets on what the learned policy may
 /// cost, kept while the reward is optimised. Each budget has a Lagrange multiplier lambda >= 0:
 /// every decision's reward is lowered by lambda x its cost (a start past the SLA, a migration, an
 /// eviction), and after each training episode lambda moves by dual ascent,

@@ -1,5 +1,5 @@
 #pragma once
-/// Double DQN on replayed history (DESIGN §6): the LearnedPolicy plays episodes (fill experiments
+/// Double DQN on replayed history (docs/rl.md §4): the LearnedPolicy plays episodes (fill experiments
 /// with fresh seeds, or timed replays of a trace window), every decision becomes a transition in
 /// a replay buffer, and every `trainEvery` decisions a batch is drawn for one Adam step on the
 /// Huber loss against r + gamma x Q_target(s', argmax_a Q_online(s', a)); the target network copies
@@ -15,8 +15,7 @@
 #include "base/progress.h"
 #include "base/result.h"
 #include "policy/queue_policy.h"
-#include "sim/fill_experiment.h"
-#include "sim/timed_replay.h"
+#include "sim/run_spec.h"
 #include "trace/trace.h"
 
 #include <functional>
@@ -26,10 +25,20 @@ namespace schedlab::rl {
 
 class QNetwork;
 
-enum class TrainMode { Fill, Timed };
+/// The replays a round trains and evaluates on when nothing else is said: the run spec's defaults,
+/// except that a timed round backfills with EASY (the learned policy is meant for a backfilling
+/// scheduler; a plain `replay` does not backfill unless asked). The one place that difference lives.
+sim::RunSpec trainingRun(sim::RunMode mode);
 
 struct TrainOptions {
-    TrainMode mode = TrainMode::Fill;
+    /// What every episode, validation and evaluation replays: the fill experiment or a timed replay
+    /// with its options (queue, backfilling, making room, ratio, ...). The spec's policy and seed
+    /// are not used (the learned policy plays; episode e uses seed + e). Fill: FillOptions::maxPods
+    /// bounds a training episode only; validations and evaluations place every pod.
+    sim::RunSpec run = trainingRun(sim::RunMode::Fill);
+    sim::RunMode mode() const { return run.mode(); }
+    /// With preemption or migration on (timed), the learned policy decides each offer.
+    bool makesRoom() const;
     int episodes = 3;
     double learningRate = 1e-3;
     double gamma = 0.9;
@@ -43,17 +52,8 @@ struct TrainOptions {
     uint64_t seed = 1; ///< episode e uses seed + e (fill shuffles, exploration)
     RewardConfig reward;
     LearnedOptions policy;
-    double ratio = 1.3; ///< fill
-    int64_t maxPods = 0; ///< fill: pods per episode, 0 = all
-    policy::QueueOrder queue = policy::QueueOrder::Fcfs; ///< timed
-    sim::Backfill backfill = sim::Backfill::Easy; ///< timed
-    /// Timed: making room (TimedOptions' fields of the same names); with either on, the learned
-    /// policy decides each offer (LearnedPolicy::decideRoom).
-    sim::Preemption preemption = sim::Preemption::None;
-    sim::Migration migration = sim::Migration::None;
-    double migrationRestartS = 60;
-    double migrationsPerHour = 0; ///< hard cap per clock hour; 0 = none
-    /// Timed: budgets kept by Lagrange multipliers (constraints.h); slaS is also the replay's SLA.
+    /// Timed: budgets kept by Lagrange multipliers (constraints.h); slaS is also the replay's SLA
+    /// (it overrides TimedOptions::defaultSlaS of `run`).
     Constraints constraints;
     /// DQN rounds: a heuristic (a name of the registry) whose choices among the same candidates a
     /// loss keeps in view while fine-tuning, as DQfD (Hester et al. 2018) does with
@@ -108,13 +108,15 @@ struct TrainReport {
     double seconds = 0;
 };
 
-/// Replay options for an episode or an evaluation run of `o` with `seed`: the fill ratio or the
-/// queue and backfilling, no decision log, no heatmap.
+/// Replay options for a validation or an evaluation run of `o` with `seed`: `o.run`'s options with
+/// that seed, every pod (fill), the constraints' SLA (timed), no decision log, no heatmap.
 sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed);
 sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed);
+/// A training episode's fill options: fillOptionsFor() cut at `o.run`'s maxPods.
+sim::FillOptions episodeFillOptions(const TrainOptions& o, uint64_t seed);
 /// An episode's validation (EpisodeStats::validation) as text: "95.40 % GPU allocated" (fill) or
 /// "p99 wait 654 s" (timed).
-std::string validationText(TrainMode mode, double validation);
+std::string validationText(sim::RunMode mode, double validation);
 
 /// Trains `net` in place. On error (cancel, divergence) `net` may hold partial updates: callers
 /// train a copy and keep the parent (fine_tune.h does).

@@ -33,13 +33,13 @@ float ratio(double a, double b) { return b > 0 ? float(a / b) : 0.0f; }
 float waitShape(double w, double target) { return w <= 0 ? 0.0f : float(w / (w + std::max(1.0, target))); }
 } // namespace
 
-FeatureRow FeatureExtractor::compute(const sim::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t gpuMask,
+FeatureRow FeatureExtractor::compute(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t gpuMask,
     double heuristicScore, const DecisionContext& ctx) const
 {
     FeatureRow f {};
     const double capCpu = double(c.capCpu(n)), capMem = double(c.capMem(n));
     const int gpus = c.numGpu(n);
-    const double capGpu = double(gpus) * sim::kGpuMilli;
+    const double capGpu = double(gpus) * cluster::kGpuMilli;
     const double freeCpu = double(c.freeCpu(n)), freeMem = double(c.freeMem(n)), freeGpu = double(c.freeGpuMilli(n));
     f[0] = ratio(freeCpu, capCpu);
     f[1] = ratio(freeMem, capMem);
@@ -50,11 +50,11 @@ FeatureRow FeatureExtractor::compute(const sim::ClusterState& c, int n, const tr
 
     // The node after the placement, for the fragmentation delta and the shares.
     metrics::NodeView view = metrics::viewOf(c, n);
-    std::array<int32_t, sim::kMaxGpusPerNode> after {};
+    std::array<int32_t, cluster::kMaxGpusPerNode> after {};
     int freeGpusAfter = 0;
     for (int g = 0; g < gpus; ++g) {
         after[std::size_t(g)] = view.gpuFree[g] - ((gpuMask >> g) & 1 ? r.gpuMilli : 0);
-        freeGpusAfter += after[std::size_t(g)] == sim::kGpuMilli;
+        freeGpusAfter += after[std::size_t(g)] == cluster::kGpuMilli;
     }
     if (gpus > 0 && !m_workload.classes.empty()) {
         const double before = gpuFrag(view);

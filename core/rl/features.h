@@ -1,5 +1,5 @@
 #pragma once
-/// Features of one (task, candidate node) pair for the learned scorer (DESIGN §6). Every feature
+/// Features of one (task, candidate node) pair for the learned scorer (docs/rl.md §1). Every feature
 /// is dimensionless and normalised to about [0, 1] (the fragmentation delta to [-1, 1]) so one
 /// shared network can score any node of any cluster:
 ///
@@ -28,7 +28,7 @@
 /// fits a node now; the row of keeping the unit's turn is the same with kTurnMarker in 10.
 
 #include "metrics/fragmentation.h"
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 #include "trace/trace.h"
 
 #include <array>
@@ -58,7 +58,7 @@ class FeatureExtractor {
 public:
     explicit FeatureExtractor(metrics::TypicalWorkload workload);
     /// Features of placing `r` on feasible node n using `gpuMask` (from the heuristic).
-    FeatureRow compute(const sim::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t gpuMask,
+    FeatureRow compute(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t gpuMask,
         double heuristicScore, const DecisionContext& ctx) const;
     const metrics::TypicalWorkload& workload() const { return m_workload; }
 

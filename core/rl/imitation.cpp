@@ -37,10 +37,9 @@ Result<TrainReport> imitate(QNetwork& net, const trace::Trace& trace, const Trai
         LearnedPolicy policy(net.cloneNetwork(), o.reward, o.policy);
         policy.setTeacher(policy::makePlacementPolicy(teacher), &buffer);
         auto played = [&](double f) { progress.report((double(e) + 0.5 * f) / double(o.episodes)); };
-        if (o.mode == TrainMode::Fill) {
-            sim::FillOptions fo = fillOptionsFor(o, seed);
-            fo.maxPods = o.maxPods; // a training window, as the DQN episodes
-            auto r = sim::runFillExperiment(trace, policy, fo, played, cancel);
+        if (o.mode() == sim::RunMode::Fill) {
+            // a training window (maxPods); evaluations place every pod
+            auto r = sim::runFillExperiment(trace, policy, episodeFillOptions(o, seed), played, cancel);
             if (!r)
                 return r.error();
         } else {

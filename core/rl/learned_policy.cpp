@@ -26,7 +26,7 @@ LearnedOptions resolvePreselection(LearnedOptions o, int modelAbove, int modelTo
     return o;
 }
 
-void LearnedPolicy::reset(const policy::PolicyContext& ctx, const sim::ClusterState& cluster)
+void LearnedPolicy::reset(const policy::PolicyContext& ctx, const cluster::ClusterState& cluster)
 {
     m_heuristic = policy::makePlacementPolicy(m_opt.heuristic);
     if (!m_heuristic)
@@ -59,7 +59,7 @@ void LearnedPolicy::setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher,
     m_teacherDecides = decides;
 }
 
-int LearnedPolicy::teacherChoice(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h)
+int LearnedPolicy::teacherChoice(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h)
 {
     const policy::PlacementDecision t = m_teacher->place(cluster, req, m_teacherRng, std::max(1, h.feasible));
     auto indexOf = [&](int32_t node) {
@@ -83,7 +83,7 @@ void LearnedPolicy::finishEpisode()
     m_pendingRow.reset();
 }
 
-policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster, const policy::PlacementRequest& req,
+policy::PlacementDecision LearnedPolicy::place(const cluster::ClusterState& cluster, const policy::PlacementRequest& req,
     Rng& rng, int topK)
 {
     // Candidates: the heuristic's feasible nodes, best first (all of them up to preselectAbove).
@@ -200,7 +200,7 @@ policy::PlacementDecision LearnedPolicy::place(const sim::ClusterState& cluster,
     return d;
 }
 
-bool LearnedPolicy::decideSkip(const sim::ClusterState& cluster, const DecisionContext& ctx, bool fits, policy::PlacementDecision& d)
+bool LearnedPolicy::decideSkip(const cluster::ClusterState& cluster, const DecisionContext& ctx, bool fits, policy::PlacementDecision& d)
 {
     FeatureRow rows[2];
     rows[0] = waitRow(ctx, clusterAlloc(cluster));
@@ -252,7 +252,7 @@ DecisionContext LearnedPolicy::contextOf(const policy::PlacementRequest& req) co
     return ctx;
 }
 
-double LearnedPolicy::clusterAlloc(const sim::ClusterState& cluster) const
+double LearnedPolicy::clusterAlloc(const cluster::ClusterState& cluster) const
 {
     return cluster.totalGpuMilli() > 0 ? double(cluster.allocGpuMilli()) / double(cluster.totalGpuMilli())
                                        : double(cluster.allocCpu()) / double(std::max<int64_t>(1, cluster.totalCpu()));
@@ -280,8 +280,8 @@ void LearnedPolicy::setMultipliers(const std::array<double, kConstraintKinds>& m
     m_slaS = slaS;
 }
 
-int LearnedPolicy::decideRoom(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
-    const std::function<const sim::ClusterState&(int)>& after)
+int LearnedPolicy::decideRoom(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
+    const std::function<const cluster::ClusterState&(int)>& after)
 {
     using Kind = policy::RoomOffer::Kind;
     if ((m_teacher && m_teacherDecides) || !m_features)
@@ -310,7 +310,7 @@ int LearnedPolicy::decideRoom(const sim::ClusterState& cluster, const policy::Pl
     }
     // Level 1: the room row (the waiting task on the freed node once the room is made) against
     // the wait row.
-    const sim::ClusterState& made = after(dest);
+    const cluster::ClusterState& made = after(dest);
     FeatureRow rows[2];
     rows[0] = m_features->compute(made, offer.freedNode, req.request, made.bestFitGpus(offer.freedNode, req.request), 0.0, ctx);
     rows[0][10] = offer.kind == Kind::Migrate ? kMigrateMarker : kPreemptMarker;
@@ -347,14 +347,14 @@ int LearnedPolicy::decideRoom(const sim::ClusterState& cluster, const policy::Pl
     return take ? dest : -1;
 }
 
-void LearnedPolicy::onAllocated(const sim::Placement& p, const trace::TaskRequest& r)
+void LearnedPolicy::onAllocated(const cluster::Placement& p, const trace::TaskRequest& r)
 {
     m_heuristic->onAllocated(p, r);
     if (m_teacher)
         m_teacher->onAllocated(p, r);
 }
 
-void LearnedPolicy::onReleased(const sim::Placement& p, const trace::TaskRequest& r)
+void LearnedPolicy::onReleased(const cluster::Placement& p, const trace::TaskRequest& r)
 {
     m_heuristic->onReleased(p, r);
     if (m_teacher)

@@ -1,5 +1,5 @@
 #pragma once
-/// The learned placement policy (DESIGN §6): a Scorer gives every candidate node a Q-value from its
+/// The learned placement policy (docs/rl.md §1): a Scorer gives every candidate node a Q-value from its
 /// feature row and the best one wins. It implements the same PlacementPolicy interface as the
 /// heuristics, so replays, the decision log and the GUI treat it alike; decision.top holds the
 /// candidates' Q-values as scores (raw = the preselection heuristic's score).
@@ -46,6 +46,10 @@ struct LearnedOptions {
     bool skip = false;
 };
 
+/// The default budget of waits (or skips) in a row: a skipping policy passes over at most 16 units
+/// a pass, a waiting one holds the head at most 8 decisions. One home for the CLI and the workbench.
+inline constexpr int defaultMaxWaits(bool skip) { return skip ? 16 : 8; }
+
 inline constexpr int kDefaultPreselectAbove = 500, kDefaultPreselectTop = 50;
 /// `o` with preselectAbove / preselectTop of 0 taken from `model` (when it records them), else the
 /// defaults above.
@@ -83,11 +87,11 @@ class LearnedPolicy final : public policy::PlacementPolicy {
 public:
     LearnedPolicy(std::unique_ptr<Scorer> scorer, RewardConfig reward, LearnedOptions options = {});
     std::string name() const override { return "learned"; }
-    void reset(const policy::PolicyContext& ctx, const sim::ClusterState& cluster) override;
-    policy::PlacementDecision place(const sim::ClusterState& cluster, const policy::PlacementRequest& req, Rng& rng,
+    void reset(const policy::PolicyContext& ctx, const cluster::ClusterState& cluster) override;
+    policy::PlacementDecision place(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, Rng& rng,
         int topK) override;
-    void onAllocated(const sim::Placement& p, const trace::TaskRequest& r) override;
-    void onReleased(const sim::Placement& p, const trace::TaskRequest& r) override;
+    void onAllocated(const cluster::Placement& p, const trace::TaskRequest& r) override;
+    void onReleased(const cluster::Placement& p, const trace::TaskRequest& r) override;
     /// The two-level room decision (timed replays with migration or preemption): level 1 takes
     /// the room or waits (Q of the room row: the waiting task on the freed node, against the wait
     /// row), level 2 sends the moved task to the destination of highest Q (its placement rows).
@@ -96,8 +100,8 @@ public:
     /// takes every offer as the heuristics do.
     bool decidesRoom() const override { return true; }
     int skips() const override { return m_opt.skip ? m_opt.maxConsecutiveWaits : 0; }
-    int decideRoom(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
-        const std::function<const sim::ClusterState&(int)>& after) override;
+    int decideRoom(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
+        const std::function<const cluster::ClusterState&(int)>& after) override;
     /// CMDP: the multipliers of the budgets (by ConstraintKind) and the SLA wait; a start past the
     /// SLA costs multiplier[Sla], a migration multiplier[Migrations], each eviction
     /// multiplier[Evictions] (constraints.h).
@@ -133,7 +137,7 @@ private:
     bool m_teacherDecides = true;
     Rng m_teacherRng { 1 };
     /// The index among h's candidates the teacher picks.
-    int teacherChoice(const sim::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h);
+    int teacherChoice(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, const policy::PlacementDecision& h);
     Rng m_explore { 1 };
     std::vector<float> m_rows;
     std::vector<float> m_q;
@@ -149,8 +153,8 @@ private:
     /// Level 1 of a skipping policy's decision: skip the unit (the wait row) or keep its turn (the
     /// turn row: placed if it fits, else the head of the queue); the teacher skips while a
     /// shorter unit waits behind it. True when `d` is final (a skip, or a unit that fits nowhere).
-    bool decideSkip(const sim::ClusterState& cluster, const DecisionContext& ctx, bool fits, policy::PlacementDecision& d);
-    double clusterAlloc(const sim::ClusterState& cluster) const;
+    bool decideSkip(const cluster::ClusterState& cluster, const DecisionContext& ctx, bool fits, policy::PlacementDecision& d);
+    double clusterAlloc(const cluster::ClusterState& cluster) const;
     /// Books a decision's reward: sums, the pending transition, the decision's reward vector.
     void book(const RewardBreakdown& r, double penalty, const FeatureRow& chosen, policy::PlacementDecision* d);
     std::optional<Error> m_error;

@@ -1,5 +1,5 @@
 #pragma once
-/// The reward of the learned scheduler (DESIGN §6): a weighted sum of named terms plus a
+/// The reward of the learned scheduler (docs/rl.md §2): a weighted sum of named terms plus a
 /// tail-latency penalty. Weights are normalised to sum to 1 before use (the editor shows both).
 ///
 /// Terms of one placement decision, each in [-1, 1]:

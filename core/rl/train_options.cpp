@@ -4,10 +4,25 @@
 
 namespace schedlab::rl {
 
-std::string validationText(TrainMode mode, double validation)
+sim::RunSpec trainingRun(sim::RunMode mode)
+{
+    if (mode == sim::RunMode::Fill)
+        return sim::RunSpec::fill({}, sim::FillOptions {});
+    sim::TimedOptions t;
+    t.backfill = sim::Backfill::Easy;
+    return sim::RunSpec::timed({}, t);
+}
+
+bool TrainOptions::makesRoom() const
+{
+    const sim::TimedOptions* t = run.timedOptions();
+    return t && (t->preemption != sim::Preemption::None || t->migration != sim::Migration::None);
+}
+
+std::string validationText(sim::RunMode mode, double validation)
 {
     char buf[64];
-    if (mode == TrainMode::Fill)
+    if (mode == sim::RunMode::Fill)
         std::snprintf(buf, sizeof buf, "%.2f %% GPU allocated", validation);
     else
         std::snprintf(buf, sizeof buf, "p99 wait %.0f s", validation);
@@ -16,24 +31,26 @@ std::string validationText(TrainMode mode, double validation)
 
 sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed)
 {
-    sim::FillOptions f;
+    sim::FillOptions f = o.run.fillOptions() ? *o.run.fillOptions() : sim::FillOptions {};
     f.seed = seed;
-    f.ratio = o.ratio;
+    f.maxPods = 0; // validations and evaluations place every pod
     f.recordDecisions = false;
     f.recordHeat = false;
     return f;
 }
 
+sim::FillOptions episodeFillOptions(const TrainOptions& o, uint64_t seed)
+{
+    sim::FillOptions f = fillOptionsFor(o, seed);
+    if (const sim::FillOptions* run = o.run.fillOptions())
+        f.maxPods = run->maxPods;
+    return f;
+}
+
 sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed)
 {
-    sim::TimedOptions t;
+    sim::TimedOptions t = o.run.timedOptions() ? *o.run.timedOptions() : sim::TimedOptions {};
     t.seed = seed;
-    t.queue = o.queue;
-    t.backfill = o.backfill;
-    t.preemption = o.preemption;
-    t.migration = o.migration;
-    t.migrationRestartS = o.migrationRestartS;
-    t.migrationsPerHour = o.migrationsPerHour;
     t.defaultSlaS = o.constraints.slaS;
     t.recordDecisions = false;
     t.recordHeat = false;

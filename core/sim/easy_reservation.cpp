@@ -5,7 +5,7 @@
 
 namespace schedlab::sim::detail {
 
-void EasyReservation::Scratch::load(const ClusterState& c, int n)
+void EasyReservation::Scratch::load(const cluster::ClusterState& c, int n)
 {
     cpu = c.freeCpu(n);
     mem = c.freeMem(n);
@@ -14,7 +14,7 @@ void EasyReservation::Scratch::load(const ClusterState& c, int n)
     std::copy(g, g + gpus, gpu);
 }
 
-void EasyReservation::Scratch::release(const Placement& p)
+void EasyReservation::Scratch::release(const cluster::Placement& p)
 {
     cpu += p.cpuMilli;
     mem += p.memMiB;
@@ -24,7 +24,7 @@ void EasyReservation::Scratch::release(const Placement& p)
 
 int32_t EasyReservation::copies(const Scratch& s, int n) const
 {
-    // What placing copies one by one with ClusterState::fits / bestFitGpus until one does not fit
+    // What placing copies one by one with cluster::ClusterState::fits / bestFitGpus until one does not fit
     // gives: each copy takes its cpu, memory and GPUs; a GPU share goes to any GPU with room, so
     // the GPUs take sum(floor(free / share)); whole GPUs take fully free ones.
     if (!m_model[std::size_t(n)])
@@ -41,7 +41,7 @@ int32_t EasyReservation::copies(const Scratch& s, int n) const
                 byGpu += s.gpu[g] / m_q.gpuMilli;
         } else {
             for (int g = 0; g < s.gpus; ++g)
-                byGpu += s.gpu[g] == kGpuMilli;
+                byGpu += s.gpu[g] == cluster::kGpuMilli;
             byGpu /= m_q.numGpu;
         }
         most = std::min(most, byGpu);
@@ -49,7 +49,7 @@ int32_t EasyReservation::copies(const Scratch& s, int n) const
     return int32_t(std::max<int64_t>(most, 0));
 }
 
-void EasyReservation::reset(int32_t head, const trace::TaskRequest& q, int32_t count, const ClusterState& real,
+void EasyReservation::reset(int32_t head, const trace::TaskRequest& q, int32_t count, const cluster::ClusterState& real,
     const Ends& ends, const Placements& placements)
 {
     m_head = head;
@@ -70,7 +70,7 @@ void EasyReservation::reset(int32_t head, const trace::TaskRequest& q, int32_t c
         m_endS.push_back(endS);
         m_unit.push_back(unit);
         m_delta.push_back(0);
-        for (const Placement& p : placements[std::size_t(unit)]) {
+        for (const cluster::Placement& p : placements[std::size_t(unit)]) {
             auto& v = m_onNode[std::size_t(p.node)];
             if (v.empty() || v.back().unit != unit) // units come in order: one entry per node
                 v.push_back(NodeUnit { endS, unit, 0 });
@@ -104,7 +104,7 @@ void EasyReservation::insertSorted(std::vector<NodeUnit>& v, double endS, int32_
         v.insert(at, NodeUnit { endS, unit, 0 });
 }
 
-void EasyReservation::recomputeNode(int n, const ClusterState& real, const Placements& placements)
+void EasyReservation::recomputeNode(int n, const cluster::ClusterState& real, const Placements& placements)
 {
     Scratch s;
     s.load(real, n);
@@ -114,7 +114,7 @@ void EasyReservation::recomputeNode(int n, const ClusterState& real, const Place
     for (NodeUnit& nu : m_onNode[std::size_t(n)]) {
         int32_t step = 0;
         if (prev < m_count) { // at the cap nothing more counts
-            for (const Placement& p : placements[std::size_t(nu.unit)])
+            for (const cluster::Placement& p : placements[std::size_t(nu.unit)])
                 if (p.node == n)
                     s.release(p);
             const int32_t cur = copies(s, n);
@@ -128,24 +128,24 @@ void EasyReservation::recomputeNode(int n, const ClusterState& real, const Place
     }
 }
 
-void EasyReservation::started(int32_t unit, double endS, const ClusterState& real, const Placements& placements)
+void EasyReservation::started(int32_t unit, double endS, const cluster::ClusterState& real, const Placements& placements)
 {
     m_shadowKnown = false;
     const std::size_t at = orderIndex(endS, unit);
     m_endS.insert(m_endS.begin() + std::ptrdiff_t(at), endS);
     m_unit.insert(m_unit.begin() + std::ptrdiff_t(at), unit);
     m_delta.insert(m_delta.begin() + std::ptrdiff_t(at), 0);
-    for (const Placement& p : placements[std::size_t(unit)])
+    for (const cluster::Placement& p : placements[std::size_t(unit)])
         insertSorted(m_onNode[std::size_t(p.node)], endS, unit);
     int last = -1;
-    for (const Placement& p : placements[std::size_t(unit)])
+    for (const cluster::Placement& p : placements[std::size_t(unit)])
         if (p.node != last) {
             recomputeNode(p.node, real, placements);
             last = p.node;
         }
 }
 
-void EasyReservation::finished(int32_t unit, double endS, const ClusterState& real, const Placements& placements)
+void EasyReservation::finished(int32_t unit, double endS, const cluster::ClusterState& real, const Placements& placements)
 {
     // Called after the replay released the unit, before its placements are dropped.
     const std::size_t at = orderIndex(endS, unit);
@@ -155,14 +155,14 @@ void EasyReservation::finished(int32_t unit, double endS, const ClusterState& re
     m_endS.erase(m_endS.begin() + std::ptrdiff_t(at));
     m_unit.erase(m_unit.begin() + std::ptrdiff_t(at));
     m_delta.erase(m_delta.begin() + std::ptrdiff_t(at));
-    for (const Placement& p : placements[std::size_t(unit)]) {
+    for (const cluster::Placement& p : placements[std::size_t(unit)]) {
         auto& v = m_onNode[std::size_t(p.node)];
         const auto it = std::find_if(v.begin(), v.end(), [&](const NodeUnit& x) { return x.unit == unit; });
         if (it != v.end())
             v.erase(it);
     }
     int last = -1;
-    for (const Placement& p : placements[std::size_t(unit)])
+    for (const cluster::Placement& p : placements[std::size_t(unit)])
         if (p.node != last) {
             recomputeNode(p.node, real, placements);
             last = p.node;
@@ -202,25 +202,25 @@ int64_t EasyReservation::copiesAt(const Shadow& shadow) const
     return total;
 }
 
-std::pair<int32_t, int32_t> EasyReservation::copiesAtShadow(int n, const Shadow& shadow, const ClusterState& real,
-    const Placements& placements, const std::vector<const std::vector<Placement>*>& alsoFree,
-    const std::vector<Placement>& extra) const
+std::pair<int32_t, int32_t> EasyReservation::copiesAtShadow(int n, const Shadow& shadow, const cluster::ClusterState& real,
+    const Placements& placements, const std::vector<const std::vector<cluster::Placement>*>& alsoFree,
+    const std::vector<cluster::Placement>& extra) const
 {
     Scratch s;
     s.load(real, n);
     for (const NodeUnit& nu : m_onNode[std::size_t(n)]) {
         if (std::pair(nu.endS, nu.unit) > std::pair(shadow.timeS, shadow.unit))
             break;
-        for (const Placement& p : placements[std::size_t(nu.unit)])
+        for (const cluster::Placement& p : placements[std::size_t(nu.unit)])
             if (p.node == n)
                 s.release(p);
     }
-    for (const std::vector<Placement>* ps : alsoFree)
-        for (const Placement& p : *ps)
+    for (const std::vector<cluster::Placement>* ps : alsoFree)
+        for (const cluster::Placement& p : *ps)
             if (p.node == n)
                 s.release(p);
     const int32_t with = copies(s, n);
-    for (const Placement& p : extra)
+    for (const cluster::Placement& p : extra)
         if (p.node == n)
             s.release(p);
     return { with, copies(s, n) };

@@ -12,7 +12,7 @@
 // reaches `count`. A start or finish changes the steps of its own nodes only: O(units on those
 // nodes), not O(running units).
 
-#include "cluster_state.h"
+#include "cluster/cluster_state.h"
 
 #include <cstdint>
 #include <limits>
@@ -24,7 +24,7 @@ namespace schedlab::sim::detail {
 
 class EasyReservation {
 public:
-    using Placements = std::vector<std::vector<Placement>>;
+    using Placements = std::vector<std::vector<cluster::Placement>>;
     using Ends = std::set<std::pair<double, int32_t>>;
 
     /// The reservation as the replay uses it: time, the running unit whose end makes the head fit
@@ -41,11 +41,11 @@ public:
     void clear() { m_head = -1; }
     /// Tracks `head`, `count` copies of `q`, over the running units `ends` (expected end, unit)
     /// with their placements in `placements`, on the cluster `real`. O(running placements).
-    void reset(int32_t head, const trace::TaskRequest& q, int32_t count, const ClusterState& real, const Ends& ends,
+    void reset(int32_t head, const trace::TaskRequest& q, int32_t count, const cluster::ClusterState& real, const Ends& ends,
         const Placements& placements);
     /// A unit started (already allocated in `real`) or finished (already released).
-    void started(int32_t unit, double endS, const ClusterState& real, const Placements& placements);
-    void finished(int32_t unit, double endS, const ClusterState& real, const Placements& placements);
+    void started(int32_t unit, double endS, const cluster::ClusterState& real, const Placements& placements);
+    void finished(int32_t unit, double endS, const cluster::ClusterState& real, const Placements& placements);
 
     /// The reservation now (releasing units strictly in order of expected end, ties by unit).
     Shadow shadow() const;
@@ -54,9 +54,9 @@ public:
     /// as the EASY pass sees it: `real`, plus the released prefix's placements on n, plus
     /// `alsoFree` (placements of units started in this pass that end before the reservation).
     /// Returns the copies of the head's request it takes with and without `extra` allocated.
-    std::pair<int32_t, int32_t> copiesAtShadow(int n, const Shadow& shadow, const ClusterState& real,
-        const Placements& placements, const std::vector<const std::vector<Placement>*>& alsoFree,
-        const std::vector<Placement>& extra) const;
+    std::pair<int32_t, int32_t> copiesAtShadow(int n, const Shadow& shadow, const cluster::ClusterState& real,
+        const Placements& placements, const std::vector<const std::vector<cluster::Placement>*>& alsoFree,
+        const std::vector<cluster::Placement>& extra) const;
     /// The copies all nodes take at the reservation of `shadow` (before any change).
     int64_t copiesAt(const Shadow& shadow) const;
     int32_t count() const { return m_count; }
@@ -71,13 +71,13 @@ private:
     struct Scratch {
         int64_t cpu = 0, mem = 0;
         int32_t gpus = 0;
-        int32_t gpu[kMaxGpusPerNode] = {};
-        void load(const ClusterState& c, int n);
-        void release(const Placement& p);
+        int32_t gpu[cluster::kMaxGpusPerNode] = {};
+        void load(const cluster::ClusterState& c, int n);
+        void release(const cluster::Placement& p);
     };
     int32_t copies(const Scratch& s, int n) const;
     /// Recomputes node n's steps from `real` and propagates changed steps to the units' deltas.
-    void recomputeNode(int n, const ClusterState& real, const Placements& placements);
+    void recomputeNode(int n, const cluster::ClusterState& real, const Placements& placements);
     std::size_t orderIndex(double endS, int32_t unit) const;
     static void insertSorted(std::vector<NodeUnit>& v, double endS, int32_t unit);
 

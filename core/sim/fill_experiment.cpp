@@ -22,15 +22,15 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     if (!(options.ratio > 0 && options.ratio <= 100))
         return makeError(ErrorCode::Invalid, "fill ratio must be in (0, 100]");
     for (const trace::Node& n : trace.nodes)
-        if (n.numGpu > kMaxGpusPerNode)
+        if (n.numGpu > cluster::kMaxGpusPerNode)
             return makeError(ErrorCode::Range, "node " + n.name + " has " + std::to_string(n.numGpu)
                     + " GPUs; the simulator supports at most 64 per node");
-    ClusterState cluster(trace);
+    cluster::ClusterState cluster(trace);
     if (cluster.totalGpuMilli() == 0)
         return makeError(ErrorCode::Invalid, "the fill experiment needs a cluster with GPUs (no node has any)");
     NodeHeatRecorder heat(cluster.nodeCount());
 
-    // Pods ordered by name (then id), DESIGN §5.
+    // Pods ordered by name (then id), docs/fill-experiment.md §1.
     std::vector<uint32_t> original;
     original.reserve(trace.tasks.size());
     std::vector<uint32_t> jobOrder(trace.jobs.size());
@@ -116,7 +116,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     std::optional<detail::PodMover> mover;
     if (options.migration != Migration::None)
         mover.emplace(cluster.nodeCount());
-    auto allocate = [&](const Placement& p, const trace::TaskRequest& r) {
+    auto allocate = [&](const cluster::Placement& p, const trace::TaskRequest& r) {
         cluster.allocate(p);
         if (options.journal)
             options.journal->allocate(p, cluster);
@@ -133,14 +133,14 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         const auto move = mover->find(cluster, r);
         if (!move)
             return -1;
-        const Placement from = mover->placement(move->pod);
+        const cluster::Placement from = mover->placement(move->pod);
         const trace::TaskRequest& q = mover->request(move->pod);
         cluster.release(from);
         if (options.journal)
             options.journal->release(from, cluster);
         frag.nodeChanged(from.node);
         active->onReleased(from, q);
-        const Placement to = cluster.makePlacement(move->to, q, cluster.bestFitGpus(move->to, q));
+        const cluster::Placement to = cluster.makePlacement(move->to, q, cluster.bestFitGpus(move->to, q));
         cluster.allocate(to);
         if (options.journal)
             options.journal->allocate(to, cluster);
@@ -163,7 +163,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
         if (options.hashEvery > 0 && k > 0 && k % options.hashEvery == 0)
             out.stateHashes.push_back({ k, cluster.stateHash() });
         if (k == options.stopAt) {
-            out.state = std::make_shared<const ClusterState>(cluster);
+            out.state = std::make_shared<const cluster::ClusterState>(cluster);
             out.podIndexStopped = int64_t(taskIndex);
             out.curve.clear();
             return out;

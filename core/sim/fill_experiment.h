@@ -1,5 +1,5 @@
 #pragma once
-/// The FGD paper's fill experiment (DESIGN §5): inflate the pod list with seeded copies up to
+/// The FGD paper's fill experiment (docs/fill-experiment.md §1): inflate the pod list with seeded copies up to
 /// `ratio` x cluster GPU capacity (or trim one that asks for more, as the authors do), shuffle, place each pod once in order (no departures, no
 /// retries), and record GPU allocation and fragmentation at every 1 % of arrived GPU workload.
 
@@ -76,7 +76,7 @@ struct FillResult {
     std::vector<FillPoint> curve;
     NodeHeat heat; ///< x = arrived workload %; empty unless recordHeat
     std::vector<std::pair<int64_t, uint64_t>> stateHashes; ///< (k, hash of the state at k)
-    std::shared_ptr<const ClusterState> state; ///< the state at stopAt, when the run stopped there
+    std::shared_ptr<const cluster::ClusterState> state; ///< the state at stopAt, when the run stopped there
     int64_t podIndexStopped = -1; ///< task index of decision stopAt (the pod it was about to place)
     DecisionLog decisions;
 };

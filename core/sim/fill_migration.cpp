@@ -7,7 +7,7 @@
 
 namespace schedlab::sim::detail {
 
-bool fitsWithout(const ClusterState& c, const Placement& p, const trace::TaskRequest& r)
+bool fitsWithout(const cluster::ClusterState& c, const cluster::Placement& p, const trace::TaskRequest& r)
 {
     const int n = p.node;
     if (r.cpuMilli > c.freeCpu(n) + p.cpuMilli || r.memMiB > c.freeMem(n) + p.memMiB)
@@ -20,12 +20,12 @@ bool fitsWithout(const ClusterState& c, const Placement& p, const trace::TaskReq
         const int32_t free = g[i] + (((p.gpuMask >> i) & 1u) ? p.gpuMilliPerGpu : 0);
         if (r.isGpuShare() && free >= r.gpuMilli)
             return true;
-        full += free == kGpuMilli;
+        full += free == cluster::kGpuMilli;
     }
     return !r.isGpuShare() && full >= r.numGpu;
 }
 
-void PodMover::placed(const Placement& p, const trace::TaskRequest& r)
+void PodMover::placed(const cluster::Placement& p, const trace::TaskRequest& r)
 {
     m_onNode[std::size_t(p.node)].push_back(m_pods.size());
     m_pods.push_back({ p, r });
@@ -40,7 +40,7 @@ void PodMover::recomputeMost(int node)
 {
     Most m;
     for (std::size_t k : m_onNode[std::size_t(node)]) {
-        const Placement& p = m_pods[k].p;
+        const cluster::Placement& p = m_pods[k].p;
         m.cpu = std::max(m.cpu, p.cpuMilli);
         m.mem = std::max(m.mem, p.memMiB);
         m.share = std::max(m.share, p.gpuMask ? p.gpuMilliPerGpu : 0);
@@ -49,7 +49,7 @@ void PodMover::recomputeMost(int node)
     m_most[std::size_t(node)] = m;
 }
 
-std::optional<PodMover::Move> PodMover::find(const ClusterState& c, const trace::TaskRequest& r) const
+std::optional<PodMover::Move> PodMover::find(const cluster::ClusterState& c, const trace::TaskRequest& r) const
 {
     // The most any node has free: a pod asking for more fits on no other node (a cheap test that
     // spares the scan of the nodes for most pods once the cluster fills up).
@@ -125,7 +125,7 @@ std::optional<PodMover::Move> PodMover::find(const ClusterState& c, const trace:
     return std::nullopt;
 }
 
-void PodMover::moved(std::size_t pod, const Placement& to)
+void PodMover::moved(std::size_t pod, const cluster::Placement& to)
 {
     const int fromNode = m_pods[pod].p.node;
     auto& from = m_onNode[std::size_t(fromNode)];

@@ -5,7 +5,7 @@
 // placed pod whose move to another node lets a failed pod fit on the node it leaves (module
 // README, "Making room").
 
-#include "cluster_state.h"
+#include "cluster/cluster_state.h"
 
 #include <cstdint>
 #include <optional>
@@ -14,11 +14,11 @@
 
 namespace schedlab::sim::detail {
 
-/// Would `r` fit on p's node with p gone? (ClusterState::fits on the freed state; the model and
+/// Would `r` fit on p's node with p gone? (cluster::ClusterState::fits on the freed state; the model and
 /// GPU count are the caller's fitsEmpty test.)
-bool fitsWithout(const ClusterState& c, const Placement& p, const trace::TaskRequest& r);
+bool fitsWithout(const cluster::ClusterState& c, const cluster::Placement& p, const trace::TaskRequest& r);
 /// How well `q` would fill node m (smaller is better): the gpu-milli, then the cpu it leaves free.
-inline std::tuple<int64_t, int64_t> fillKey(const ClusterState& c, int m, const trace::TaskRequest& q)
+inline std::tuple<int64_t, int64_t> fillKey(const cluster::ClusterState& c, int m, const trace::TaskRequest& q)
 {
     return { c.freeGpuMilli(m) - q.totalGpuMilli(), c.freeCpu(m) - q.cpuMilli };
 }
@@ -31,7 +31,7 @@ public:
     {
     }
     /// A pod was placed.
-    void placed(const Placement& p, const trace::TaskRequest& r);
+    void placed(const cluster::Placement& p, const trace::TaskRequest& r);
     struct Move {
         std::size_t pod; ///< index among the placed pods
         int to; ///< node it goes to
@@ -39,15 +39,15 @@ public:
     /// The smallest placed pod (gpu-milli, cpu, memory, order placed) on a node that could host `r`
     /// when empty, whose removal lets `r` fit there and that fits on another node now (the one it
     /// fills best: least free gpu-milli, then cpu, left; the lowest index); none when there is none.
-    std::optional<Move> find(const ClusterState& c, const trace::TaskRequest& r) const;
-    const Placement& placement(std::size_t pod) const { return m_pods[pod].p; }
+    std::optional<Move> find(const cluster::ClusterState& c, const trace::TaskRequest& r) const;
+    const cluster::Placement& placement(std::size_t pod) const { return m_pods[pod].p; }
     const trace::TaskRequest& request(std::size_t pod) const { return m_pods[pod].r; }
     /// The pod now sits at `to` (already released and allocated in the cluster).
-    void moved(std::size_t pod, const Placement& to);
+    void moved(std::size_t pod, const cluster::Placement& to);
 
 private:
     struct Pod {
-        Placement p;
+        cluster::Placement p;
         trace::TaskRequest r;
     };
     std::vector<Pod> m_pods;

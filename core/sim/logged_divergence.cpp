@@ -42,19 +42,19 @@ void Replay::explainLoggedFailure(int32_t ui, int k, double t)
     };
     std::string detail;
     switch (m_cluster.misfit(n, r)) {
-    case Misfit::Cpu:
-    case Misfit::TooSmall:
+    case cluster::Misfit::Cpu:
+    case cluster::Misfit::TooSmall:
         detail = r.cpuMilli > m_cluster.freeCpu(n) ? amounts("cpu", r.cpuMilli, m_cluster.freeCpu(n), m_cluster.capCpu(n), " milli-cores")
                                                    : amounts("memory", r.memMiB, m_cluster.freeMem(n), m_cluster.capMem(n), " MiB");
         break;
-    case Misfit::Memory: detail = amounts("memory", r.memMiB, m_cluster.freeMem(n), m_cluster.capMem(n), " MiB"); break;
-    case Misfit::GpuModel: detail = "GPU model " + std::string(misfitName(Misfit::GpuModel)); break;
-    case Misfit::TooFewGpus:
-    case Misfit::FreeGpus:
+    case cluster::Misfit::Memory: detail = amounts("memory", r.memMiB, m_cluster.freeMem(n), m_cluster.capMem(n), " MiB"); break;
+    case cluster::Misfit::GpuModel: detail = "GPU model " + std::string(cluster::misfitName(cluster::Misfit::GpuModel)); break;
+    case cluster::Misfit::TooFewGpus:
+    case cluster::Misfit::FreeGpus:
         detail = amounts("GPUs", r.numGpu, m_cluster.fullyFreeGpus(n), m_cluster.numGpu(n), "");
         break;
-    case Misfit::GpuShare: detail = "GPU share: asks " + std::to_string(r.gpuMilli) + " gpu-milli on one GPU, none has it free"; break;
-    case Misfit::Fits: detail = "the job's own tasks on this node together do not fit"; break;
+    case cluster::Misfit::GpuShare: detail = "GPU share: asks " + std::to_string(r.gpuMilli) + " gpu-milli on one GPU, none has it free"; break;
+    case cluster::Misfit::Fits: detail = "the job's own tasks on this node together do not fit"; break;
     }
     noteDivergence("overcommitted", ui, t, which + node + detail + "; not started");
 }

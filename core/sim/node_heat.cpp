@@ -11,12 +11,12 @@ NodeHeatRecorder::NodeHeatRecorder(int nodes, int maxColumns)
     m_heat.nodes = nodes;
 }
 
-uint8_t NodeHeatRecorder::nodeUtilPct(const ClusterState& c, int n)
+uint8_t NodeHeatRecorder::nodeUtilPct(const cluster::ClusterState& c, int n)
 {
     return uint8_t(std::lround(std::clamp(c.dominantShare(n), 0.0, 1.0) * 100.0));
 }
 
-void NodeHeatRecorder::offer(double x, const ClusterState& cluster)
+void NodeHeatRecorder::offer(double x, const cluster::ClusterState& cluster)
 {
     if (m_calls++ % m_stride != 0)
         return;

@@ -6,7 +6,7 @@
 /// `maxColumns` columns whatever the run length: when full it averages neighbouring pairs and
 /// samples half as often, so memory stays nodes x maxColumns bytes (1523 nodes x 512 = 0.8 MB).
 
-#include "cluster_state.h"
+#include "cluster/cluster_state.h"
 
 #include <cstdint>
 #include <vector>
@@ -26,10 +26,10 @@ public:
     /// `maxColumns` must be even and >= 2.
     explicit NodeHeatRecorder(int nodes, int maxColumns = 512);
     /// Offers a sample at position x; it is kept every `stride`-th call.
-    void offer(double x, const ClusterState& cluster);
+    void offer(double x, const cluster::ClusterState& cluster);
     NodeHeat take() { return std::move(m_heat); }
     /// Dominant share of node n in percent, rounded.
-    static uint8_t nodeUtilPct(const ClusterState& cluster, int n);
+    static uint8_t nodeUtilPct(const cluster::ClusterState& cluster, int n);
 
 private:
     void halve();

@@ -5,7 +5,7 @@
 /// recording; const member functions may be called from several threads once the replay is over.
 
 #include "base/result.h"
-#include "cluster_state.h"
+#include "cluster/cluster_state.h"
 
 #include <cstdint>
 #include <memory>
@@ -21,7 +21,7 @@ public:
 
     /// One recorded operation.
     struct Op {
-        Placement placement;
+        cluster::Placement placement;
         bool release = false;
     };
 
@@ -29,23 +29,23 @@ public:
     /// A journal of `ops` applied to `initial` (a stored journal read back), with its snapshots.
     /// Errors: an operation on a node or GPU the cluster does not have, or a release of more than
     /// is allocated (a corrupted store); the message names the operation.
-    static Result<StateJournal> fromOps(const ClusterState& initial, std::vector<Op> ops, int64_t initialSpacing = 1024);
+    static Result<StateJournal> fromOps(const cluster::ClusterState& initial, std::vector<Op> ops, int64_t initialSpacing = 1024);
     /// The operations, in order.
     const std::vector<Op>& ops() const { return m_ops; }
     /// Starts over from `initial`, the replay's cluster before any operation.
-    void begin(const ClusterState& initial);
+    void begin(const cluster::ClusterState& initial);
     /// Records one operation; `after` is the cluster once it was applied.
-    void allocate(const Placement& p, const ClusterState& after) { record(p, false, after); }
-    void release(const Placement& p, const ClusterState& after) { record(p, true, after); }
+    void allocate(const cluster::Placement& p, const cluster::ClusterState& after) { record(p, false, after); }
+    void release(const cluster::Placement& p, const cluster::ClusterState& after) { record(p, true, after); }
     /// Takes back the last operation when it allocated exactly `p` (a tentative placement rolled
     /// back that no decision refers to); else records a release. Keeps journals of replays with
     /// backfilling checks small.
-    void undoAllocate(const Placement& p, const ClusterState& after);
+    void undoAllocate(const cluster::Placement& p, const cluster::ClusterState& after);
 
     /// Operations recorded so far.
     int64_t position() const { return int64_t(m_ops.size()); }
     /// The cluster after the first `pos` operations, 0 <= pos <= position(); nullptr before begin().
-    std::unique_ptr<ClusterState> stateAt(int64_t pos) const;
+    std::unique_ptr<cluster::ClusterState> stateAt(int64_t pos) const;
     std::size_t snapshotCount() const { return m_snapshots.size(); }
     /// Operations between two snapshots.
     int64_t spacing() const { return m_every; }
@@ -53,10 +53,10 @@ public:
     std::size_t memoryBytes() const;
 
 private:
-    void record(const Placement& p, bool release, const ClusterState& after);
+    void record(const cluster::Placement& p, bool release, const cluster::ClusterState& after);
 
     std::vector<Op> m_ops;
-    std::vector<std::shared_ptr<const ClusterState>> m_snapshots; ///< [i] = after i x m_every ops
+    std::vector<std::shared_ptr<const cluster::ClusterState>> m_snapshots; ///< [i] = after i x m_every ops
     int64_t m_every;
     std::size_t m_snapshotBytes = 0;
 };

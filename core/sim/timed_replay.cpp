@@ -101,7 +101,7 @@ void Replay::buildUnits()
     m_placements.resize(m_units.size());
     m_waitRecorded.assign(m_units.size(), 0);
     m_blockedWithRoom.assign(m_units.size(), 0);
-    ClusterState empty(m_trace);
+    cluster::ClusterState empty(m_trace);
     for (std::size_t i = 0; i < m_units.size(); ++i) {
         const Unit& u = m_units[i];
         UnitResult& r = m_results[i];
@@ -266,7 +266,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
                 }
                 break;
             case EventType::LoggedStart: {
-                std::vector<Placement> placed;
+                std::vector<cluster::Placement> placed;
                 std::vector<policy::PlacementDecision> ds;
                 if (tryPlace(e.unit, t, placed, ds)) {
                     commit(e.unit, t, placed, ds);
@@ -391,7 +391,7 @@ Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementP
     const TimedOptions& options, ProgressFn progress, CancelToken cancel)
 {
     for (const trace::Node& n : trace.nodes)
-        if (n.numGpu > kMaxGpusPerNode)
+        if (n.numGpu > cluster::kMaxGpusPerNode)
             return makeError(ErrorCode::Range, "node " + n.name + " has " + std::to_string(n.numGpu)
                     + " GPUs; the simulator supports at most 64 per node");
     if (trace.nodes.empty())

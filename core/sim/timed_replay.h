@@ -1,5 +1,5 @@
 #pragma once
-/// Timed replay (DESIGN §3-4): jobs arrive at their submit time, wait in a queue ordered by a
+/// Timed replay (docs/metrics.md, docs/policies.md §1): jobs arrive at their submit time, wait in a queue ordered by a
 /// queue policy, start when the placement policy finds room for all their tasks at once (gang),
 /// run for their run time and release. Optional EASY backfilling. Jobs of non-gang traces
 /// (Google) are scheduled task by task. Metrics are sampled on a periodic tick.

@@ -8,9 +8,9 @@
 
 namespace schedlab::sim::detail {
 
-bool Replay::fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed) const
+bool Replay::fitsFirstFit(cluster::ClusterState& state, const Unit& u, std::vector<char>* nodesUsed) const
 {
-    std::vector<Placement> placed;
+    std::vector<cluster::Placement> placed;
     bool ok = true;
     for (int32_t k = 0; k < u.count && ok; ++k) {
         const trace::TaskRequest& r = taskOf(u, k).request;
@@ -25,16 +25,16 @@ bool Replay::fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>*
                 break;
             }
     }
-    for (const Placement& p : placed)
+    for (const cluster::Placement& p : placed)
         state.release(p);
     return ok;
 }
 
-int32_t Replay::copiesThatFit(ClusterState& state, int n, const trace::TaskRequest& r, int32_t most)
+int32_t Replay::copiesThatFit(cluster::ClusterState& state, int n, const trace::TaskRequest& r, int32_t most)
 {
     if (most == 1 || !state.fits(n, r))
         return state.fits(n, r) ? 1 : 0;
-    std::vector<Placement> taken;
+    std::vector<cluster::Placement> taken;
     while (int32_t(taken.size()) < most && state.fits(n, r)) {
         taken.push_back(state.makePlacement(n, r, state.bestFitGpus(n, r)));
         state.allocate(taken.back());
@@ -44,12 +44,12 @@ int32_t Replay::copiesThatFit(ClusterState& state, int n, const trace::TaskReque
     return int32_t(taken.size());
 }
 
-bool Replay::fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
+bool Replay::fitsBesideHead(cluster::ClusterState& atShadow, const std::vector<cluster::Placement>& placed, const Unit& head,
     std::vector<char>& headNodes) const
 {
     std::size_t taken = 0;
     bool fitsThere = true;
-    for (const Placement& p : placed) {
+    for (const cluster::Placement& p : placed) {
         const trace::TaskRequest probe { p.cpuMilli, p.memMiB, 0, 0, 0 };
         fitsThere = atShadow.fits(p.node, probe);
         for (uint64_t m = p.gpuMask; m && fitsThere; m &= m - 1)
@@ -75,7 +75,7 @@ bool Replay::fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>
         // neither where each of its tasks goes nor whether it fits (nodes it passed over fit
         // even less). Otherwise try it.
         bool touches = false;
-        for (const Placement& p : placed)
+        for (const cluster::Placement& p : placed)
             touches = touches || headNodes[std::size_t(p.node)];
         allowed = !touches || fitsFirstFit(atShadow, head);
     }
@@ -97,7 +97,7 @@ bool Replay::identicalTasks(const Unit& u) const
     return true;
 }
 
-double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const
+double Replay::shadowTime(int32_t head, double t, cluster::ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const
 {
     released = 0;
     shadowUnit = -1;
@@ -165,9 +165,9 @@ double Replay::shadowTime(int32_t head, double t, ClusterState& atShadow, uint64
     });
 }
 
-void Replay::releaseForShadow(ClusterState& atShadow, int32_t r, uint64_t& released) const
+void Replay::releaseForShadow(cluster::ClusterState& atShadow, int32_t r, uint64_t& released) const
 {
-    for (const Placement& p : m_placements[std::size_t(r)]) {
+    for (const cluster::Placement& p : m_placements[std::size_t(r)]) {
         atShadow.release(p);
         m_shadowReleased.push_back(p.node);
     }
@@ -299,7 +299,7 @@ bool Replay::fitsOnNodesReleasedSince(uint64_t epoch, const trace::TaskRequest& 
     return false;
 }
 
-void Replay::backfill(double t, const QueueEntry& head, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+void Replay::backfill(double t, const QueueEntry& head, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
     auto logWait = [&](int32_t ui) {
         recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
@@ -320,7 +320,7 @@ void Replay::backfill(double t, const QueueEntry& head, std::vector<Placement>& 
     const bool kept = identicalHead && (m_runningEnds.empty() || m_runningEnds.begin()->first > t);
     const EasyReservation::Shadow keptShadow = kept ? m_easy.shadow() : EasyReservation::Shadow {};
     int64_t keptCopies = -1; // copies the nodes take at the kept reservation (when first needed)
-    std::vector<const std::vector<Placement>*> endedBefore; // started in this pass, ending before it
+    std::vector<const std::vector<cluster::Placement>*> endedBefore; // started in this pass, ending before it
     m_inEasyPass = true;
     struct PassEnd {
         Replay& r;
@@ -338,19 +338,19 @@ void Replay::backfill(double t, const QueueEntry& head, std::vector<Placement>& 
         if (sm.state)
             *sm.state = m_cluster; // keeps the storage
         else
-            sm.state = std::make_unique<ClusterState>(m_cluster);
+            sm.state = std::make_unique<cluster::ClusterState>(m_cluster);
         sm.shadowS = shadowTime(head.unit, t, *sm.state, sm.released, sm.shadowUnit);
         sm.head = head.unit;
         sm.stamp = m_stateStamp;
         sm.computedAtS = t;
         sm.minEndS = m_runningEnds.empty() ? kInf : m_runningEnds.begin()->first;
     }
-    ClusterState* atShadow = sm.state.get(); // a backfill below changes it, and the stamp with it
+    cluster::ClusterState* atShadow = sm.state.get(); // a backfill below changes it, and the stamp with it
     const uint64_t released = kept ? keptShadow.released : sm.released;
     const double shadow = kept ? keptShadow.timeS : sm.shadowS;
     // The head still fits at the kept reservation with `placed` (taken now, ending after it):
     // the copies its nodes take there drop by no more than the others have to spare.
-    auto fitsBesideKept = [&](const std::vector<Placement>& placed) {
+    auto fitsBesideKept = [&](const std::vector<cluster::Placement>& placed) {
         if (keptCopies < 0)
             keptCopies = m_easy.copiesAt(keptShadow);
         int64_t change = 0;

@@ -85,7 +85,7 @@ private:
         m_power.nodeChanged(node);
     }
     int64_t journalPos() const { return m_opt.journal ? m_opt.journal->position() : -1; }
-    void allocate(const Placement& p, const trace::TaskRequest& r)
+    void allocate(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.allocate(p);
         if (m_opt.journal)
@@ -93,7 +93,7 @@ private:
         nodeChanged(p.node);
         m_policy->onAllocated(p, r);
     }
-    void release(const Placement& p, const trace::TaskRequest& r)
+    void release(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.release(p);
         if (m_opt.journal && m_undoing)
@@ -105,18 +105,18 @@ private:
     }
     const trace::Task& taskOf(const Unit& u, int k) const { return m_trace.tasks[std::size_t(u.firstTask + k)]; }
     /// Places every task of the unit with the policy; on failure rolls back and returns false.
-    bool tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    bool tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     /// `referenced`: a decision will point into the tentative placements (the unit's first wait),
     /// so the journal keeps them; otherwise they are taken back from it.
-    void rollback(int32_t ui, std::vector<Placement>& placed, bool referenced = false);
-    void commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    void rollback(int32_t ui, std::vector<cluster::Placement>& placed, bool referenced = false);
+    void commit(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
     /// Frees a running unit's resources and forgets it as running (a finish or an eviction).
     void releaseRunning(int32_t ui);
     /// Making room (timed_replay_room.cpp): for a single-task unit the policy could not place,
     /// a migration or preemption that lets it start now; on success `placed`/`ds` hold its
     /// placement on the freed node, to commit.
-    bool makeRoom(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    bool makeRoom(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     bool migrateFor(int32_t ui, double t, int& node);
     bool preemptFor(int32_t ui, double t, int& node);
     void evict(int32_t victim, double t);
@@ -124,14 +124,14 @@ private:
     void recordRoomDecision(
         int32_t ui, double t, int node, Outcome outcome, int32_t feasible, std::vector<policy::Candidate> top, int64_t statePos);
     /// m_roomScratch, a copy of the cluster now.
-    ClusterState& roomScratch();
+    cluster::ClusterState& roomScratch();
     /// The request place() would get for unit ui's first task (the policy's room offers).
     policy::PlacementRequest waitingRequest(int32_t ui, double t) const;
     /// Node n's running units, for the current state (built per call of makeRoom).
     std::vector<std::vector<int32_t>> runningByNode() const;
     std::vector<double> m_delayS; ///< by unit: restart costs added to its end (migrations); empty when off
     std::vector<uint64_t> m_finishSeq; ///< by unit: seq of its current finish event (room making only)
-    std::unique_ptr<ClusterState> m_roomScratch;
+    std::unique_ptr<cluster::ClusterState> m_roomScratch;
     int64_t m_migrationHour = -1, m_migrationsThisHour = 0;
     /// EASY: the release epoch of the last pass that walked every dormant signature (each then
     /// fitted no node released before it, or was woken): only nodes released since can fit one.
@@ -158,32 +158,32 @@ private:
     /// The pass's head `ui` did not start: counts it in gpuBlockedWithRoom if it needs GPUs and
     /// the cluster's free totals cover it (each unit once).
     void noteBlockedHead(int32_t ui);
-    void backfill(double t, const QueueEntry& head, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    void backfill(double t, const QueueEntry& head, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     /// The queue policy's key of a waiting unit at time t.
     double keyOf(int32_t ui, double t) const;
     /// Tries to place a unit (tryPlace) unless it is known to fail: its request signature failed
     /// earlier in this pass, or failed at its first task since the last release (then, for a
     /// policy that fails only when nothing fits, trying again would change nothing). On failure
     /// the signature is marked; `ds` stays empty when nothing was tried.
-    bool attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    bool attempt(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     /// `released`: an order-free hash of the running units released to reach the reservation.
     /// `shadowUnit`: the running unit whose end makes the head fit (-1 when none does).
-    double shadowTime(int32_t head, double t, ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const;
+    double shadowTime(int32_t head, double t, cluster::ClusterState& atShadow, uint64_t& released, int32_t& shadowUnit) const;
     /// Start + requested time of a running unit.
     double expectedEnd(int32_t ui) const
     {
         return m_results[std::size_t(ui)].startS + m_units[std::size_t(ui)].req + (m_delayS.empty() ? 0.0 : m_delayS[std::size_t(ui)]);
     }
     /// Frees running unit r's placements in `atShadow`, noting their nodes in m_shadowReleased.
-    void releaseForShadow(ClusterState& atShadow, int32_t r, uint64_t& released) const;
+    void releaseForShadow(cluster::ClusterState& atShadow, int32_t r, uint64_t& released) const;
     mutable std::vector<int32_t> m_shadowReleased;
-    bool fitsFirstFit(ClusterState& state, const Unit& u, std::vector<char>* nodesUsed = nullptr) const;
+    bool fitsFirstFit(cluster::ClusterState& state, const Unit& u, std::vector<char>* nodesUsed = nullptr) const;
     /// How many copies of `r` node n of `state` can take at once, at most `most` (state unchanged).
-    static int32_t copiesThatFit(ClusterState& state, int n, const trace::TaskRequest& r, int32_t most);
+    static int32_t copiesThatFit(cluster::ClusterState& state, int n, const trace::TaskRequest& r, int32_t most);
     /// EASY's second chance: `placed` (taken now) also fits at the reservation `atShadow`, at the
     /// same nodes and GPUs, and the head still fits there by first fit. When so, `atShadow` keeps
     /// them. `headNodes` caches the nodes of the head's placement there (empty = not known).
-    bool fitsBesideHead(ClusterState& atShadow, const std::vector<Placement>& placed, const Unit& head,
+    bool fitsBesideHead(cluster::ClusterState& atShadow, const std::vector<cluster::Placement>& placed, const Unit& head,
         std::vector<char>& headNodes) const;
     double userShare(int32_t user) const;
     void sample(double t);
@@ -194,7 +194,7 @@ private:
     int64_t m_tryPos = 0; ///< journal position when the current tryPlace started
     bool m_undoing = false; ///< releases take tentative allocations back from the journal
     TimedOptions m_opt;
-    ClusterState m_cluster;
+    cluster::ClusterState m_cluster;
     metrics::FragTracker m_frag;
     metrics::PowerTracker m_power;
     metrics::WindowedPercentile m_p99;
@@ -203,7 +203,7 @@ private:
 
     std::vector<Unit> m_units;
     std::vector<UnitResult> m_results;
-    std::vector<std::vector<Placement>> m_placements;
+    std::vector<std::vector<cluster::Placement>> m_placements;
     std::vector<char> m_waitRecorded;
     std::vector<char> m_blockedWithRoom; ///< per unit: counted in TimedResult::gpuBlockedWithRoom
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
@@ -252,7 +252,7 @@ private:
         uint64_t stamp = UINT64_MAX;
         double computedAtS = 0, minEndS = 0, shadowS = 0;
         uint64_t released = 0;
-        std::unique_ptr<ClusterState> state;
+        std::unique_ptr<cluster::ClusterState> state;
     };
     ShadowMemo m_shadowMemo;
     /// The reservation of a blocked head whose tasks are copies of one request, kept up to date

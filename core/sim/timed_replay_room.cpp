@@ -11,10 +11,10 @@ namespace schedlab::sim::detail {
 namespace {
 
 /// GPUs (whole GPUs' worth) and cores a unit's placements hold.
-std::pair<double, double> gpusAndCores(const std::vector<Placement>& placed)
+std::pair<double, double> gpusAndCores(const std::vector<cluster::Placement>& placed)
 {
     double gpus = 0, cores = 0;
-    for (const Placement& p : placed) {
+    for (const cluster::Placement& p : placed) {
         gpus += double(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu / 1000.0;
         cores += double(p.cpuMilli) / 1000.0;
     }
@@ -27,7 +27,7 @@ std::vector<std::vector<int32_t>> Replay::runningByNode() const
 {
     std::vector<std::vector<int32_t>> on(std::size_t(m_cluster.nodeCount()));
     for (int32_t ui : m_running)
-        for (const Placement& p : m_placements[std::size_t(ui)]) {
+        for (const cluster::Placement& p : m_placements[std::size_t(ui)]) {
             auto& v = on[std::size_t(p.node)];
             if (v.empty() || v.back() != ui)
                 v.push_back(ui);
@@ -35,7 +35,7 @@ std::vector<std::vector<int32_t>> Replay::runningByNode() const
     return on;
 }
 
-bool Replay::makeRoom(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+bool Replay::makeRoom(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
     const Unit& u = m_units[std::size_t(ui)];
     if (u.count != 1)
@@ -91,7 +91,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
     };
     std::sort(movable.begin(), movable.end(), [&](int32_t a, int32_t b) { return size(a) < size(b); });
     for (int32_t v : movable) {
-        const Placement from = m_placements[std::size_t(v)][0];
+        const cluster::Placement from = m_placements[std::size_t(v)][0];
         const trace::TaskRequest& q = taskOf(m_units[std::size_t(v)], 0).request;
         int to = -1;
         std::vector<std::tuple<int64_t, int64_t, int>> dests; // the destinations (decision log, policy)
@@ -124,8 +124,8 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
             offer.restartS = m_opt.migrationRestartS;
             for (const auto& [gpuLeft, cpuLeft, m] : dests)
                 offer.destinations.push_back(policy::Candidate { m, -double(gpuLeft), double(gpuLeft), 0 });
-            auto after = [&](int i) -> const ClusterState& {
-                ClusterState& sim = roomScratch();
+            auto after = [&](int i) -> const cluster::ClusterState& {
+                cluster::ClusterState& sim = roomScratch();
                 const int dest = offer.destinations[std::size_t(i)].node;
                 sim.release(from);
                 sim.allocate(sim.makePlacement(dest, q, sim.bestFitGpus(dest, q)));
@@ -145,7 +145,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         m_lastReleasePos[std::size_t(from.node)] = m_releasedNodes.size();
         m_releasedNodes.push_back(from.node);
         bumpReleaseEpoch();
-        Placement moved = m_cluster.makePlacement(to, q, m_cluster.bestFitGpus(to, q));
+        cluster::Placement moved = m_cluster.makePlacement(to, q, m_cluster.bestFitGpus(to, q));
         allocate(moved, q);
         m_placements[std::size_t(v)] = { moved };
         m_delayS[std::size_t(v)] += m_opt.migrationRestartS;
@@ -180,9 +180,9 @@ bool Replay::preemptFor(int32_t ui, double t, int& node)
     const Unit& u = m_units[std::size_t(ui)];
     const trace::TaskRequest& r = taskOf(u, 0).request;
     const auto on = runningByNode();
-    ClusterState& sim = roomScratch();
+    cluster::ClusterState& sim = roomScratch();
     auto releaseOn = [&](int32_t v, int n, bool back) {
-        for (const Placement& p : m_placements[std::size_t(v)])
+        for (const cluster::Placement& p : m_placements[std::size_t(v)])
             if (p.node == n) {
                 if (back)
                     sim.allocate(p);
@@ -253,10 +253,10 @@ bool Replay::preemptFor(int32_t ui, double t, int& node)
         offer.victims = int32_t(best.victims.size());
         for (int32_t v : best.victims)
             offer.lostGpuHours += (t - m_results[std::size_t(v)].startS) * gpusAndCores(m_placements[std::size_t(v)]).first / 3600.0;
-        auto after = [&](int) -> const ClusterState& {
-            ClusterState& s = roomScratch();
+        auto after = [&](int) -> const cluster::ClusterState& {
+            cluster::ClusterState& s = roomScratch();
             for (int32_t v : best.victims)
-                for (const Placement& p : m_placements[std::size_t(v)])
+                for (const cluster::Placement& p : m_placements[std::size_t(v)])
                     s.release(p);
             return s;
         };
@@ -269,10 +269,10 @@ bool Replay::preemptFor(int32_t ui, double t, int& node)
     return true;
 }
 
-ClusterState& Replay::roomScratch()
+cluster::ClusterState& Replay::roomScratch()
 {
     if (!m_roomScratch)
-        m_roomScratch = std::make_unique<ClusterState>(m_cluster);
+        m_roomScratch = std::make_unique<cluster::ClusterState>(m_cluster);
     else
         *m_roomScratch = m_cluster;
     return *m_roomScratch;

@@ -5,7 +5,7 @@
 
 namespace schedlab::sim::detail {
 
-bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+bool Replay::tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
     m_tryPos = journalPos();
     const Unit& u = m_units[std::size_t(ui)];
@@ -35,7 +35,7 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<Placement>& placed, std:
     return true;
 }
 
-void Replay::rollback(int32_t ui, std::vector<Placement>& placed, bool referenced)
+void Replay::rollback(int32_t ui, std::vector<cluster::Placement>& placed, bool referenced)
 {
     m_undoing = !referenced;
     const Unit& u = m_units[std::size_t(ui)];
@@ -45,7 +45,7 @@ void Replay::rollback(int32_t ui, std::vector<Placement>& placed, bool reference
     m_undoing = false;
 }
 
-void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+void Replay::commit(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
     const Unit& u = m_units[std::size_t(ui)];
     UnitResult& r = m_results[std::size_t(ui)];
@@ -65,7 +65,7 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
         }
     if (u.user >= 0) {
         auto& a = m_userAlloc[std::size_t(u.user)];
-        for (const Placement& p : placed) {
+        for (const cluster::Placement& p : placed) {
             a[0] += p.cpuMilli;
             a[1] += p.memMiB;
             a[2] += int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
@@ -76,7 +76,7 @@ void Replay::commit(int32_t ui, double t, std::vector<Placement>& placed, std::v
     std::memcpy(&tBits, &t, sizeof tBits);
     mix(uint64_t(ui));
     mix(tBits);
-    for (const Placement& p : placed) {
+    for (const cluster::Placement& p : placed) {
         mix(uint64_t(p.node));
         mix(p.gpuMask);
     }
@@ -116,10 +116,10 @@ void Replay::finish(int32_t ui)
 void Replay::releaseRunning(int32_t ui)
 {
     const Unit& u = m_units[std::size_t(ui)];
-    std::vector<Placement>& placed = m_placements[std::size_t(ui)];
+    std::vector<cluster::Placement>& placed = m_placements[std::size_t(ui)];
     if (u.user >= 0) {
         auto& a = m_userAlloc[std::size_t(u.user)];
-        for (const Placement& p : placed) {
+        for (const cluster::Placement& p : placed) {
             a[0] -= p.cpuMilli;
             a[1] -= p.memMiB;
             a[2] -= int64_t(std::popcount(p.gpuMask)) * p.gpuMilliPerGpu;
@@ -214,7 +214,7 @@ double Replay::keyOf(int32_t ui, double t) const
     return policy::queueKey(m_opt.queue, item, t);
 }
 
-bool Replay::attempt(int32_t ui, double t, std::vector<Placement>& placed, std::vector<policy::PlacementDecision>& ds)
+bool Replay::attempt(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
     const uint32_t s = m_wait->signatureOf(ui);
     // Within one pass resources are only taken, never freed: a request that did not fit once
@@ -256,7 +256,7 @@ void Replay::schedule(double t)
     ++m_pass;
     m_passQueued = int32_t(m_wait->size());
     m_headWaitS = t - m_wait->all().begin()->submitS;
-    std::vector<Placement> placed;
+    std::vector<cluster::Placement> placed;
     std::vector<policy::PlacementDecision> ds;
     auto logWait = [&](int32_t ui) {
         recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);

@@ -1,6 +1,6 @@
 #pragma once
 /// The timed replay's queue of waiting units, kept ordered between scheduling passes so a pass
-/// costs what it tries, not the queue's length (DESIGN §3: order by the queue policy's key, ties
+/// costs what it tries, not the queue's length (docs/policies.md §1: order by the queue policy's key, ties
 /// by submit time, then unit index). Units are also indexed by their request signature (the same
 /// requests for every task: within a pass one failure stands for all of them) and by whether
 /// their first wait is still to be logged. Not thread-safe; one per replay.

@@ -27,7 +27,7 @@ Status Project::storeJournal(int64_t runId, const sim::StateJournal& journal, co
         at += n;
     };
     for (const sim::StateJournal::Op& op : ops) {
-        const sim::Placement& p = op.placement;
+        const cluster::Placement& p = op.placement;
         const uint8_t release = op.release ? 1 : 0;
         put(&p.node, 4);
         put(&p.cpuMilli, 8);

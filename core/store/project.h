@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "sim/fill_experiment.h"
+#include "sim/run_spec.h"
 #include "sim/state_journal.h"
 #include "sim/timed_replay.h"
 #include "trace/import_context.h"
@@ -69,10 +70,22 @@ struct StoredJournal {
 };
 
 /// A fine-tune round of the learned policy, before it starts.
+/// What a round trained (the rounds table's `mode` column): the placement agent in the fill
+/// experiment or in a timed replay, or a replica policy on a load series.
+enum class RoundKind { Fill, Timed, Autoscale };
+/// "fill", "timed", "autoscale": the text stored in the rounds table.
+const char* roundKindName(RoundKind kind);
+/// Accepts the names of roundKindName(); false otherwise (kind untouched).
+bool parseRoundKind(const std::string& name, RoundKind& kind);
+/// The round kind of a placement round in `mode`.
+inline RoundKind roundKindOf(sim::RunMode mode) { return mode == sim::RunMode::Fill ? RoundKind::Fill : RoundKind::Timed; }
+/// The replay mode of a placement round (Fill or Timed); Timed for Autoscale, which has none.
+inline sim::RunMode runModeOf(RoundKind kind) { return kind == RoundKind::Fill ? sim::RunMode::Fill : sim::RunMode::Timed; }
+
 struct RoundInfo {
     int64_t parentId = -1; ///< -1 = trained from scratch
     int64_t traceId = -1;
-    std::string mode; ///< "fill" or "timed"
+    RoundKind kind = RoundKind::Fill;
     std::string window; ///< e.g. "4h from 0s" or "all pods"
     int episodes = 0;
     double learningRate = 0;
@@ -118,7 +131,8 @@ struct ConstraintPoint {
 
 struct RoundRow {
     int64_t id = -1, parentId = -1, traceId = -1;
-    std::string mode, window, weights, checkpoint, checkpointSha256, status, error, startedAt, finishedAt;
+    RoundKind kind = RoundKind::Fill;
+    std::string window, weights, checkpoint, checkpointSha256, status, error, startedAt, finishedAt;
     int episodes = 0;
     double learningRate = 0, wallSeconds = 0;
     uint64_t seed = 0;

@@ -28,7 +28,7 @@ Result<int64_t> Project::beginRun(const RunInfo& info)
         ins->bindNull(1);
     ins->bind(2, info.mode).bind(3, info.policy).bind(4, info.queue).bind(5, info.backfill);
     ins->bind(6, info.optionsJson.empty() ? std::string("{}") : info.optionsJson);
-    ins->bind(7, int64_t(info.seed)).bind(8, std::string("schedlab 0.1.0"));
+    ins->bind(7, int64_t(info.seed)).bind(8, std::string("schedlab " SCHEDLAB_VERSION)); // the build that ran it, from CMake
     ins->bind(9, int64_t(::getpid())).bind(10, hostName()).bind(11, nowUtc());
     if (Status s = ins->exec(); !s)
         return s.error();

@@ -11,6 +11,29 @@ namespace schedlab::store {
 using detail::hostName;
 using detail::nowUtc;
 
+const char* roundKindName(RoundKind kind)
+{
+    switch (kind) {
+    case RoundKind::Fill:
+        return "fill";
+    case RoundKind::Timed:
+        return "timed";
+    case RoundKind::Autoscale:
+        return "autoscale";
+    }
+    return "fill";
+}
+
+bool parseRoundKind(const std::string& name, RoundKind& kind)
+{
+    for (RoundKind k : { RoundKind::Fill, RoundKind::Timed, RoundKind::Autoscale })
+        if (name == roundKindName(k)) {
+            kind = k;
+            return true;
+        }
+    return false;
+}
+
 Result<int64_t> Project::beginRound(const RoundInfo& info)
 {
     if (m_db->readOnly())
@@ -27,7 +50,7 @@ Result<int64_t> Project::beginRound(const RoundInfo& info)
         ins->bind(2, info.traceId);
     else
         ins->bindNull(2);
-    ins->bind(3, info.mode).bind(4, info.window).bind(5, int64_t(info.episodes)).bind(6, info.learningRate);
+    ins->bind(3, std::string(roundKindName(info.kind))).bind(4, info.window).bind(5, int64_t(info.episodes)).bind(6, info.learningRate);
     ins->bind(7, info.weights).bind(8, int64_t(info.seed)).bind(9, info.optionsJson.empty() ? std::string("{}") : info.optionsJson);
     ins->bind(10, int64_t(::getpid())).bind(11, hostName()).bind(12, nowUtc());
     if (Status s = ins->exec(); !s)
@@ -125,7 +148,8 @@ Result<std::vector<RoundRow>> Project::rounds()
         r.id = q->columnInt(0);
         r.parentId = q->columnInt(1);
         r.traceId = q->columnInt(2);
-        r.mode = q->columnText(3);
+        if (const std::string mode = q->columnText(3); !parseRoundKind(mode, r.kind))
+            return makeError(ErrorCode::Format, "round " + std::to_string(r.id) + " has an unknown mode '" + mode + "'", m_path);
         r.window = q->columnText(4);
         r.weights = q->columnText(5);
         r.checkpoint = q->columnText(6);

@@ -1,10 +1,10 @@
-// Reads a schedlab decision log (decision_log.h, docs/decision-log.md): node and pod records into
+// Reads a schedlab decision log (decision_log_format.h, docs/decision-log.md): node and pod records into
 // K8sObjects (the cluster), decision records into the SchedulerLog with their candidates, per-term
 // scores, reasons and rewards. A record that cannot be read is a warning naming the line and the
 // field (the record is skipped, nothing else); a file that is not a decision log, or of a newer
 // major version, is an error.
 
-#include "decision_log.h"
+#include "decision_log_format.h"
 #include "k8s_objects.h"
 #include "kube_scheduler_log.h"
 

@@ -1,7 +1,7 @@
-// Writes a trace as a schedlab decision log (decision_log.h): header, nodes, pods, then decisions
+// Writes a trace as a schedlab decision log (decision_log_format.h): header, nodes, pods, then decisions
 // in the trace's order. Reading the result back gives the same cluster, pods and decisions.
 
-#include "decision_log.h"
+#include "decision_log_format.h"
 #include "json_out.h"
 #include "trace.h"
 

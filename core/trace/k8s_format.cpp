@@ -45,7 +45,7 @@ public:
     Detection detect(const FileHead& h) const override
     {
         const std::string_view t = trimmed(h.text);
-        // schedlab decision logs (decision_log.h): a header line naming the schema.
+        // schedlab decision logs (decision_log_format.h): a header line naming the schema.
         if (has(h.firstLine, "\"schema\"") && has(h.firstLine, "schedlab.decision-log/"))
             return { 95, "decision-log", {} };
         // kube-scheduler-simulator's recorder: {"time":..,"event":"Add|Update|Delete","resource":{..}}

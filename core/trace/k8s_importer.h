@@ -26,7 +26,7 @@ public:
     /// header has no year: that of `modifiedUnixS` (the file's modification time) unless
     /// ImportOptions::logYear says.
     Status addSchedulerLog(LineReader& reader, ImportContext& ctx, bool json, double modifiedUnixS);
-    /// Reads a schedlab decision log (decision_log.h): its nodes and pods join the objects, its
+    /// Reads a schedlab decision log (decision_log_format.h): its nodes and pods join the objects, its
     /// decisions the scheduler log's.
     Status addDecisionLog(LineReader& reader, ImportContext& ctx);
     /// Reads a kube-scheduler-simulator recorder file (k8s_recorder.cpp): the recorded history of

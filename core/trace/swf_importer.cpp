@@ -107,7 +107,7 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
         const double runTime = v[3];
         if (runTime <= 0) {
             row.fail("run-time-not-positive", "run_time",
-                "run time " + formatDouble(runTime) + " <= 0; job skipped (as DESIGN §2 says)");
+                "run time " + formatDouble(runTime) + " <= 0; job skipped (as docs/model.md §2.1 says)");
             continue;
         }
         const double procsD = v[7] > 0 ? v[7] : v[4];

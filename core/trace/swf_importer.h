@@ -1,5 +1,5 @@
 #pragma once
-/// Standard Workload Format 2.2 (Parallel Workloads Archive), DESIGN §2.
+/// Standard Workload Format 2.2 (Parallel Workloads Archive), docs/model.md §2.1.
 /// One processor pool by default; ImportOptions::procsPerNode = K splits it into nodes of K
 /// processors and each job into a gang of ceil(p / K) tasks. A processor is 1000 cpuMilli.
 

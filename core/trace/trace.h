@@ -1,5 +1,5 @@
 #pragma once
-/// Value types of a workload (../shared/DESIGN.md §1): nodes, jobs as gangs of tasks, task
+/// Value types of a workload (docs/model.md §1): nodes, jobs as gangs of tasks, task
 /// requests, logged decisions, and the Trace that holds them.
 ///
 /// Units are in the names. cpuMilli is 1/1000 of a core for SWF, openb and generated traces; for

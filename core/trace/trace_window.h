@@ -1,5 +1,5 @@
 #pragma once
-/// Windows of a trace for training and held-out evaluation (DESIGN §6: a round replays "a window
+/// Windows of a trace for training and held-out evaluation (docs/rl.md §3: a round replays "a window
 /// of the trace", default 4 h of trace time).
 
 #include "base/result.h"

@@ -1,5 +1,7 @@
 #include "fine_tune_session.h"
 
+#include "round_recorder.h"
+
 #include "store/project.h"
 
 #include <QDir>
@@ -9,6 +11,73 @@
 #include <set>
 
 namespace schedlab::workflow {
+
+namespace {
+store::RoundInfo roundInfo(const rl::RoundOptions& o, int64_t traceId)
+{
+    store::RoundInfo info;
+    info.parentId = o.parentRound;
+    info.traceId = traceId;
+    info.kind = store::roundKindOf(o.train.mode());
+    info.window = rl::roundWindowText(o);
+    info.episodes = o.train.episodes;
+    info.learningRate = o.train.learningRate;
+    info.weights = o.train.reward.toString();
+    info.seed = o.train.seed;
+    info.optionsJson = rl::roundOptionsJson(o.train);
+    return info;
+}
+
+RoundOutcome roundOutcome(const rl::RoundResult& r)
+{
+    RoundOutcome out;
+    out.checkpointSha256 = r.checkpointSha256;
+    for (const rl::EpisodeStats& s : r.training.episodes)
+        out.curve.push_back({ s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, s.seconds, s.decisions, s.validation });
+    for (const rl::EvalSummary& s : r.eval)
+        for (const rl::EvalValue& v : s.values)
+            out.eval.push_back({ v.policy, v.seed, v.metric, v.value });
+    out.wallSeconds = r.seconds;
+    for (const rl::ConstraintSample& c : r.constraints)
+        out.constraints.push_back({ c.episode, c.name, c.value, c.budget, c.multiplier });
+    out.startValidation = r.training.startValidation;
+    return out;
+}
+} // namespace
+
+Result<rl::RoundResult> runRound(const trace::Trace& trace, const std::vector<std::string>& traceFiles, store::Project* project,
+    const rl::RoundOptions& o, const std::function<void(const rl::EpisodeStats&)>& onEpisode, ProgressFn progress, CancelToken cancel)
+{
+    int64_t traceId = -1;
+    if (project && !traceFiles.empty()) {
+        auto id = project->addTrace(trace, traceFiles);
+        if (!id)
+            return id.error();
+        traceId = id.value();
+    }
+    RoundRecorder recorder(project, o.outCheckpoint, o.checkpointDir);
+    if (Status s = recorder.begin(roundInfo(o, traceId)); !s)
+        return s.error();
+    auto r = rl::trainRound(trace, o, recorder.partialCheckpoint(), onEpisode, progress, cancel);
+    if (!r)
+        return recorder.fail(r.error());
+    if (Status s = recorder.commit(roundOutcome(r.value())); !s)
+        return s.error();
+    r->checkpoint = recorder.checkpoint();
+    r->roundId = recorder.roundId();
+    return r;
+}
+
+std::vector<std::string> overBudget(const std::vector<store::ConstraintPoint>& constraints, const std::vector<store::EvalValue>& eval)
+{
+    std::vector<rl::ConstraintSample> c;
+    for (const store::ConstraintPoint& p : constraints)
+        c.push_back({ p.episode, p.name, p.value, p.budget, p.multiplier });
+    std::vector<rl::EvalValue> v;
+    for (const store::EvalValue& e : eval)
+        v.push_back({ e.policy, e.seed, e.metric, e.value });
+    return rl::overBudget(c, v);
+}
 
 int sessionRounds(const SessionOptions& s) { return s.rounds + (s.teacher.empty() ? 0 : 1); }
 
@@ -52,7 +121,7 @@ Result<std::vector<rl::RoundResult>> runSession(const trace::Trace& trace, const
         ProgressFn onProgress;
         if (cb.progress)
             onProgress = [&cb, i, total](double f) { cb.progress((double(i) + f) / double(total)); };
-        auto r = rl::runRound(trace, traceFiles, project, o, onEpisode, onProgress, cancel);
+        auto r = runRound(trace, traceFiles, project, o, onEpisode, onProgress, cancel);
         if (!r)
             return r.error();
         parent = r->checkpoint;
@@ -75,9 +144,9 @@ Result<std::pair<std::string, int64_t>> resolveParent(const std::string& parent,
         return rounds.error();
     for (const store::RoundRow& r : rounds.value())
         if (std::to_string(r.id) == parent) {
-            if ((r.mode == "autoscale") != replicaPolicy)
+            if ((r.kind == store::RoundKind::Autoscale) != replicaPolicy)
                 return makeError(ErrorCode::Invalid, "round " + parent
-                        + (replicaPolicy ? " trained the placement agent (" + r.mode + "), not a replica policy"
+                        + (replicaPolicy ? " trained the placement agent (" + std::string(store::roundKindName(r.kind)) + "), not a replica policy"
                                          : " trained a replica policy (autoscale), not the placement agent"));
             if (r.status != "finished")
                 return makeError(ErrorCode::Invalid, "round " + parent + " is " + r.status + "; it has no checkpoint");

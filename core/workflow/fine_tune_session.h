@@ -1,10 +1,11 @@
 #pragma once
-/// A fine-tune session: N rounds of the learned policy in a row (rl::runRound), each continuing
+/// A fine-tune session: N rounds of the learned policy in a row (runRound), each continuing
 /// from the previous round's checkpoint. The one seed rule for every front end: round i
 /// (0-based) trains on episodes seeded `base.train.seed + i x episodes`, so rounds never repeat
 /// an episode and the same session started from the CLI or the workbench trains on the same data.
 
 #include "rl/fine_tune.h"
+#include "store/project.h"
 
 #include <functional>
 #include <string>
@@ -22,6 +23,18 @@ struct SessionOptions {
     /// or base's parent), then `rounds` DQN rounds fine-tune from it; seeds as if it were round 0.
     std::string teacher;
 };
+
+/// One placement round (rl::trainRound) recorded in `project` (may be null: then nothing is
+/// stored) the way every round is (round_recorder.h): the trace is added to the project when
+/// `traceFiles` are given, the row names the parent, the window and the options, the checkpoint is
+/// renamed into place as the row commits; a failed or cancelled round is marked so.
+Result<rl::RoundResult> runRound(const trace::Trace& trace, const std::vector<std::string>& traceFiles, store::Project* project,
+    const rl::RoundOptions& options, const std::function<void(const rl::EpisodeStats&)>& onEpisode = {}, ProgressFn progress = {},
+    CancelToken cancel = {});
+
+/// The constraints of a stored round whose evaluation ("learned", mean over seeds) ended over
+/// budget, as "NAME VALUE > BUDGET" texts (rl::overBudget on the stored rows).
+std::vector<std::string> overBudget(const std::vector<store::ConstraintPoint>& constraints, const std::vector<store::EvalValue>& eval);
 
 /// Rounds the session trains: `rounds`, plus one with a teacher.
 int sessionRounds(const SessionOptions& s);

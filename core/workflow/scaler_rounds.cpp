@@ -1,6 +1,7 @@
 // Fine-tune rounds of the learned replica policy in the project (scaler_rounds.h).
 
 #include "scaler_rounds.h"
+#include "round_recorder.h"
 
 #include "autoscale_record.h"
 #include "fine_tune_session.h"
@@ -114,8 +115,6 @@ Result<ScalerRoundResult> runScalerRound(const LoadSeries& load, const ServiceCo
     const auto t0 = std::chrono::steady_clock::now();
     if (Status st = checkScalerRound(load, o); !st)
         return st.error();
-    if (o.outCheckpoint.empty() && (!project || o.checkpointDir.empty()))
-        return makeError(ErrorCode::Invalid, "a round needs an output checkpoint or a project and a checkpoint folder");
     auto net = o.parentCheckpoint.empty() ? rl::QNetwork::create(o.train.seed, { kScalerFeatures, 64, 32 })
                                           : rl::QNetwork::load(o.parentCheckpoint);
     if (!net)
@@ -130,28 +129,18 @@ Result<ScalerRoundResult> runScalerRound(const LoadSeries& load, const ServiceCo
     train.fromS = spans.trainFrom;
     train.durationS = spans.trainTo - spans.trainFrom;
 
-    int64_t roundId = -1;
-    if (project) {
-        store::RoundInfo info;
-        info.parentId = o.parentRound;
-        info.mode = kAutoscaleRoundMode;
-        info.window = load.name + " " + hours(spans.trainFrom) + "-" + hours(spans.trainTo) + ", eval to " + hours(spans.evalTo);
-        info.episodes = train.episodes;
-        info.learningRate = train.learningRate;
-        info.weights = train.reward.toString();
-        info.seed = train.seed;
-        info.optionsJson = optionsJson(o, spans);
-        auto id = project->beginRound(info);
-        if (!id)
-            return id.error();
-        roundId = id.value();
-    }
-    auto fail = [&](const Error& e) -> Error {
-        if (project && roundId >= 0)
-            (void)project->endRound(roundId, e.isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed, e.message);
-        return e;
-    };
-    const std::string out = !o.outCheckpoint.empty() ? o.outCheckpoint : o.checkpointDir + "/round-" + std::to_string(roundId) + ".slq";
+    store::RoundInfo info;
+    info.parentId = o.parentRound;
+    info.kind = store::RoundKind::Autoscale;
+    info.window = load.name + " " + hours(spans.trainFrom) + "-" + hours(spans.trainTo) + ", eval to " + hours(spans.evalTo);
+    info.episodes = train.episodes;
+    info.learningRate = train.learningRate;
+    info.weights = train.reward.toString();
+    info.seed = train.seed;
+    info.optionsJson = optionsJson(o, spans);
+    RoundRecorder recorder(project, o.outCheckpoint, o.checkpointDir);
+    if (Status st = recorder.begin(info); !st)
+        return st.error();
     ThrottledProgress progress(progressFn);
     // Training is most of the work: one replay per episode against one per evaluated policy.
     const double trainShare = double(train.episodes) / double(train.episodes + 1 + o.baselines.size());
@@ -165,15 +154,12 @@ Result<ScalerRoundResult> runScalerRound(const LoadSeries& load, const ServiceCo
     };
     auto report = trainScaler(*net.value(), load, service, train, episodeSeen, [&](double f) { progress.report(trainShare * f); }, cancel);
     if (!report)
-        return fail(report.error());
+        return recorder.fail(report.error());
     result.training = std::move(report).value();
-    // Written under a ".partial" name until the round's row commits (rl::runRound's rule).
-    const std::string partial = out + ".partial";
-    if (Status s = net.value()->save(partial); !s) {
-        std::remove(partial.c_str());
-        return fail(s.error());
-    }
-    result.checkpoint = out;
+    const std::string partial = recorder.partialCheckpoint();
+    if (Status s = net.value()->save(partial); !s)
+        return recorder.fail(s.error());
+    result.checkpoint = recorder.checkpoint();
     result.checkpointSha256 = rl::fileSha256(partial);
 
     AutoscaleOptions eval;
@@ -186,10 +172,8 @@ Result<ScalerRoundResult> runScalerRound(const LoadSeries& load, const ServiceCo
                                                   : makeReplicaPolicy(o.baselines[i - 1], service, &error);
         auto step = [&, i](double f) { progress.report(trainShare + (1 - trainShare) * (double(i) + f) / double(policies)); };
         auto r = p ? runAutoscale(load, service, *p, eval, step, cancel) : Result<AutoscaleResult>(makeError(ErrorCode::Invalid, error));
-        if (!r) {
-            std::remove(partial.c_str()); // the round did not finish: no checkpoint stays behind
-            return fail(r.error());
-        }
+        if (!r)
+            return recorder.fail(r.error()); // the round did not finish: no checkpoint stays behind
         result.eval.push_back(std::move(r).value());
     }
     result.eval.front().policy = "learned";
@@ -198,21 +182,16 @@ Result<ScalerRoundResult> runScalerRound(const LoadSeries& load, const ServiceCo
     result.evalFromS = spans.evalFrom;
     result.evalToS = spans.evalTo;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (std::rename(partial.c_str(), out.c_str()) != 0) {
-        std::remove(partial.c_str());
-        return fail(makeError(ErrorCode::Io, "cannot rename the checkpoint into place", out));
-    }
-    if (project) {
-        std::vector<store::EvalValue> values;
-        for (const AutoscaleResult& r : result.eval)
-            for (const std::string& m : scalerEvalMetrics())
-                values.push_back({ r.policy, 0, m, scalerMetric(r, m) });
-        if (Status s = project->finishRound(roundId, result.checkpoint, result.checkpointSha256, curve, values, result.seconds); !s) {
-            std::remove(out.c_str());
-            return fail(s.error());
-        }
-    }
-    result.roundId = roundId;
+    RoundOutcome outcome;
+    outcome.checkpointSha256 = result.checkpointSha256;
+    outcome.curve = std::move(curve);
+    for (const AutoscaleResult& r : result.eval)
+        for (const std::string& m : scalerEvalMetrics())
+            outcome.eval.push_back({ r.policy, 0, m, scalerMetric(r, m) });
+    outcome.wallSeconds = result.seconds;
+    if (Status s = recorder.commit(outcome); !s)
+        return s.error();
+    result.roundId = recorder.roundId();
     progress.report(1.0);
     return result;
 }

@@ -1,10 +1,9 @@
 #pragma once
 /// Fine-tune rounds of the learned replica policy (core/autoscale/learned_scaler.h), kept in the
-/// project like the placement agent's rounds (the same `rounds` table, mode "autoscale"): a round
-/// trains a parent checkpoint (or a fresh network) on a past span of the load and is evaluated,
-/// with baselines, on a later span it never trained on. The same crash rules as rl::runRound: the
-/// row is inserted 'running', the checkpoint is written as "<out>.partial" and renamed just before
-/// the row commits, a failed or cancelled round is marked so and leaves its parent as it was.
+/// project like the placement agent's rounds (the same `rounds` table, store::RoundKind::Autoscale):
+/// a round trains a parent checkpoint (or a fresh network) on a past span of the load and is
+/// evaluated, with baselines, on a later span it never trained on. Recorded by the one round
+/// lifecycle (round_recorder.h), as placement rounds are.
 /// A session of N rounds continues each from the previous one, with the placement sessions' seed
 /// rule (round i seeded base.seed + i x episodes; exploration starts at most 0.1 from a parent).
 
@@ -17,9 +16,6 @@
 #include <vector>
 
 namespace schedlab::workflow {
-
-/// The rounds table's mode of replica-policy rounds.
-inline constexpr const char* kAutoscaleRoundMode = "autoscale";
 
 struct ScalerRoundOptions {
     std::string loadPath, servicePath; ///< recorded with the round (servicePath empty = defaults)

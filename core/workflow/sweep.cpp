@@ -46,20 +46,17 @@ Result<int64_t> runTrainingCell(const SweepCell& c, const trace::Trace& trace, c
     SessionOptions s;
     s.rounds = t.rounds;
     rl::TrainOptions& o = s.base.train;
-    o.mode = c.spec.isFill() ? rl::TrainMode::Fill : rl::TrainMode::Timed;
+    // The cell's run spec is what every episode and evaluation replays; the plan's pods per
+    // episode bound the training episodes only.
+    o.run = c.spec;
+    if (sim::FillOptions* f = o.run.fillOptions())
+        f->maxPods = t.maxPods;
     o.reward = reward.value();
     o.episodes = t.episodes;
     o.learningRate = t.learningRate;
     o.gamma = t.gamma;
     o.batchSize = t.batchSize;
-    o.maxPods = t.maxPods;
     o.seed = c.spec.seed();
-    if (const sim::FillOptions* f = c.spec.fillOptions())
-        o.ratio = f->ratio;
-    if (const sim::TimedOptions* timed = c.spec.timedOptions()) {
-        o.queue = timed->queue;
-        o.backfill = timed->backfill;
-    }
     s.base.fromS = t.fromS;
     s.base.windowS = t.windowS;
     s.base.evalSeeds = t.evalSeeds;

@@ -126,7 +126,7 @@ SweepProgress readSweepProgress(const store::SweepPlan& plan, const std::vector<
         if (!c.train) {
             bySpec[specKey(info.policy, info.seed, info.mode, info.optionsJson)].push_back(c.index);
         } else if (auto w = rl::RewardConfig::parse(c.train->weights)) {
-            byWeights[info.mode + '\n' + w->toString()].push_back(c.index);
+            byWeights[std::string(store::roundKindName(store::roundKindOf(c.spec.mode()))) + '\n' + w->toString()].push_back(c.index);
         }
     }
     for (const std::string& file : shardFiles) {
@@ -163,7 +163,7 @@ SweepProgress readSweepProgress(const store::SweepPlan& plan, const std::vector<
         if (auto rounds = p.rounds())
             for (const store::RoundRow& r : *rounds)
                 if (r.status != "finished")
-                    if (const auto it = byWeights.find(r.mode + '\n' + r.weights); it != byWeights.end())
+                    if (const auto it = byWeights.find(std::string(store::roundKindName(r.kind)) + '\n' + r.weights); it != byWeights.end())
                         attempts.emplace_back(r.status, r.error, r.id, &it->second);
         for (const auto& [status, error, id, cells] : attempts) {
             for (int index : *cells) {

@@ -3,7 +3,7 @@
 // score a small cluster without breaking its own invariants.
 
 #include "policy/k8s_scheduler_config.h"
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         }
         return t;
     }();
-    sim::ClusterState state(cluster);
+    cluster::ClusterState state(cluster);
     const trace::TaskRequest r { 1000, 2048, 1, 500, 0 };
     for (int n = 0; n < state.nodeCount(); ++n) {
         const policy::K8sConfiguredScore s = policy::kubernetesConfiguredScore(*config, state, n, r);

@@ -281,7 +281,7 @@ private slots:
             auto rows = (*project)->rounds();
             QCOMPARE(int(rows->size()), 2);
             QCOMPARE(rows->at(1).parentId, rows->at(0).id);
-            QCOMPARE(rows->at(1).mode, std::string("autoscale"));
+            QCOMPARE(rows->at(1).kind, store::RoundKind::Autoscale);
             QCOMPARE(rows->at(1).weights, autoscale::ScalerReward::preset("cost-first")->toString());
             QVERIFY(QFile::exists(QString::fromStdString(rows->at(1).checkpoint)));
         }

@@ -53,9 +53,13 @@ private slots:
         });
         auto* bar = w.findChild<QProgressBar*>("statusProgress");
         QVERIFY(bar);
-        int maxProgress = 0;
-        connect(&ping, &QTimer::timeout, this, [&] { maxProgress = std::max(maxProgress, bar->value()); });
         QSignalSpy opened(&w, &app::MainWindow::traceOpened);
+        int maxProgress = 0;
+        int pingsDuringImport = 0; // served while the import still ran (its progress bar showing)
+        connect(&ping, &QTimer::timeout, this, [&] {
+            maxProgress = std::max(maxProgress, bar->value());
+            pingsDuringImport += bar->isVisible() && opened.isEmpty();
+        });
         QElapsedTimer wall;
         wall.start();
         ping.start();
@@ -66,7 +70,9 @@ private slots:
         QVERIFY2(opened[0][0].toBool(), qPrintable(opened[0][1].toString()));
         qInfo("import of Google part 0: %.2f s wall, %d pings of the GUI event loop, longest gap %lld ms, progress reached %d/1000",
             wall.elapsed() / 1000.0, pings, maxGapMs, maxProgress);
-        QVERIFY(pings >= 5); // a blocked loop serves no ping until the import ends (0.4 s here: ~35 pings)
+        // A loop blocked by the import serves no timer until the import has ended; the figures above
+        // are the measure of responsiveness (printed, not asserted: they depend on the machine).
+        QVERIFY(pingsDuringImport >= 1);
         QVERIFY(maxProgress > 0 && maxProgress <= 1000);
         QVERIFY(!bar->isVisible());
     }

@@ -8,6 +8,7 @@
 
 #include "main_window.h"
 #include "rl/fine_tune.h"
+#include "workflow/fine_tune_session.h"
 #include "store/project.h"
 
 #include <qcustomplot.h>
@@ -87,7 +88,7 @@ private slots:
         QTreeWidgetItem* round = panel->lineage()->topLevelItem(0);
         auto project = store::Project::open(projectPath, store::Project::OpenMode::ReadOnly).value();
         const int64_t id = round->data(0, Qt::UserRole).toLongLong();
-        const auto over = rl::overBudget(project->roundConstraints(id).value(), project->roundEval(id).value());
+        const auto over = workflow::overBudget(project->roundConstraints(id).value(), project->roundEval(id).value());
         QCOMPARE(round->text(1).contains("over budget"), !over.empty());
         if (!over.empty())
             QVERIFY2(round->toolTip(1).contains(QString::fromStdString(over.front())), qPrintable(round->toolTip(1)));

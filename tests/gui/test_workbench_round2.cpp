@@ -249,7 +249,7 @@ private slots:
         QVERIFY(panel->startButton()->toolTip().contains("project"));
         QVERIFY(w.newProject(m_dir.filePath("rounds.schedlab")));
         QVERIFY(panel->startButton()->isEnabled());
-        QCOMPARE(panel->request().mode, rl::TrainMode::Fill);
+        QCOMPARE(panel->request().mode, sim::RunMode::Fill);
         panel->episodesBox()->setValue(1);
         panel->podsBox()->setValue(100);
         QSignalSpy trained(&w, &app::MainWindow::trainingDone);
@@ -488,7 +488,7 @@ private slots:
         QVERIFY(openAndWait(w, { test::dataPath("tiny/jobs.swf") }));
         QCOMPARE(mode->currentIndex(), 0);
         QCOMPARE(w.dashboard()->utilization(), views::DashboardWidget::Utilization::Cpu);
-        QCOMPARE(w.trainingPanel()->request().mode, rl::TrainMode::Timed);
+        QCOMPARE(w.trainingPanel()->request().mode, sim::RunMode::Timed);
         QVERIFY(w.findChild<QComboBox*>("queueBox")->isEnabled());
         // a training window with too few jobs is refused before it starts, with the reason
         QVERIFY(w.newProject(m_dir.filePath("few.schedlab")));
@@ -499,7 +499,7 @@ private slots:
         QVERIFY(baselines);
         QCOMPARE(baselines->text(), QString("firstfit,bestfit"));
         baselines->setText("bestfit");
-        w.trainingPanel()->setMode(rl::TrainMode::Fill);
+        w.trainingPanel()->setMode(sim::RunMode::Fill);
         QCOMPARE(baselines->text(), QString("bestfit"));
     }
 

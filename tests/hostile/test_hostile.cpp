@@ -274,7 +274,7 @@ private slots:
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().toString().c_str());
         auto rounds = opened.value()->rounds().value();
         QCOMPARE(rounds.size(), std::size_t(2));
-        QCOMPARE(rounds[0].mode, std::string("autoscale"));
+        QCOMPARE(rounds[0].kind, store::RoundKind::Autoscale);
         QCOMPARE(rounds[0].status, std::string("finished"));
         QCOMPARE(rl::fileSha256(rounds[0].checkpoint), rounds[0].checkpointSha256);
         QVERIFY(rl::QNetwork::load(rounds[0].checkpoint).ok());

@@ -64,11 +64,11 @@ private slots:
     {
         TraceBuilder b;
         b.node(8000, 8000, 4).node(4000, 4000, 2);
-        sim::ClusterState live(b.t);
+        cluster::ClusterState live(b.t);
         sim::StateJournal j(1); // a snapshot after every op at first, thinned as it grows
         j.begin(live);
         std::vector<uint64_t> hashes { live.stateHash() };
-        std::vector<sim::Placement> running;
+        std::vector<cluster::Placement> running;
         std::mt19937 rng(7);
         for (int op = 0; op < 2000; ++op) {
             if (!running.empty() && (rng() % 2 == 0 || running.size() > 6)) {
@@ -83,7 +83,7 @@ private slots:
                     --op;
                     continue;
                 }
-                const sim::Placement p = live.makePlacement(n, r, 0);
+                const cluster::Placement p = live.makePlacement(n, r, 0);
                 live.allocate(p);
                 j.allocate(p, live);
                 running.push_back(p);
@@ -140,11 +140,11 @@ private slots:
     {
         TraceBuilder b;
         b.node(4000, 4000, 2);
-        sim::ClusterState live(b.t);
+        cluster::ClusterState live(b.t);
         sim::StateJournal j(2);
         j.begin(live);
         const trace::TaskRequest r { 1000, 1000, 1, 500, 0 };
-        const sim::Placement a = live.makePlacement(0, r, 1), c = live.makePlacement(0, r, 2);
+        const cluster::Placement a = live.makePlacement(0, r, 1), c = live.makePlacement(0, r, 2);
         live.allocate(a);
         j.allocate(a, live);
         const uint64_t afterA = live.stateHash();

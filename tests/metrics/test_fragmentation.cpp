@@ -1,4 +1,4 @@
-// FGD fragmentation (DESIGN §3) on hand-worked nodes.
+// FGD fragmentation (docs/metrics.md §3) on hand-worked nodes.
 
 #include "trace_builder.h"
 
@@ -77,11 +77,11 @@ private slots:
         test::TraceBuilder b;
         b.node(8000, 8000, 2).node(8000, 8000, 1);
         b.task(1000, 0, 1, 600); // the workload: one class, share 600
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         FragTracker f(c, TypicalWorkload::fromTrace(b.t));
         QCOMPARE(f.gpuFragAmount(), 0.0);
         // take 500 of GPU 0 on node 0: 500 left < 600 -> 500 of fragment
-        sim::Placement p = c.makePlacement(0, trace::TaskRequest { 1000, 0, 1, 500, 0 }, 0x1);
+        cluster::Placement p = c.makePlacement(0, trace::TaskRequest { 1000, 0, 1, 500, 0 }, 0x1);
         c.allocate(p);
         f.nodeChanged(0);
         QCOMPARE(f.gpuFragAmount(), 500.0);
@@ -100,16 +100,16 @@ private slots:
         b.node(8000, 8000, 4).node(8000, 8000, 4).node(16000, 16000, 8);
         b.task(1000, 0, 1, 300).task(1000, 0, 1, 700).task(1000, 0, 1, 700);
         b.task(7000, 0, 0, 0).task(7000, 0, 0, 0).task(7000, 0, 0, 0); // cpu only: 1/2 of the classes
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         FragTracker f(c, TypicalWorkload::fromTrace(b.t));
         const trace::TaskRequest r { 1000, 0, 1, 450, 0 };
-        const sim::Placement keep = c.makePlacement(2, r, 0x4);
+        const cluster::Placement keep = c.makePlacement(2, r, 0x4);
         c.allocate(keep);
         f.nodeChanged(2);
         const double amount = f.gpuFragAmount(), cpu = f.cpuFragAmount();
         for (int i = 0; i < 50; ++i)
             for (int n = 0; n < 3; ++n) {
-                const sim::Placement p = c.makePlacement(n, r, uint64_t(1) << (i % 4));
+                const cluster::Placement p = c.makePlacement(n, r, uint64_t(1) << (i % 4));
                 c.allocate(p);
                 f.nodeChanged(n);
                 c.release(p);
@@ -120,13 +120,13 @@ private slots:
         QVERIFY2(f.cpuFragAmount() == cpu, qPrintable(QString::number(f.cpuFragAmount() - cpu)));
         // The value by hand: node 2 has GPU 2 at 550 free, the rest full (1000). A 300 share fits
         // and leaves nothing below 300: 0; a 700 share fits elsewhere, 550 < 700 is fragment.
-        // Cpu-only tasks see all free gpu-milli as fragment (DESIGN §3): 7550 on node 2, 4000 on
+        // Cpu-only tasks see all free gpu-milli as fragment (docs/metrics.md §3): 7550 on node 2, 4000 on
         // nodes 0 and 1. F = 3/6 x (7550 + 2 x 4000) + 2/6 x 550 + 1/6 x 0.
         QCOMPARE(amount, (3.0 * (7550 + 8000) + 2.0 * 550) / 6.0);
 
         // Many placements of three sizes taken and given back in a scrambled order: back to the
         // same state, the same value.
-        std::vector<sim::Placement> held;
+        std::vector<cluster::Placement> held;
         uint64_t lcg = 7;
         auto next = [&] { return (lcg = lcg * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
         const int32_t sizes[] = { 130, 270, 410 };
@@ -148,14 +148,14 @@ private slots:
                 held.erase(held.begin() + std::ptrdiff_t(k));
             }
         }
-        for (const sim::Placement& p : held) {
+        for (const cluster::Placement& p : held) {
             c.release(p);
             f.nodeChanged(p.node);
         }
         QVERIFY2(f.gpuFragAmount() == amount, qPrintable(QString::number(f.gpuFragAmount() - amount)));
         QVERIFY2(f.cpuFragAmount() == cpu, qPrintable(QString::number(f.cpuFragAmount() - cpu)));
 
-        const sim::Placement a1 = c.makePlacement(0, r, 0x1), a2 = c.makePlacement(1, r, 0x2);
+        const cluster::Placement a1 = c.makePlacement(0, r, 0x1), a2 = c.makePlacement(1, r, 0x2);
         c.allocate(a1);
         f.nodeChanged(0);
         c.allocate(a2);
@@ -193,7 +193,7 @@ private slots:
         }
         const TypicalWorkload w = TypicalWorkload::fromTrace(b.t, 1.0);
         QVERIFY(w.classes.size() > 30);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         FragTracker f(c, w);
         const GroupedWorkload grouped(w); // what the learned policy's features use, node by node
         auto check = [&] {
@@ -209,7 +209,7 @@ private slots:
                 && std::abs(f.cpuFragAmount() - cpu) <= 1e-9 * std::max(1.0, cpu);
         };
         QVERIFY(check());
-        std::vector<sim::Placement> held;
+        std::vector<cluster::Placement> held;
         int placed = 0;
         for (int step = 0; step < 600; ++step) {
             if (held.empty() || next() % 3 != 0) {

@@ -32,11 +32,11 @@ std::string fitArgs(const std::string& strategyBody)
 
 struct Cluster {
     TraceBuilder b;
-    std::unique_ptr<sim::ClusterState> state;
+    std::unique_ptr<cluster::ClusterState> state;
     Cluster()
     {
         b.node(4000, 8000, 0).node(8000, 8000, 0);
-        state = std::make_unique<sim::ClusterState>(b.t);
+        state = std::make_unique<cluster::ClusterState>(b.t);
         state->allocate(state->makePlacement(1, { 6000, 0, 0, 0, 0 }, 0));
     }
     // Places the pod under `yaml`: the decision with both nodes' raw scores.
@@ -216,7 +216,7 @@ private slots:
     {
         TraceBuilder b;
         b.node(8000, 8000, 4).node(8000, 8000, 0);
-        sim::ClusterState state(b.t);
+        cluster::ClusterState state(b.t);
         state.allocate(state.makePlacement(0, { 0, 0, 2, 1000, 0 }, state.bestFitGpus(0, { 0, 0, 2, 1000, 0 })));
         auto cfg = parseKubeSchedulerConfig(config(fitArgs("        type: MostAllocated\n        resources:\n"
                                                            "        - name: nvidia.com/gpu\n        - name: cpu\n")),
@@ -242,7 +242,7 @@ private slots:
         TraceBuilder b;
         for (int i = 0; i < 300; ++i)
             b.node(4000, 4000, 0);
-        sim::ClusterState state(b.t);
+        cluster::ClusterState state(b.t);
         for (int pct : { 50, 10 }) {
             auto cfg = parseKubeSchedulerConfig(config("", "percentageOfNodesToScore: " + std::to_string(pct) + "\n"), "p.yaml");
             QVERIFY(cfg.ok());

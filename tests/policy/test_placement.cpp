@@ -17,11 +17,11 @@ using schedlab::test::TraceBuilder;
 namespace {
 struct Setup {
     TraceBuilder b;
-    std::unique_ptr<sim::ClusterState> cluster;
+    std::unique_ptr<cluster::ClusterState> cluster;
     std::unique_ptr<PlacementPolicy> policy;
     void start(const std::string& name)
     {
-        cluster = std::make_unique<sim::ClusterState>(b.t);
+        cluster = std::make_unique<cluster::ClusterState>(b.t);
         policy = makePlacementPolicy(name);
         QVERIFY(policy);
         policy->reset(PolicyContext { b.t, nullptr }, *cluster);
@@ -33,7 +33,7 @@ struct Setup {
     }
     void occupy(int node, const trace::TaskRequest& r, uint64_t mask)
     {
-        const sim::Placement p = cluster->makePlacement(node, r, mask);
+        const cluster::Placement p = cluster->makePlacement(node, r, mask);
         cluster->allocate(p);
         policy->onAllocated(p, r);
     }

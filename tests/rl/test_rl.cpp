@@ -76,7 +76,7 @@ trace::Trace smallFillTrace()
 // is 0.25 / 0.75 / 0.25.
 struct ThreeNodes {
     TraceBuilder b;
-    std::optional<sim::ClusterState> c;
+    std::optional<cluster::ClusterState> c;
     ThreeNodes()
     {
         b.node(8000, 8000, 0).node(8000, 8000, 0).node(8000, 8000, 0);
@@ -90,7 +90,7 @@ rl::TrainOptions quickTraining()
 {
     rl::TrainOptions o;
     o.episodes = 2;
-    o.maxPods = 300;
+    o.run.fillOptions()->maxPods = 300;
     o.batchSize = 32;
     o.seed = 77;
     return o;
@@ -108,7 +108,7 @@ private slots:
     {
         TraceBuilder b;
         b.node(32000, 65536, 4);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         c.allocate(c.makePlacement(0, { 8000, 16384, 1, 500, 0 }, 0x1));
         // one typical class: a 600-milli GPU share
         metrics::TypicalWorkload w;
@@ -259,7 +259,7 @@ private slots:
     {
         ThreeNodes three;
         const TraceBuilder& b = three.b;
-        const sim::ClusterState& c = *three.c;
+        const cluster::ClusterState& c = *three.c;
         const trace::TaskRequest r { 2000, 0, 0, 0, 0 };
         auto choose = [&](const std::string& body) {
             auto scorer = rl::loadTorchScript(scriptedModule(path("p.pt"), body), rl::kFeatureCount);
@@ -301,7 +301,7 @@ private slots:
         b.node(8000, 8000, 0).node(8000, 8000, 0);
         for (int i = 0; i < 6; ++i)
             b.task(2000, 0, 0, 0, 10.0 * i, 100);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         rl::LearnedOptions o;
         o.allowWait = true;
         o.maxConsecutiveWaits = 2;
@@ -347,7 +347,7 @@ private slots:
         for (int i = 0; i < 12; ++i)
             b.node(8000, 8000, 0);
         b.task(1000, 0, 0, 0);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         for (int i = 0; i < 12; ++i)
             if (i % 3 == 0)
                 c.allocate(c.makePlacement(i, { 6000, 0, 0, 0, 0 }, 0)); // nodes 0, 3, 6, 9 fullest
@@ -424,7 +424,7 @@ private slots:
         o.outCheckpoint = child;
         o.train = quickTraining();
         o.train.learningRate = 1e30; // Adam steps of 1e30: the loss overflows
-        auto r = rl::runRound(t, {}, p.get(), o);
+        auto r = workflow::runRound(t, {}, p.get(), o);
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.find("diverged") != std::string::npos, r.error().message.c_str());
         QCOMPARE(sha(parent), parentSha);
@@ -444,7 +444,7 @@ private slots:
         o.train = quickTraining();
         o.evalSeeds = { 42, 43 };
         o.baselines = { "bestfit" };
-        auto first = rl::runRound(t, {}, p.get(), o);
+        auto first = workflow::runRound(t, {}, p.get(), o);
         QVERIFY2(first.ok(), first.ok() ? "" : first.error().toString().c_str());
         QCOMPARE(first->checkpoint, m_dir.filePath(QString("round-%1.slq").arg(first->roundId)).toStdString());
         QCOMPARE(first->eval.size(), std::size_t(2));
@@ -454,7 +454,7 @@ private slots:
         QVERIFY(first->eval[0].mean.at("finalGpuAllocPct") > 0);
         o.parentCheckpoint = first->checkpoint;
         o.parentRound = first->roundId;
-        auto second = rl::runRound(t, {}, p.get(), o);
+        auto second = workflow::runRound(t, {}, p.get(), o);
         QVERIFY(second.ok());
         auto rows = p->rounds().value();
         QCOMPARE(rows.size(), std::size_t(2));
@@ -548,7 +548,7 @@ private slots:
         // spread (node 0 or 2, dominant share after 0.25).
         ThreeNodes three;
         const TraceBuilder& b = three.b;
-        const sim::ClusterState& c = *three.c;
+        const cluster::ClusterState& c = *three.c;
         auto scorer = rl::loadTorchScript(scriptedModule(path("pack.pt"), "return x.select(1, 9)"), rl::kFeatureCount);
         rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {});
         rl::ChoiceBuffer advice(1, 16);
@@ -653,7 +653,7 @@ private slots:
         }
         // A timed round validates on its training window: the greedy policy's p99 wait, lower is
         // better; the same rules otherwise (the start is episode 0, the kept weights replay it).
-        o.mode = rl::TrainMode::Timed;
+        o.run = rl::trainingRun(sim::RunMode::Timed);
         o.episodes = 3;
         auto timedNet = newNet(6);
         auto greedyP99 = [&](const rl::QNetwork& net) {
@@ -672,8 +672,8 @@ private slots:
         const int keptTimed = *low < timedStart ? int(low - waits.begin()) + 1 : 0;
         QCOMPARE(timed->keptEpisode, keptTimed);
         QCOMPARE(greedyP99(*timedNet), keptTimed == 0 ? timedStart : waits[std::size_t(keptTimed - 1)]);
-        QCOMPARE(rl::validationText(rl::TrainMode::Timed, 654.2), std::string("p99 wait 654 s"));
-        QCOMPARE(rl::validationText(rl::TrainMode::Fill, 95.456), std::string("95.46 % GPU allocated"));
+        QCOMPARE(rl::validationText(sim::RunMode::Timed, 654.2), std::string("p99 wait 654 s"));
+        QCOMPARE(rl::validationText(sim::RunMode::Fill, 95.456), std::string("95.46 % GPU allocated"));
     }
 
     // WiSE-FT: mixWith interpolates weight by weight, and a round with a blend ends with exactly
@@ -735,7 +735,7 @@ private slots:
         const trace::Trace heldOut = trace::generateTrace(g).value();
         auto agent = [&](const char* weights) {
             rl::TrainOptions o;
-            o.mode = rl::TrainMode::Timed;
+            o.run = rl::trainingRun(sim::RunMode::Timed);
             o.episodes = 3;
             o.gamma = 0; // the reward of the placement itself: a bandit the network can learn quickly
             o.seed = 21;

@@ -7,6 +7,7 @@
 
 #include "rl/constraints.h"
 #include "rl/fine_tune.h"
+#include "workflow/fine_tune_session.h"
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
 #include "sim/timed_replay.h"
@@ -218,14 +219,14 @@ private slots:
         QTemporaryDir dir;
         rl::RoundOptions o;
         o.train.episodes = 1;
-        o.train.maxPods = 60;
+        o.train.run.fillOptions()->maxPods = 60;
         o.train.batchSize = 16;
         o.evalSeeds = { 42 };
         o.baselines = { "bestfit" };
         o.train.policy.preselectAbove = 7;
         o.train.policy.preselectTop = 3;
         o.outCheckpoint = dir.filePath("a.slq").toStdString();
-        QVERIFY(rl::runRound(t, {}, nullptr, o).ok());
+        QVERIFY(workflow::runRound(t, {}, nullptr, o).ok());
         auto a = rl::QNetwork::load(o.outCheckpoint);
         QVERIFY(a.ok());
         QCOMPARE(a.value()->preselection().above, 7);
@@ -234,11 +235,11 @@ private slots:
         child.parentCheckpoint = o.outCheckpoint;
         child.train.policy = {};
         child.outCheckpoint = dir.filePath("b.slq").toStdString();
-        QVERIFY(rl::runRound(t, {}, nullptr, child).ok());
+        QVERIFY(workflow::runRound(t, {}, nullptr, child).ok());
         QCOMPARE(rl::QNetwork::load(child.outCheckpoint).value()->preselection().top, 3);
         child.train.policy.preselectTop = 4;
         child.outCheckpoint = dir.filePath("c.slq").toStdString();
-        QVERIFY(rl::runRound(t, {}, nullptr, child).ok());
+        QVERIFY(workflow::runRound(t, {}, nullptr, child).ok());
         QCOMPARE(rl::QNetwork::load(child.outCheckpoint).value()->preselection().above, 7);
         QCOMPARE(rl::QNetwork::load(child.outCheckpoint).value()->preselection().top, 4);
         auto fresh = rl::QNetwork::create(1).value();
@@ -269,15 +270,15 @@ private slots:
         auto p = store::Project::open(dir.filePath("c.schedlab").toStdString()).value();
         rl::RoundOptions o;
         o.checkpointDir = dir.path().toStdString();
-        o.train.mode = rl::TrainMode::Timed;
+        o.train.run = rl::trainingRun(sim::RunMode::Timed);
         o.train.episodes = 4;
         o.train.batchSize = 32;
         o.train.seed = 5;
-        o.train.migration = sim::Migration::Defragment;
+        o.train.run.timedOptions()->migration = sim::Migration::Defragment;
         o.train.constraints = rl::Constraints::parse("sla=1,migrations=0,rate=0.5").value();
         o.windowS = 1e9; // the whole trace (evaluated on it too)
         o.baselines = { "bestfit" };
-        auto r = rl::runRound(t, {}, p.get(), o);
+        auto r = workflow::runRound(t, {}, p.get(), o);
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
         auto rows = p->roundConstraints(r->roundId);
         QVERIFY(rows.ok());
@@ -304,7 +305,7 @@ private slots:
         const bool over = r->eval[0].mean.at("migrationsPerHour") > 0;
         QCOMPARE(std::any_of(r->overBudget.begin(), r->overBudget.end(), [](const std::string& s) { return s.rfind("migrations ", 0) == 0; }),
             over);
-        QCOMPARE(rl::overBudget(rows.value(), p->roundEval(r->roundId).value()), r->overBudget);
+        QCOMPARE(workflow::overBudget(rows.value(), p->roundEval(r->roundId).value()), r->overBudget);
         const auto stored = p->rounds().value();
         QVERIFY(stored.back().optionsJson.find("\"constraints\":\"sla=1,migrations=0,slaS=3600,rate=0.5\"") != std::string::npos);
         QVERIFY(stored.back().optionsJson.find("\"migration\":\"defragment\"") != std::string::npos);

@@ -2,7 +2,7 @@
 
 #include "trace_builder.h"
 
-#include "sim/cluster_state.h"
+#include "cluster/cluster_state.h"
 #include "sim/node_heat.h"
 
 #include <QtTest>
@@ -17,7 +17,7 @@ private slots:
     {
         TraceBuilder b;
         b.node(8000, 16000, 4);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         QVERIFY(c.fits(0, { 8000, 16000, 4, 1000, 0 }));
         QVERIFY(!c.fits(0, { 8001, 0, 0, 0, 0 }));
         QVERIFY(!c.fits(0, { 0, 16001, 0, 0, 0 }));
@@ -36,8 +36,8 @@ private slots:
     {
         TraceBuilder b;
         b.node(8000, 16000, 4).node(4000, 4000, 0);
-        sim::ClusterState c(b.t);
-        using M = sim::Misfit;
+        cluster::ClusterState c(b.t);
+        using M = cluster::Misfit;
         QCOMPARE(c.misfit(0, { 8000, 16000, 4, 1000, 0 }), M::Fits);
         QCOMPARE(c.misfit(0, { 0, 0, 1, 500, 0x2 }), M::GpuModel);
         QCOMPARE(c.misfit(0, { 0, 0, 5, 1000, 0 }), M::TooFewGpus);
@@ -53,7 +53,7 @@ private slots:
         c.allocate(c.makePlacement(0, { 0, 0, 1, 300, 0 }, 0x8));
         QCOMPARE(c.misfit(0, { 0, 0, 1, 700, 0 }), M::Fits);
         QCOMPARE(c.misfit(0, { 0, 0, 1, 701, 0 }), M::GpuShare);
-        QCOMPARE(QString(sim::misfitName(M::GpuShare)), QString("insufficient GPU memory (share)"));
+        QCOMPARE(QString(cluster::misfitName(M::GpuShare)), QString("insufficient GPU memory (share)"));
         // Fits exactly when fits(), over many requests
         for (int64_t cpu : { 0, 3000, 4000, 5000 })
             for (int64_t mem : { 0, 4000, 5000 })
@@ -70,7 +70,7 @@ private slots:
     {
         TraceBuilder b;
         b.node(8000, 16000, 4).node(4000, 1000, 0);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         c.allocate(c.makePlacement(0, { 1000, 2000, 1, 500, 0 }, 0x1)); // cpu 12.5 %, mem 12.5 %, gpu 12.5 %
         c.allocate(c.makePlacement(0, { 0, 0, 2, 1000, 0 }, 0x6)); // gpu now 2.5 of 4 = 62.5 %
         QCOMPARE(int(sim::NodeHeatRecorder::nodeUtilPct(c, 0)), 63); // 62.5 rounds away from zero
@@ -93,7 +93,7 @@ private slots:
     {
         TraceBuilder b;
         b.node(8000, 16000, 4);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         c.allocate(c.makePlacement(0, { 0, 0, 1, 200, 0 }, 0x2)); // GPU1: 800 free
         c.allocate(c.makePlacement(0, { 0, 0, 1, 600, 0 }, 0x4)); // GPU2: 400 free
         QCOMPARE(c.bestFitGpus(0, { 0, 0, 1, 300, 0 }), uint64_t(0x4)); // least free that fits
@@ -106,11 +106,11 @@ private slots:
     {
         TraceBuilder b;
         b.node(8000, 16000, 2).node(4000, 8000, 0);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         const uint64_t empty = c.stateHash();
         QCOMPARE(c.totalGpuMilli(), int64_t(2000));
-        const sim::Placement p1 = c.makePlacement(0, { 1000, 2000, 2, 1000, 0 }, 0x3);
-        const sim::Placement p2 = c.makePlacement(1, { 500, 100, 0, 0, 0 }, 0);
+        const cluster::Placement p1 = c.makePlacement(0, { 1000, 2000, 2, 1000, 0 }, 0x3);
+        const cluster::Placement p2 = c.makePlacement(1, { 500, 100, 0, 0, 0 }, 0);
         const uint64_t v0 = c.version(0);
         c.allocate(p1);
         c.allocate(p2);
@@ -132,14 +132,14 @@ private slots:
     {
         TraceBuilder b;
         b.node(64000, 64000, 4).node(8000, 8000, 0);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         QCOMPARE(c.maxGpuFree(0), 1000);
         QCOMPARE(c.fullyFreeGpus(0), 4);
         QCOMPARE(c.maxGpuFree(1), 0);
         QCOMPARE(c.fullyFreeGpus(1), 0);
         // 700 of GPU 1, then 400 of GPUs 0, 2 and 3: the freest has 600 left
-        const sim::Placement a = c.makePlacement(0, { 1000, 0, 1, 700, 0 }, 0x2);
-        const sim::Placement d { 0, 1000, 0, 400, 0xD }; // 400 of each of GPUs 0, 2 and 3
+        const cluster::Placement a = c.makePlacement(0, { 1000, 0, 1, 700, 0 }, 0x2);
+        const cluster::Placement d { 0, 1000, 0, 400, 0xD }; // 400 of each of GPUs 0, 2 and 3
         c.allocate(a);
         QCOMPARE(c.maxGpuFree(0), 1000);
         QCOMPARE(c.fullyFreeGpus(0), 3);
@@ -154,7 +154,7 @@ private slots:
         QCOMPARE(c.fullyFreeGpus(0), 1);
         QVERIFY(c.fits(0, { 0, 0, 1, 1000, 0 }));
         QVERIFY(!c.fits(0, { 0, 0, 2, 1000, 0 }));
-        const sim::ClusterState copy = c; // copies keep them too
+        const cluster::ClusterState copy = c; // copies keep them too
         c.release(d);
         QCOMPARE(c.fullyFreeGpus(0), 4);
         QCOMPARE(copy.fullyFreeGpus(0), 1);

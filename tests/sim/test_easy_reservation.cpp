@@ -26,26 +26,26 @@ struct Running {
     EasyReservation::Placements placements;
     EasyReservation::Ends ends;
     std::map<int32_t, double> endOf;
-    void start(sim::ClusterState& c, int32_t unit, double endS, std::vector<sim::Placement> ps)
+    void start(cluster::ClusterState& c, int32_t unit, double endS, std::vector<cluster::Placement> ps)
     {
         if (placements.size() <= std::size_t(unit))
             placements.resize(std::size_t(unit) + 1);
-        for (const sim::Placement& p : ps)
+        for (const cluster::Placement& p : ps)
             c.allocate(p);
         placements[std::size_t(unit)] = std::move(ps);
         ends.insert({ endS, unit });
         endOf[unit] = endS;
     }
-    void finish(sim::ClusterState& c, int32_t unit)
+    void finish(cluster::ClusterState& c, int32_t unit)
     {
-        for (const sim::Placement& p : placements[std::size_t(unit)])
+        for (const cluster::Placement& p : placements[std::size_t(unit)])
             c.release(p);
         ends.erase({ endOf[unit], unit });
     }
 };
 
 // First fit of `count` copies of q on `c` (left unchanged).
-bool firstFitPlaces(sim::ClusterState c, const trace::TaskRequest& q, int32_t count)
+bool firstFitPlaces(cluster::ClusterState c, const trace::TaskRequest& q, int32_t count)
 {
     for (int32_t k = 0; k < count; ++k) {
         int n = 0;
@@ -60,12 +60,12 @@ bool firstFitPlaces(sim::ClusterState c, const trace::TaskRequest& q, int32_t co
 
 // The reservation as timed replay computed it before it was kept: release in order of expected
 // end, checking after each release (never before the first).
-EasyReservation::Shadow bruteForce(const sim::ClusterState& real, const Running& r, const trace::TaskRequest& q, int32_t count)
+EasyReservation::Shadow bruteForce(const cluster::ClusterState& real, const Running& r, const trace::TaskRequest& q, int32_t count)
 {
-    sim::ClusterState c = real;
+    cluster::ClusterState c = real;
     EasyReservation::Shadow s;
     for (const auto& [endS, unit] : r.ends) {
-        for (const sim::Placement& p : r.placements[std::size_t(unit)])
+        for (const cluster::Placement& p : r.placements[std::size_t(unit)])
             c.release(p);
         s.released += (uint64_t(unit) + 1) * kReleaseHash;
         if (firstFitPlaces(c, q, count)) {
@@ -77,7 +77,7 @@ EasyReservation::Shadow bruteForce(const sim::ClusterState& real, const Running&
     return EasyReservation::Shadow { std::numeric_limits<double>::infinity(), -1, s.released };
 }
 
-sim::Placement cpuOn(const sim::ClusterState& c, int node, int64_t cpuMilli)
+cluster::Placement cpuOn(const cluster::ClusterState& c, int node, int64_t cpuMilli)
 {
     return c.makePlacement(node, { cpuMilli, 0, 0, 0, 0 }, 0);
 }
@@ -99,7 +99,7 @@ private slots:
         // unit 2: 2 cores on n0 until 20. Free now: n0 0, n1 1.
         TraceBuilder b;
         b.node(4000, 1000, 0).node(4000, 1000, 0);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         Running r;
         r.start(c, 0, 10, { cpuOn(c, 0, 2000) });
         r.start(c, 1, 5, { cpuOn(c, 1, 3000) });
@@ -116,8 +116,8 @@ private slots:
         QCOMPARE(s.released, 2 * kReleaseHash);
         QCOMPARE(e.copiesAt(s), int64_t(2));
         // n1 at the reservation takes 2 copies; a unit of 1 core there leaves room for 1.
-        const std::vector<const std::vector<sim::Placement>*> none;
-        std::vector<sim::Placement> extra { cpuOn(c, 1, 1000) };
+        const std::vector<const std::vector<cluster::Placement>*> none;
+        std::vector<cluster::Placement> extra { cpuOn(c, 1, 1000) };
         c.allocate(extra[0]);
         QCOMPARE(e.copiesAtShadow(1, s, c, r.placements, none, extra), std::pair(1, 2));
         c.release(extra[0]);
@@ -149,7 +149,7 @@ private slots:
         // One node with 2 GPUs: a 0.6 share on GPU 0 until 10, a whole GPU 1 until 20.
         TraceBuilder b;
         b.node(8000, 8000, 2);
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         Running r;
         r.start(c, 0, 10, { c.makePlacement(0, { 0, 0, 1, 600, 0 }, 0x1) });
         r.start(c, 1, 20, { c.makePlacement(0, { 0, 0, 1, 1000, 0 }, 0x2) });
@@ -179,7 +179,7 @@ private slots:
         const int nodes = 3 + int(between(rng, 0, 5));
         for (int n = 0; n < nodes; ++n)
             b.node(4000 * (1 + int64_t(between(rng, 0, 3))), 16000, int(between(rng, 0, 4)));
-        sim::ClusterState c(b.t);
+        cluster::ClusterState c(b.t);
         Running r;
         // Requests: cpu only, cpu + GPU share, whole GPUs; ends on a coarse grid (equal ends).
         auto randomRequest = [&] {
@@ -195,8 +195,8 @@ private slots:
         auto tryStart = [&](double now) {
             const trace::TaskRequest q = randomRequest();
             const int copies = int(between(rng, 1, 3));
-            std::vector<sim::Placement> ps;
-            sim::ClusterState scratch = c;
+            std::vector<cluster::Placement> ps;
+            cluster::ClusterState scratch = c;
             for (int k = 0; k < copies; ++k) {
                 int n = int(between(rng, 0, nodes - 1));
                 int tries = 0;

@@ -1,4 +1,4 @@
-// The fill experiment (DESIGN §5) on tiny hand-made traces and on a generated one.
+// The fill experiment (docs/fill-experiment.md) on tiny hand-made traces and on a generated one.
 
 #include "trace_builder.h"
 

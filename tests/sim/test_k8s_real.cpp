@@ -5,7 +5,7 @@
 #include "test_util.h"
 
 #include "sim/timed_replay.h"
-#include "trace/decision_log.h"
+#include "trace/decision_log_format.h"
 #include "trace/native_format.h"
 #include "trace/trace_loader.h"
 #include "trace/trace_summary.h"

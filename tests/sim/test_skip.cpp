@@ -25,8 +25,8 @@ public:
     }
     std::string name() const override { return "skipping-firstfit"; }
     int skips() const override { return m_perPass; }
-    void reset(const policy::PolicyContext& ctx, const sim::ClusterState& cluster) override { m_inner->reset(ctx, cluster); }
-    policy::PlacementDecision place(const sim::ClusterState& cluster, const policy::PlacementRequest& req, Rng& rng, int topK) override
+    void reset(const policy::PolicyContext& ctx, const cluster::ClusterState& cluster) override { m_inner->reset(ctx, cluster); }
+    policy::PlacementDecision place(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, Rng& rng, int topK) override
     {
         seen.push_back({ req.nowS, req.submitS, req.maySkip ? req.shorterQueued : -1 });
         if (req.maySkip && (m_always || req.shorterQueued > 0)) {

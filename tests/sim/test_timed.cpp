@@ -39,17 +39,17 @@ public:
     {
     }
     std::string name() const override { return m_p->name(); }
-    void reset(const policy::PolicyContext& c, const sim::ClusterState& s) override
+    void reset(const policy::PolicyContext& c, const cluster::ClusterState& s) override
     {
         m_p->setTieBreak(tieBreak(), m_tieSeed);
         m_p->reset(c, s);
     }
-    policy::PlacementDecision place(const sim::ClusterState& c, const policy::PlacementRequest& r, Rng& rng, int k) override
+    policy::PlacementDecision place(const cluster::ClusterState& c, const policy::PlacementRequest& r, Rng& rng, int k) override
     {
         return m_p->place(c, r, rng, k);
     }
-    void onAllocated(const sim::Placement& p, const trace::TaskRequest& r) override { m_p->onAllocated(p, r); }
-    void onReleased(const sim::Placement& p, const trace::TaskRequest& r) override { m_p->onReleased(p, r); }
+    void onAllocated(const cluster::Placement& p, const trace::TaskRequest& r) override { m_p->onAllocated(p, r); }
+    void onReleased(const cluster::Placement& p, const trace::TaskRequest& r) override { m_p->onReleased(p, r); }
 
 private:
     std::unique_ptr<policy::PlacementPolicy> m_p;

@@ -4,7 +4,7 @@
 
 #include "test_util.h"
 
-#include "trace/decision_log.h"
+#include "trace/decision_log_format.h"
 #include "trace/trace_loader.h"
 
 #include <QtTest>

@@ -98,7 +98,7 @@ private slots:
         QVERIFY(rows.ok());
         QCOMPARE(int(rows->size()), 2);
         const store::RoundRow &first = rows->at(0), &second = rows->at(1);
-        QCOMPARE(first.mode, std::string("autoscale"));
+        QCOMPARE(first.kind, store::RoundKind::Autoscale);
         QCOMPARE(first.parentId, int64_t(-1));
         QCOMPARE(second.parentId, first.id); // the lineage
         QCOMPARE(first.seed, uint64_t(7));
@@ -179,12 +179,12 @@ private slots:
         QVERIFY(project.ok());
         // A finished placement round and a finished replica-policy round, rows only.
         store::RoundInfo placement;
-        placement.mode = "fill";
+        placement.kind = store::RoundKind::Fill;
         auto p = (*project)->beginRound(placement);
         QVERIFY(p.ok());
         QVERIFY((*project)->finishRound(*p, "p.slq", "00", {}, {}, 1).ok());
         store::RoundInfo scaler;
-        scaler.mode = kAutoscaleRoundMode;
+        scaler.kind = store::RoundKind::Autoscale;
         auto s = (*project)->beginRound(scaler);
         QVERIFY(s.ok());
         QVERIFY((*project)->finishRound(*s, "s.slq", "00", {}, {}, 1).ok());

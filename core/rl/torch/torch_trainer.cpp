@@ -252,7 +252,7 @@ Result<double> validate(const QNetwork& net, const trace::Trace& trace, const Tr
     double sum = 0;
     for (uint64_t seed : o.validationSeeds) {
         LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
-        if (o.mode == TrainMode::Fill) {
+        if (o.mode() == sim::RunMode::Fill) {
             auto r = sim::runFillExperiment(trace, greedy, fillOptionsFor(o, seed), {}, cancel);
             if (!r)
                 return r.error();
@@ -341,10 +341,9 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
         const uint64_t seed = o.seed + uint64_t(e);
         auto sub = [&](double f) { progress.report((double(e) + f) / double(o.episodes)); };
         Status ran;
-        if (o.mode == TrainMode::Fill) {
-            sim::FillOptions fo = fillOptionsFor(o, seed);
-            fo.maxPods = o.maxPods; // a training window; evaluations place every pod
-            auto r = sim::runFillExperiment(trace, policy, fo, sub, stop);
+        if (o.mode() == sim::RunMode::Fill) {
+            // a training window (maxPods); evaluations place every pod
+            auto r = sim::runFillExperiment(trace, policy, episodeFillOptions(o, seed), sub, stop);
             if (!r)
                 ran = r.error();
         } else {
@@ -384,7 +383,7 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
             if (!v)
                 return v.error();
             s.validation = *v;
-            if (o.mode == TrainMode::Fill ? s.validation > bestValidation : s.validation < bestValidation) {
+            if (o.mode() == sim::RunMode::Fill ? s.validation > bestValidation : s.validation < bestValidation) {
                 best = std::move(candidate);
                 bestValidation = s.validation;
                 report.keptEpisode = e + 1;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-namespace schedlab::sim {
+namespace schedlab::cluster {
 
 ClusterState::ClusterState(const trace::Trace& trace)
 {
@@ -209,4 +209,4 @@ uint64_t ClusterState::stateHash() const
     return h;
 }
 
-} // namespace schedlab::sim
+} // namespace schedlab::cluster

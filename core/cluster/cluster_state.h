@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace schedlab::sim {
+namespace schedlab::cluster {
 
 /// Per-GPU capacity in gpu-milli.
 inline constexpr int32_t kGpuMilli = 1000;
@@ -91,7 +91,7 @@ public:
     Misfit misfit(int n, const trace::TaskRequest& r) const;
     /// Could node n host `r` if it were empty?
     bool fitsEmpty(int n, const trace::TaskRequest& r) const;
-    /// GPUs chosen by "best fit" (DESIGN §4): for a GPU share, the fitting GPU with the least free
+    /// GPUs chosen by "best fit" (docs/policies.md §4): for a GPU share, the fitting GPU with the least free
     /// share; for whole GPUs, the lowest-numbered fully free ones. 0 when it does not fit.
     uint64_t bestFitGpus(int n, const trace::TaskRequest& r) const;
     /// Placement of `r` on node n using the given GPUs.
@@ -125,4 +125,4 @@ private:
     int m_activeNodes = 0;
 };
 
-} // namespace schedlab::sim
+} // namespace schedlab::cluster
