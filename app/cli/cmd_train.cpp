@@ -203,8 +203,8 @@ std::set<std::string> commonValues()
     std::set<std::string> names = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset", "window", "from",
         "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "preselect-above",
         "preselect-top", "max-waits", "budget" };
-    names.insert(kQueueOptionNames.begin(), kQueueOptionNames.end());
-    names.insert(kRoomOptionNames.begin(), kRoomOptionNames.end());
+    names.insert(queueOptionNames().begin(), queueOptionNames().end());
+    names.insert(roomOptionNames().begin(), roomOptionNames().end());
     names.erase("migration-budget"); // the fill experiment's; rounds do not train with fill moves
     return names;
 }

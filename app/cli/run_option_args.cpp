@@ -5,8 +5,17 @@
 
 namespace schedlab::cli {
 
-const std::set<std::string> kQueueOptionNames = { "queue", "backfill", "head" };
-const std::set<std::string> kRoomOptionNames = { "preemption", "migration", "migration-restart", "migrations-per-hour", "migration-budget" };
+const std::set<std::string>& queueOptionNames()
+{
+    static const std::set<std::string> names = { "queue", "backfill", "head" };
+    return names;
+}
+
+const std::set<std::string>& roomOptionNames()
+{
+    static const std::set<std::string> names = { "preemption", "migration", "migration-restart", "migrations-per-hour", "migration-budget" };
+    return names;
+}
 
 namespace {
 std::string queueOrderList()
@@ -78,7 +87,7 @@ std::string parseRunOptions(const Args& a, sim::RunSpec& spec)
         if (std::string e = parseQueueOptions(a, *t); !e.empty())
             return e;
     } else {
-        for (const std::string& name : kQueueOptionNames)
+        for (const std::string& name : queueOptionNames())
             if (a.value(name))
                 return "--" + name + " belongs to --mode timed (the fill experiment places pods in list order)";
     }

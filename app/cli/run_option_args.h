@@ -14,8 +14,10 @@
 
 namespace schedlab::cli {
 
-/// The option names parseRunOptions() reads, for Args::parse.
-extern const std::set<std::string> kQueueOptionNames, kRoomOptionNames;
+/// The option names parseQueueOptions() and parseRoomOptions() read, for Args::parse (functions,
+/// not globals: other files' static initialisers use them).
+const std::set<std::string>& queueOptionNames();
+const std::set<std::string>& roomOptionNames();
 
 /// --queue, --backfill, --head into a timed run's options. Returns an error text, empty when fine.
 std::string parseQueueOptions(const Args& a, sim::TimedOptions& o);

@@ -216,7 +216,7 @@ private slots:
         QVERIFY(p->autoscaleRuns().ok() && p->autoscaleRuns()->empty()); // and schema 9's
         QVERIFY(p->roundConstraints(1).ok() && p->roundConstraints(1)->empty()); // and schema 10's
         { // and schema 11's validation column
-            const int64_t r = p->beginRound({ -1, -1, "fill", "all pods", 1, 1e-3, "balance=1", 1, "{}" }).value();
+            const int64_t r = p->beginRound({ -1, -1, store::RoundKind::Fill, "all pods", 1, 1e-3, "balance=1", 1, "{}" }).value();
             store::CurvePoint c { 1, 0.5, 0.1, 0.9, 12.5, 0.3, 1.0, 100 };
             c.validation = 95.25;
             QVERIFY(p->finishRound(r, "/tmp/r.slq", "abc", { c }, {}, 1.0, {}, 95.5).ok());
@@ -241,7 +241,7 @@ private slots:
         int64_t first = -1, second = -1;
         {
             auto p = mustOpen(file);
-            store::RoundInfo info { -1, -1, "fill", "all pods", 3, 1e-3, "balance=0.4", 1, "{}" };
+            store::RoundInfo info { -1, -1, store::RoundKind::Fill, "all pods", 3, 1e-3, "balance=0.4", 1, "{}" };
             first = p->beginRound(info).value();
             QVERIFY(p->finishRound(first, "/tmp/r1.slq", "abc", { { 1, 0.5, 0.1, 0.9, 12.5, 0.3, 1.0, 100 } },
                          { { "learned", 42, "finalGpuAllocPct", 91.5 }, { "bestfit", 42, "finalGpuAllocPct", 92.0 } }, 3.5)
@@ -266,7 +266,7 @@ private slots:
         QCOMPARE(rows->at(0).startValidation, -1.0);
         // With validation: each episode's value back, the kept episode the first of the highest.
         {
-            const int64_t v = p->beginRound({ -1, -1, "fill", "all pods", 3, 1e-3, "balance=1", 1, "{}" }).value();
+            const int64_t v = p->beginRound({ -1, -1, store::RoundKind::Fill, "all pods", 3, 1e-3, "balance=1", 1, "{}" }).value();
             std::vector<store::CurvePoint> points(3);
             const double values[] = { 94.0, 95.5, 95.5 };
             for (int e = 0; e < 3; ++e) {
@@ -301,7 +301,7 @@ private slots:
             const pid_t child = ::fork();
             if (child == 0) {
                 auto c = store::Project::open(file);
-                (void)c.value()->beginRound({ second, -1, "fill", "all", 1, 1e-3, "", 1, "{}" });
+                (void)c.value()->beginRound({ second, -1, store::RoundKind::Fill, "all", 1, 1e-3, "", 1, "{}" });
                 ::raise(SIGKILL);
             }
             int status = 0;
@@ -319,7 +319,7 @@ private slots:
         const std::string file = path("v10.schedlab");
         {
             auto p = mustOpen(file);
-            const int64_t r = p->beginRound({ -1, -1, "fill", "all pods", 1, 1e-3, "balance=1", 1, "{}" }).value();
+            const int64_t r = p->beginRound({ -1, -1, store::RoundKind::Fill, "all pods", 1, 1e-3, "balance=1", 1, "{}" }).value();
             QVERIFY(p->finishRound(r, "/tmp/r.slq", "abc", { { 1, 0.5, 0.1, 0.9, 12.5, 0.3, 1.0, 100 } }, {}, 1.0).ok());
         }
         QVERIFY(QProcess::execute("python3", { "-c",
