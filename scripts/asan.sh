@@ -3,6 +3,7 @@
 # test suite under it; any sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/ccache-env.sh
 cmake --preset asan > /dev/null
 cmake --build --preset asan
 # detect_odr_violation=1: the torch module (core/rl/torch) holds its own hidden copies of the core

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS (default 60).
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS (default 60),
+# FUZZ_JOBS (default 2, the cores) targets at a time: every target still gets its full time.
 # Fails on any crash, leak, UB report or timeout; prints executions and corpus size per target.
 # Seeds: tests/fuzz/seeds/<target>/ plus a freshly written project file (needs build/release).
 # FUZZ_SEED=N makes a run repeatable (CI uses one, so a run that passed here passes there); without
 # it each run explores anew.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/ccache-env.sh
 SECONDS_PER_TARGET="${1:-60}"
 CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDLAB_FUZZ=ON \
     -DCMAKE_CXX_COMPILER=clang++ > build-fuzz-configure.log 2>&1 || { cat build-fuzz-configure.log; exit 1; }
@@ -38,24 +40,39 @@ if [ -d "$T" ]; then
     sed -n '2,40p' "$T/alibaba-gpu-v2025/disaggregated_DLRM_trace.csv" | cut -d, -f1-3,15-17 \
         > build/fuzz/corpus/autoscale_instances/real-dlrm.txt
 fi
-for target in openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan autoscale_load autoscale_service autoscale_instances project; do
-    corpus="build/fuzz/corpus/$target"
+# One target: corpus from the seeds and regressions, then libFuzzer for SECONDS_PER_TARGET.
+fuzz_one() {
+    local target="$1" corpus="build/fuzz/corpus/$1" log="build/fuzz/$1.log"
     mkdir -p "$corpus"
     cp -n tests/fuzz/seeds/$target/* "$corpus"/ 2>/dev/null || true
     # Inputs that once crashed a target stay in its corpus (and have a unit test each).
     for r in tests/fuzz/regressions/"${target%%_*}"-*; do [ -e "$r" ] && cp -n "$r" "$corpus"/; done
-    log="build/fuzz/$target.log"
-    echo "fuzz_$target: ${SECONDS_PER_TARGET}s"
-    if ! ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         "build/fuzz/tests/fuzz/fuzz_$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
         -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${FUZZ_SEED:+-seed=$FUZZ_SEED} -artifact_prefix="build/fuzz/artifacts/$target-" \
-        > "$log" 2>&1; then
-        tail -60 "$log"
+        > "$log" 2>&1
+}
+TARGETS=(openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan autoscale_load autoscale_service autoscale_instances project)
+JOBS="${FUZZ_JOBS:-2}"
+declare -A pids=()
+failed=""
+for target in "${TARGETS[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+    echo "fuzz_$target: ${SECONDS_PER_TARGET}s"
+    fuzz_one "$target" &
+    pids[$target]=$!
+done
+for target in "${TARGETS[@]}"; do
+    if ! wait "${pids[$target]}"; then
+        tail -60 "build/fuzz/$target.log"
         echo "fuzz_$target FAILED (artifacts in build/fuzz/artifacts/)"
-        exit 1
+        failed+=" $target"
     fi
-    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-    files=$(ls "$corpus" | wc -l)
+done
+[ -z "$failed" ] || exit 1
+for target in "${TARGETS[@]}"; do
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build/fuzz/$target.log" | grep -o '[0-9]*$' || echo "?")
+    files=$(ls "build/fuzz/corpus/$target" | wc -l)
     summary+=$(printf '%-22s %10s executions %6s corpus files' "fuzz_$target" "$execs" "$files")$'\n'
 done
 echo "fuzz summary:"
