@@ -49,6 +49,365 @@ private:
 
 } // namespace
 
+namespace {
+/// One step's load as the misses see it: arrivals, ready replicas and the backlog's drain time.
+struct StepLoad {
+    float arrivals;
+    int ready;
+    double drain;
+};
+
+/// The replay of one load under one replica policy (and the policy it switches to), step by step:
+/// replicas starting and ready, the queue, the sync-period decisions with the guard rails, and
+/// the per-minute series with SLO misses, scale-up lags and burst lags.
+class ScalerReplay {
+public:
+    ScalerReplay(const LoadSeries& load, const ServiceConfig& service, ReplicaPolicy& policy, const AutoscaleOptions& options,
+        std::size_t begin, std::size_t end)
+        : m_load(load)
+        , m_service(service)
+        , m_policy(policy)
+        , m_options(options)
+        , m_begin(begin)
+        , m_end(end)
+        , m_mu(service.serviceRate())
+        , m_sync(std::max(1, int(std::lround(service.hpa.syncPeriodS))))
+        , m_miss(m_mu, service.sloP99S)
+        , m_sloReachable(std::exp(-m_mu * service.sloP99S) <= 0.01)
+        , m_outcome(policy.wantsOutcome() || (options.switchTo && options.switchTo->wantsOutcome()))
+    {
+        m_minuteLoads.reserve(60);
+    }
+
+    AutoscaleResult& result() { return m_out; }
+    void start();
+    void step(std::size_t k);
+    void finish();
+
+private:
+    bool meetsSlo(int r, double rate) const;
+    /// M/M/c p99 with r ready at `rate` (at most 0.99 of their capacity), memoised.
+    double p99At(int r, double rate);
+    /// Requests over the SLO among `steps`, each against the stretch's mean `rate` with the step's
+    /// ready replicas and drain time (a second's count is a sample of the rate M/M/c needs).
+    double missedIn(const std::vector<StepLoad>& steps, double rate);
+    /// The sync period's outcome (missed share, p99) into the view, for a policy that wants it.
+    void closePeriod(ScalerView& v);
+    /// A burst starting with the minute that closes (and its lag when served within it).
+    void noteBurst(double t, double rate);
+    void closeMinute(double t);
+    /// A decision at step k (every sync period, every step for a record), with the guard rails.
+    void decide(std::size_t k, double t, bool syncStep);
+    int guard(const ReplicaPolicy& deciding, int desired, int current, double t) const;
+    void reportDecision(ReplicaPolicy& deciding, const ScalerView& v, int asked, int applied) const;
+    /// Bursts still open when the ready replicas change: served once they meet the SLO.
+    void checkOpenBursts(double t);
+    void serve(std::size_t k);
+
+    const LoadSeries& m_load;
+    const ServiceConfig& m_service;
+    ReplicaPolicy& m_policy;
+    const AutoscaleOptions& m_options;
+    const std::size_t m_begin, m_end;
+    const double m_mu;
+    const int m_sync;
+    AutoscaleResult m_out;
+    int m_ready = 0;
+    std::deque<double> m_starting; // ready times, oldest first
+    double m_backlog = 0;
+    MissCache m_miss;
+    double m_periodServed = 0, m_periodCapacity = 0, m_periodArrivals = 0;
+    double m_utilSum = 0;
+    int64_t m_utilSteps = 0;
+    double m_replicaSeconds = 0, m_missed = 0;
+    // The minute being summed, and its steps' (arrivals, ready, drain) for the misses.
+    double m_mArrivals = 0, m_mReady = 0, m_mReplicas = 0, m_mDrain = 0;
+    int m_mSteps = 0;
+    std::vector<StepLoad> m_minuteLoads;
+    bool m_inLag = false;
+    double m_lagStart = 0;
+    // Bursts (of the load, the same for every policy): a minute at 1.5 x the mean rate of the 10
+    // before it; its lag runs from the minute's start to the first step whose ready replicas can
+    // serve its rate within the SLO (0 when they can at its start; to the end when none does).
+    const bool m_sloReachable;
+    std::deque<double> m_recentRates;
+    std::vector<std::pair<double, double>> m_openBursts; // (start, rate), not yet served
+    int m_burstCheckedReady = -1;
+    bool m_inBurst = false; ///< the last minute was a burst minute
+    std::unordered_map<uint64_t, double> m_p99Cache;
+    // The sync period's steps, for a policy that wants its outcome.
+    const bool m_outcome;
+    std::vector<StepLoad> m_periodLoads;
+    double m_pReady = 0, m_pDrain = 0;
+};
+
+bool ScalerReplay::meetsSlo(int r, double rate) const
+{
+    if (r < 1 || rate >= double(r) * m_mu)
+        return false;
+    return m_sloReachable ? responseTail(r, rate, m_mu, m_service.sloP99S) <= 0.01 : double(r) * m_service.capacityRps() >= rate;
+}
+
+double ScalerReplay::p99At(int r, double rate)
+{
+    const double capped = std::min(rate, 0.99 * double(r) * m_mu);
+    const uint64_t key = uint64_t(std::llround(capped * 1e6)) * 100003ULL + uint64_t(r);
+    auto [it, fresh] = m_p99Cache.try_emplace(key, 0.0);
+    if (fresh)
+        it->second = responseQuantile(r, capped, m_mu, 0.99);
+    return it->second;
+}
+
+double ScalerReplay::missedIn(const std::vector<StepLoad>& steps, double rate)
+{
+    double m = 0;
+    for (const StepLoad& st : steps)
+        if (st.arrivals > 0)
+            m += st.arrivals * (st.ready > 0 ? m_miss(st.ready, rate, st.drain) : 1.0);
+    return m;
+}
+
+void ScalerReplay::closePeriod(ScalerView& v)
+{
+    const double n = double(m_periodLoads.size());
+    if (n == 0)
+        return;
+    const double rate = m_periodArrivals / n;
+    const double missedHere = missedIn(m_periodLoads, rate);
+    v.periodMissedShare = m_periodArrivals > 0 ? missedHere / m_periodArrivals : 0;
+    v.periodP99S = m_periodArrivals > 0 ? std::min(p99At(int(m_pReady / n), rate) + m_pDrain / n, 1e9) : 0;
+    m_periodLoads.clear();
+    m_pReady = m_pDrain = 0;
+}
+
+void ScalerReplay::noteBurst(double t, double rate)
+{
+    if (m_recentRates.size() == 10) {
+        double base = 0;
+        for (double r : m_recentRates)
+            base += r / 10;
+        const bool burst = rate > 0 && rate >= 1.5 * base;
+        if (burst && !m_inBurst) { // minutes that stay above it belong to the burst they follow
+            std::size_t j = 0;
+            while (j < m_minuteLoads.size() && !meetsSlo(m_minuteLoads[j].ready, rate))
+                ++j;
+            if (j < m_minuteLoads.size())
+                m_out.burstLagsS.push_back(double(j));
+            else {
+                m_openBursts.emplace_back(t, rate);
+                m_burstCheckedReady = m_minuteLoads.back().ready;
+            }
+        }
+        m_inBurst = burst;
+    }
+    m_recentRates.push_back(rate);
+    if (m_recentRates.size() > 10)
+        m_recentRates.pop_front();
+}
+
+void ScalerReplay::closeMinute(double t)
+{
+    if (m_mSteps == 0)
+        return;
+    const double rate = m_mArrivals / m_mSteps;
+    const double mMissed = missedIn(m_minuteLoads, rate);
+    noteBurst(t, rate);
+    m_minuteLoads.clear();
+    m_missed += mMissed;
+    MinutePoint p;
+    p.t = t;
+    p.arrivalRate = float(m_mArrivals / m_mSteps);
+    p.ready = float(m_mReady / m_mSteps);
+    p.replicas = float(m_mReplicas / m_mSteps);
+    p.capacityRps = float(m_mReady / m_mSteps * m_service.capacityRps());
+    p.missedShare = m_mArrivals > 0 ? float(mMissed / m_mArrivals) : 0.0f;
+    p.backlog = float(m_backlog);
+    p.p99S = float(std::min(p99At(int(m_mReady / m_mSteps), rate) + m_mDrain / m_mSteps, 1e9));
+    ++m_out.minutes;
+    if (m_mArrivals > 0 && p.missedShare > 0.01)
+        ++m_out.sloViolationMinutes;
+    // Scale-up lag: load above the ready capacity at the target, until it is not.
+    const bool short_ = m_mArrivals / m_mSteps > p.capacityRps + 1e-9;
+    if (short_ && !m_inLag) {
+        m_inLag = true;
+        m_lagStart = t;
+    } else if (!short_ && m_inLag) {
+        m_inLag = false;
+        m_out.scaleUpLagsS.push_back(t - m_lagStart);
+    }
+    m_out.series.push_back(p);
+    m_mArrivals = m_mReady = m_mReplicas = m_mDrain = 0;
+    m_mSteps = 0;
+}
+
+void ScalerReplay::start()
+{
+    m_out.policy = m_policy.name();
+    if (m_options.switchTo && m_options.switchAtS >= 0) {
+        char at[48];
+        std::snprintf(at, sizeof at, "%.0f", m_options.switchAtS);
+        m_out.policy += " -> " + m_options.switchTo->name() + " at " + at + " s";
+    }
+    m_out.steps = int64_t(m_end - m_begin);
+    // Start: the initial replicas, all ready.
+    m_ready = m_service.initialReplicas;
+    if (m_policy.isRecord()) { // as recorded at the start
+        ScalerView v;
+        v.step = m_begin;
+        m_ready = std::max(0, m_policy.decide(v));
+    } else if (m_ready < 0) {
+        double first = 0;
+        for (std::size_t k = m_begin; k < std::min(m_end, m_begin + 60); ++k)
+            first += m_load.requests[k];
+        m_ready = int(std::ceil(first / 60.0 / m_service.capacityRps() - 1e-9));
+    }
+    if (!m_policy.isRecord())
+        m_ready = std::clamp(m_ready, m_service.minReplicas, m_service.maxReplicas);
+}
+
+int ScalerReplay::guard(const ReplicaPolicy& deciding, int desired, int current, double t) const
+{
+    // Guard rails: the change limit, min / max, then a user's pinned replicas (a record is
+    // replayed as it was).
+    if (deciding.isRecord())
+        return std::max(0, desired);
+    if (m_service.maxChangePerDecision > 0)
+        desired = std::clamp(desired, current - m_service.maxChangePerDecision, current + m_service.maxChangePerDecision);
+    desired = std::clamp(desired, m_service.minReplicas, m_service.maxReplicas);
+    for (const OverrideWindow& w : m_service.overrides)
+        if (t >= w.fromS && t < w.toS)
+            desired = w.replicas;
+    return desired;
+}
+
+void ScalerReplay::reportDecision(ReplicaPolicy& deciding, const ScalerView& v, int asked, int applied) const
+{
+    if (!m_options.onDecision)
+        return;
+    AutoscaleDecision d;
+    d.t = v.t;
+    d.current = v.current;
+    d.ready = v.ready;
+    d.desired = asked;
+    d.applied = applied;
+    d.arrivalRate = v.arrivalRate;
+    d.utilization = v.utilization;
+    d.backlog = v.backlog;
+    d.values = deciding.lastValues();
+    m_options.onDecision(d, deciding);
+}
+
+void ScalerReplay::decide(std::size_t k, double t, bool syncStep)
+{
+    ReplicaPolicy& deciding = m_options.switchTo && m_options.switchAtS >= 0 && t >= m_options.switchAtS ? *m_options.switchTo : m_policy;
+    const int current = m_ready + int(m_starting.size());
+    ScalerView v;
+    v.t = t;
+    v.current = current;
+    v.ready = m_ready;
+    v.utilization = m_periodCapacity > 0 ? m_periodServed / m_periodCapacity : 0;
+    v.arrivalRate = m_periodArrivals / m_sync;
+    v.load = &m_load.requests;
+    v.step = k;
+    v.backlog = m_backlog;
+    if (m_outcome && syncStep)
+        closePeriod(v);
+    const int asked = deciding.decide(v);
+    const int desired = guard(deciding, asked, current, t);
+    deciding.applied(desired);
+    reportDecision(deciding, v, asked, desired);
+    if (desired != current)
+        ++m_out.scalingActions;
+    for (int n = current; n < desired; ++n)
+        m_starting.push_back(t + m_service.startupDelayS);
+    for (int n = desired; n < current; ++n) {
+        if (!m_starting.empty())
+            m_starting.pop_back();
+        else
+            --m_ready;
+    }
+    if (syncStep)
+        m_periodServed = m_periodCapacity = m_periodArrivals = 0;
+}
+
+void ScalerReplay::checkOpenBursts(double t)
+{
+    if (m_openBursts.empty() || m_ready == m_burstCheckedReady)
+        return;
+    m_burstCheckedReady = m_ready;
+    std::erase_if(m_openBursts, [&](const std::pair<double, double>& b) {
+        if (!meetsSlo(m_ready, b.second))
+            return false;
+        m_out.burstLagsS.push_back(t - b.first);
+        return true;
+    });
+}
+
+void ScalerReplay::serve(std::size_t k)
+{
+    const double arrivals = m_load.requests[k];
+    const double capacity = double(m_ready) * m_mu;
+    const double served = std::min(m_backlog + arrivals, capacity);
+    m_backlog = m_backlog + arrivals - served;
+    const double drain = m_ready > 0 ? m_backlog / capacity : 0;
+    m_minuteLoads.push_back({ float(arrivals), m_ready, drain });
+    if (m_outcome) {
+        m_periodLoads.push_back({ float(arrivals), m_ready, drain });
+        m_pReady += m_ready;
+        m_pDrain += drain;
+    }
+    m_out.requests += arrivals;
+    m_out.maxBacklog = std::max(m_out.maxBacklog, m_backlog);
+    if (m_ready > 0) {
+        m_utilSum += served / capacity;
+        ++m_utilSteps;
+    }
+    m_periodServed += served;
+    m_periodCapacity += capacity;
+    m_periodArrivals += arrivals;
+    const int replicas = m_ready + int(m_starting.size());
+    m_out.maxReplicas = std::max(m_out.maxReplicas, replicas);
+    m_replicaSeconds += replicas;
+    m_mArrivals += arrivals;
+    m_mReady += m_ready;
+    m_mReplicas += replicas;
+    m_mDrain += drain;
+}
+
+void ScalerReplay::step(std::size_t k)
+{
+    const double t = double(k - m_begin);
+    while (!m_starting.empty() && m_starting.front() <= t) {
+        m_starting.pop_front();
+        ++m_ready;
+    }
+    // A decision every sync period (not at the very start); a record's count every step.
+    const ReplicaPolicy& deciding = m_options.switchTo && m_options.switchAtS >= 0 && t >= m_options.switchAtS ? *m_options.switchTo : m_policy;
+    const bool syncStep = (k - m_begin) % std::size_t(m_sync) == 0;
+    if (k > m_begin && (syncStep || deciding.isRecord()))
+        decide(k, t, syncStep);
+    checkOpenBursts(t);
+    serve(k);
+    if (++m_mSteps == 60)
+        closeMinute(t - 59);
+}
+
+void ScalerReplay::finish()
+{
+    const double steps = double(m_end - m_begin);
+    closeMinute(steps - m_mSteps);
+    if (m_inLag)
+        m_out.scaleUpLagsS.push_back(steps - m_lagStart);
+    for (const auto& b : m_openBursts)
+        m_out.burstLagsS.push_back(steps - b.first);
+    std::sort(m_out.burstLagsS.begin(), m_out.burstLagsS.end()); // served out of order: by length
+    m_out.replicaHours = m_replicaSeconds / 3600.0;
+    m_out.cost = m_out.replicaHours * m_service.costPerReplicaHour;
+    m_out.missedShare = m_out.requests > 0 ? m_missed / m_out.requests : 0;
+    m_out.meanUtilization = m_utilSteps ? m_utilSum / double(m_utilSteps) : 0;
+}
+} // namespace
+
 Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig& service, ReplicaPolicy& policy,
     const AutoscaleOptions& options, ProgressFn progress, CancelToken cancel)
 {
@@ -60,273 +419,23 @@ Result<AutoscaleResult> runAutoscale(const LoadSeries& load, const ServiceConfig
         return makeError(ErrorCode::Range, "the replay starts after the load ends (" + std::to_string(load.requests.size()) + " s)");
     const std::size_t end
         = options.durationS > 0 ? std::min(load.requests.size(), begin + std::size_t(options.durationS)) : load.requests.size();
-    const double mu = service.serviceRate();
-    const int sync = std::max(1, int(std::lround(service.hpa.syncPeriodS)));
-    AutoscaleResult out;
-    out.policy = policy.name();
-    if (options.switchTo && options.switchAtS >= 0) {
-        char at[48];
-        std::snprintf(at, sizeof at, "%.0f", options.switchAtS);
-        out.policy += " -> " + options.switchTo->name() + " at " + at + " s";
-    }
-    out.steps = int64_t(end - begin);
-
-    // Start: the initial replicas, all ready.
-    int ready = service.initialReplicas;
-    if (policy.isRecord()) { // as recorded at the start
-        ScalerView v;
-        v.step = begin;
-        ready = std::max(0, policy.decide(v));
-    } else if (ready < 0) {
-        double first = 0;
-        for (std::size_t k = begin; k < std::min(end, begin + 60); ++k)
-            first += load.requests[k];
-        ready = int(std::ceil(first / 60.0 / service.capacityRps() - 1e-9));
-    }
-    if (!policy.isRecord())
-        ready = std::clamp(ready, service.minReplicas, service.maxReplicas);
-    std::deque<double> starting; // ready times, oldest first
-    double backlog = 0;
-    MissCache miss(mu, service.sloP99S);
-    double periodServed = 0, periodCapacity = 0, periodArrivals = 0;
-    double utilSum = 0;
-    int64_t utilSteps = 0;
-    double replicaSeconds = 0, missed = 0;
-    // The minute being summed, and its steps' (arrivals, ready, drain) for the misses.
-    double mArrivals = 0, mReady = 0, mReplicas = 0, mDrain = 0;
-    int mSteps = 0;
-    struct StepLoad {
-        float arrivals;
-        int ready;
-        double drain;
-    };
-    std::vector<StepLoad> mStepLoads;
-    mStepLoads.reserve(60);
-    bool inLag = false;
-    double lagStart = 0;
-    // Bursts (of the load, the same for every policy): a minute at 1.5 x the mean rate of the 10
-    // before it; its lag runs from the minute's start to the first step whose ready replicas can
-    // serve its rate within the SLO (0 when they can at its start; to the end when none does).
-    const bool sloReachable = std::exp(-mu * service.sloP99S) <= 0.01;
-    auto meetsSlo = [&](int r, double rate) {
-        if (r < 1 || rate >= double(r) * mu)
-            return false;
-        return sloReachable ? responseTail(r, rate, mu, service.sloP99S) <= 0.01 : double(r) * service.capacityRps() >= rate;
-    };
-    std::deque<double> recentRates;
-    std::vector<std::pair<double, double>> openBursts; // (start, rate), not yet served
-    int burstCheckedReady = -1;
-    bool inBurst = false; ///< the last minute was a burst minute
-    std::unordered_map<uint64_t, double> p99Cache;
-    // M/M/c p99 with r ready at `rate` (at most 0.99 of their capacity), memoised.
-    auto p99At = [&](int r, double rate) {
-        const double capped = std::min(rate, 0.99 * double(r) * mu);
-        const uint64_t key = uint64_t(std::llround(capped * 1e6)) * 100003ULL + uint64_t(r);
-        auto [it, fresh] = p99Cache.try_emplace(key, 0.0);
-        if (fresh)
-            it->second = responseQuantile(r, capped, mu, 0.99);
-        return it->second;
-    };
-    // Requests over the SLO among `steps`, each against the stretch's mean `rate` with the step's
-    // ready replicas and drain time (a second's count is a sample of the rate M/M/c needs).
-    auto missedIn = [&](const std::vector<StepLoad>& steps, double rate) {
-        double m = 0;
-        for (const StepLoad& st : steps)
-            if (st.arrivals > 0)
-                m += st.arrivals * (st.ready > 0 ? miss(st.ready, rate, st.drain) : 1.0);
-        return m;
-    };
-    // The sync period's steps, for a policy that wants its outcome.
-    const bool outcome = policy.wantsOutcome() || (options.switchTo && options.switchTo->wantsOutcome());
-    std::vector<StepLoad> pStepLoads;
-    double pReady = 0, pDrain = 0;
-    auto closePeriod = [&](ScalerView& v) {
-        const double n = double(pStepLoads.size());
-        if (n == 0)
-            return;
-        const double rate = periodArrivals / n;
-        const double missedHere = missedIn(pStepLoads, rate);
-        v.periodMissedShare = periodArrivals > 0 ? missedHere / periodArrivals : 0;
-        v.periodP99S = periodArrivals > 0 ? std::min(p99At(int(pReady / n), rate) + pDrain / n, 1e9) : 0;
-        pStepLoads.clear();
-        pReady = pDrain = 0;
-    };
-    auto closeMinute = [&](double t) {
-        if (mSteps == 0)
-            return;
-        const double rate = mArrivals / mSteps;
-        const double mMissed = missedIn(mStepLoads, rate);
-        if (recentRates.size() == 10) {
-            double base = 0;
-            for (double r : recentRates)
-                base += r / 10;
-            const bool burst = rate > 0 && rate >= 1.5 * base;
-            if (burst && !inBurst) { // minutes that stay above it belong to the burst they follow
-                std::size_t j = 0;
-                while (j < mStepLoads.size() && !meetsSlo(mStepLoads[j].ready, rate))
-                    ++j;
-                if (j < mStepLoads.size())
-                    out.burstLagsS.push_back(double(j));
-                else {
-                    openBursts.emplace_back(t, rate);
-                    burstCheckedReady = mStepLoads.back().ready;
-                }
-            }
-            inBurst = burst;
-        }
-        recentRates.push_back(rate);
-        if (recentRates.size() > 10)
-            recentRates.pop_front();
-        mStepLoads.clear();
-        missed += mMissed;
-        MinutePoint p;
-        p.t = t;
-        p.arrivalRate = float(mArrivals / mSteps);
-        p.ready = float(mReady / mSteps);
-        p.replicas = float(mReplicas / mSteps);
-        p.capacityRps = float(mReady / mSteps * service.capacityRps());
-        p.missedShare = mArrivals > 0 ? float(mMissed / mArrivals) : 0.0f;
-        p.backlog = float(backlog);
-        p.p99S = float(std::min(p99At(int(mReady / mSteps), rate) + mDrain / mSteps, 1e9));
-        ++out.minutes;
-        if (mArrivals > 0 && p.missedShare > 0.01)
-            ++out.sloViolationMinutes;
-        // Scale-up lag: load above the ready capacity at the target, until it is not.
-        const bool short_ = mArrivals / mSteps > p.capacityRps + 1e-9;
-        if (short_ && !inLag) {
-            inLag = true;
-            lagStart = t;
-        } else if (!short_ && inLag) {
-            inLag = false;
-            out.scaleUpLagsS.push_back(t - lagStart);
-        }
-        out.series.push_back(p);
-        mArrivals = mReady = mReplicas = mDrain = 0;
-        mSteps = 0;
-    };
-
+    ScalerReplay replay(load, service, policy, options, begin, end);
+    replay.start();
     for (std::size_t k = begin; k < end; ++k) {
-        const double t = double(k - begin);
         if ((k - begin) % 65536 == 0) {
             if (cancel.isCancelled())
                 return makeError(ErrorCode::Cancelled, "autoscaling replay cancelled");
             if (progress)
                 progress(double(k - begin) / double(end - begin));
         }
-        while (!starting.empty() && starting.front() <= t) {
-            starting.pop_front();
-            ++ready;
-        }
-        // A decision every sync period (not at the very start); a record's count every step.
-        ReplicaPolicy& deciding = options.switchTo && options.switchAtS >= 0 && t >= options.switchAtS ? *options.switchTo : policy;
-        const bool syncStep = (k - begin) % std::size_t(sync) == 0;
-        if (k > begin && (syncStep || deciding.isRecord())) {
-            const int current = ready + int(starting.size());
-            ScalerView v;
-            v.t = t;
-            v.current = current;
-            v.ready = ready;
-            v.utilization = periodCapacity > 0 ? periodServed / periodCapacity : 0;
-            v.arrivalRate = periodArrivals / sync;
-            v.load = &load.requests;
-            v.step = k;
-            v.backlog = backlog;
-            if (outcome && syncStep)
-                closePeriod(v);
-            int desired = deciding.decide(v);
-            const int asked = desired;
-            // Guard rails: the change limit, min / max, then a user's pinned replicas (a record
-            // is replayed as it was).
-            if (deciding.isRecord())
-                desired = std::max(0, desired);
-            else {
-                if (service.maxChangePerDecision > 0)
-                    desired = std::clamp(desired, current - service.maxChangePerDecision, current + service.maxChangePerDecision);
-                desired = std::clamp(desired, service.minReplicas, service.maxReplicas);
-                for (const OverrideWindow& w : service.overrides)
-                    if (t >= w.fromS && t < w.toS)
-                        desired = w.replicas;
-            }
-            deciding.applied(desired);
-            if (options.onDecision) {
-                AutoscaleDecision d;
-                d.t = t;
-                d.current = current;
-                d.ready = ready;
-                d.desired = asked;
-                d.applied = desired;
-                d.arrivalRate = v.arrivalRate;
-                d.utilization = v.utilization;
-                d.backlog = backlog;
-                d.values = deciding.lastValues();
-                options.onDecision(d, deciding);
-            }
-            if (desired != current)
-                ++out.scalingActions;
-            for (int n = current; n < desired; ++n)
-                starting.push_back(t + service.startupDelayS);
-            for (int n = desired; n < current; ++n) {
-                if (!starting.empty())
-                    starting.pop_back();
-                else
-                    --ready;
-            }
-            if (syncStep)
-                periodServed = periodCapacity = periodArrivals = 0;
-        }
-        if (!openBursts.empty() && ready != burstCheckedReady) {
-            burstCheckedReady = ready;
-            std::erase_if(openBursts, [&](const std::pair<double, double>& b) {
-                if (!meetsSlo(ready, b.second))
-                    return false;
-                out.burstLagsS.push_back(t - b.first);
-                return true;
-            });
-        }
-        const double arrivals = load.requests[k];
-        const double capacity = double(ready) * mu;
-        const double served = std::min(backlog + arrivals, capacity);
-        backlog = backlog + arrivals - served;
-        const double drain = ready > 0 ? backlog / capacity : 0;
-        mStepLoads.push_back({ float(arrivals), ready, drain });
-        if (outcome) {
-            pStepLoads.push_back({ float(arrivals), ready, drain });
-            pReady += ready;
-            pDrain += drain;
-        }
-        out.requests += arrivals;
-        out.maxBacklog = std::max(out.maxBacklog, backlog);
-        if (ready > 0) {
-            utilSum += served / capacity;
-            ++utilSteps;
-        }
-        periodServed += served;
-        periodCapacity += capacity;
-        periodArrivals += arrivals;
-        const int replicas = ready + int(starting.size());
-        out.maxReplicas = std::max(out.maxReplicas, replicas);
-        replicaSeconds += replicas;
-        mArrivals += arrivals;
-        mReady += ready;
-        mReplicas += replicas;
-        mDrain += drain;
-        if (++mSteps == 60)
-            closeMinute(t - 59);
+        replay.step(k);
     }
-    closeMinute(double(end - begin) - mSteps);
-    if (inLag)
-        out.scaleUpLagsS.push_back(double(end - begin) - lagStart);
-    for (const auto& b : openBursts)
-        out.burstLagsS.push_back(double(end - begin) - b.first);
-    std::sort(out.burstLagsS.begin(), out.burstLagsS.end()); // served out of order: by length
-    out.replicaHours = replicaSeconds / 3600.0;
-    out.cost = out.replicaHours * service.costPerReplicaHour;
-    out.missedShare = out.requests > 0 ? missed / out.requests : 0;
-    out.meanUtilization = utilSteps ? utilSum / double(utilSteps) : 0;
+    replay.finish();
+    AutoscaleResult& out = replay.result();
     out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (progress)
         progress(1.0);
-    return out;
+    return std::move(out);
 }
 
 std::string AutoscaleDecision::what() const
