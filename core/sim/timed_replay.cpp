@@ -158,9 +158,8 @@ void Replay::sample(double t)
         m_heat.offer(t, m_cluster);
 }
 
-Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel)
+Status Replay::setUp()
 {
-    const auto wall0 = std::chrono::steady_clock::now();
     m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
     m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
     if (m_opt.journal)
@@ -188,31 +187,104 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     m_out.units = int64_t(m_units.size());
     if (m_units.empty())
         return makeError(ErrorCode::Empty, "no job has both a submit time and a run time; nothing to replay");
+    return {};
+}
 
+double Replay::pushArrivals()
+{
     double first = kInf, last = -kInf;
     for (std::size_t i = 0; i < m_units.size(); ++i) {
         const Unit& u = m_units[i];
         first = std::min(first, u.submit);
         last = std::max(last, u.submit + u.run);
-        if (m_logged) {
-            if (u.loggedStart >= 0 && u.loggedStart < u.submit)
-                noteDivergence("start-before-submit", int32_t(i), u.submit,
-                    "logged start " + trace::formatDouble(u.loggedStart) + " s is before its submit " + trace::formatDouble(u.submit)
-                        + " s; started at its submit");
-            if (u.loggedStart >= 0) {
-                push(std::max(u.loggedStart, u.submit), EventType::LoggedStart, int32_t(i));
-            } else {
-                noteDivergence("no-logged-start", int32_t(i), u.submit, "the log gives no start time; not started");
-                m_results[i].failed = true, push(u.submit, EventType::Arrival, int32_t(i));
-            }
-        } else {
+        if (!m_logged) {
             push(u.submit, EventType::Arrival, int32_t(i));
+            continue;
+        }
+        if (u.loggedStart >= 0 && u.loggedStart < u.submit)
+            noteDivergence("start-before-submit", int32_t(i), u.submit,
+                "logged start " + trace::formatDouble(u.loggedStart) + " s is before its submit " + trace::formatDouble(u.submit)
+                    + " s; started at its submit");
+        if (u.loggedStart >= 0) {
+            push(std::max(u.loggedStart, u.submit), EventType::LoggedStart, int32_t(i));
+        } else {
+            noteDivergence("no-logged-start", int32_t(i), u.submit, "the log gives no start time; not started");
+            m_results[i].failed = true, push(u.submit, EventType::Arrival, int32_t(i));
         }
     }
-    const double tick = m_opt.tickS > 0 ? m_opt.tickS : std::max(60.0, (last - first) / 4000.0);
+    m_firstSubmitS = first;
+    m_tickS = m_opt.tickS > 0 ? m_opt.tickS : std::max(60.0, (last - first) / 4000.0);
     push(first, EventType::Tick, -1);
+    return first;
+}
 
-    ThrottledProgress progress(std::move(progressFn));
+void Replay::switchToFork()
+{
+    m_policy = m_opt.forkPolicy;
+    m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
+    m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+    m_memo = m_policy->failsOnlyWhenInfeasible() && m_finishSeq.empty();
+    noteSeedUse();
+    bumpReleaseEpoch(); // what failed under the old policy says nothing of the new one
+    m_wait->wakeAll();
+    m_forkEpoch = m_releaseEpoch;
+    m_shadowMemo = {};
+}
+
+void Replay::arrive(int32_t unit, double t)
+{
+    if (!m_results[std::size_t(unit)].failed) {
+        m_wait->push(QueueEntry { keyOf(unit, t), m_units[std::size_t(unit)].submit, unit }, m_opt.recordDecisions);
+        return;
+    }
+    ++m_out.failed;
+    ++m_done;
+    if (m_opt.recordDecisions) {
+        Decision d;
+        d.timeS = t;
+        d.job = m_units[std::size_t(unit)].job;
+        d.task = m_units[std::size_t(unit)].firstTask;
+        d.outcome = Outcome::Failed;
+        d.statePos = journalPos();
+        m_out.decisions.add(d, {});
+    }
+}
+
+void Replay::startLogged(int32_t unit, double t)
+{
+    std::vector<cluster::Placement> placed;
+    std::vector<policy::PlacementDecision> ds;
+    if (tryPlace(unit, t, placed, ds)) {
+        commit(unit, t, placed, ds);
+        return;
+    }
+    explainLoggedFailure(unit, int(ds.size()) - 1, t);
+    m_results[std::size_t(unit)].failed = true;
+    ++m_out.failed;
+    ++m_done;
+}
+
+void Replay::handle(const Event& e, double t)
+{
+    switch (e.type) {
+    case EventType::Finish:
+        // A unit evicted or moved since this event was pushed ends at another event.
+        if (m_finishSeq.empty() || m_finishSeq[std::size_t(e.unit)] == e.seq)
+            finish(e.unit);
+        break;
+    case EventType::Arrival:
+        arrive(e.unit, t);
+        break;
+    case EventType::LoggedStart:
+        startLogged(e.unit, t);
+        break;
+    case EventType::Tick:
+        break;
+    }
+}
+
+Status Replay::eventLoop(ThrottledProgress& progress, const CancelToken& cancel)
+{
     int64_t processed = 0;
     while (!m_events.empty()) {
         // Only the next metrics tick is left: the replay is over; do not integrate idle time past
@@ -221,17 +293,8 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             break;
         const double t = m_events.top().t;
         advanceTo(t);
-        if (m_opt.forkPolicy && m_policy != m_opt.forkPolicy && t >= m_opt.forkAtS) {
-            m_policy = m_opt.forkPolicy;
-            m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
-            m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
-            m_memo = m_policy->failsOnlyWhenInfeasible() && m_finishSeq.empty();
-            noteSeedUse();
-            bumpReleaseEpoch(); // what failed under the old policy says nothing of the new one
-            m_wait->wakeAll();
-            m_forkEpoch = m_releaseEpoch;
-            m_shadowMemo = {};
-        }
+        if (m_opt.forkPolicy && m_policy != m_opt.forkPolicy && t >= m_opt.forkAtS)
+            switchToFork();
         bool onlyTicks = true, tickHere = false;
         while (!m_events.empty() && m_events.top().t == t) {
             const Event e = m_events.top();
@@ -241,45 +304,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
                     return makeError(ErrorCode::Cancelled, "replay cancelled");
                 progress.report(double(m_done) / double(m_units.size()));
             }
-            switch (e.type) {
-            case EventType::Finish:
-                // A unit evicted or moved since this event was pushed ends at another event.
-                if (m_finishSeq.empty() || m_finishSeq[std::size_t(e.unit)] == e.seq)
-                    finish(e.unit);
-                break;
-            case EventType::Arrival:
-                if (m_results[std::size_t(e.unit)].failed) {
-                    ++m_out.failed;
-                    ++m_done;
-                    if (m_opt.recordDecisions) {
-                        Decision d;
-                        d.timeS = t;
-                        d.job = m_units[std::size_t(e.unit)].job;
-                        d.task = m_units[std::size_t(e.unit)].firstTask;
-                        d.outcome = Outcome::Failed;
-                        d.statePos = journalPos();
-                        m_out.decisions.add(d, {});
-                    }
-                } else {
-                    m_wait->push(QueueEntry { keyOf(e.unit, t), m_units[std::size_t(e.unit)].submit, e.unit },
-                        m_opt.recordDecisions);
-                }
-                break;
-            case EventType::LoggedStart: {
-                std::vector<cluster::Placement> placed;
-                std::vector<policy::PlacementDecision> ds;
-                if (tryPlace(e.unit, t, placed, ds)) {
-                    commit(e.unit, t, placed, ds);
-                } else {
-                    explainLoggedFailure(e.unit, int(ds.size()) - 1, t);
-                    m_results[std::size_t(e.unit)].failed = true;
-                    ++m_out.failed;
-                    ++m_done;
-                }
-                break;
-            }
-            case EventType::Tick: break;
-            }
+            handle(e, t);
             if (e.type != EventType::Tick)
                 onlyTicks = false;
             else
@@ -299,16 +324,19 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         if (tickHere) {
             sample(t);
             if (!m_events.empty() || !m_wait->empty())
-                push(t + tick, EventType::Tick, -1);
+                push(t + m_tickS, EventType::Tick, -1);
         }
     }
     if (!m_wait->empty())
         return makeError(ErrorCode::Internal, std::to_string(m_wait->size()) + " jobs were left in the queue");
-    sample(m_lastT);
+    return {};
+}
 
+void Replay::summarize()
+{
     // Summaries over completed units.
     std::vector<double> waits, jcts, bsld;
-    double lastFinish = first;
+    double lastFinish = m_firstSubmitS;
     for (std::size_t i = 0; i < m_units.size(); ++i) {
         const UnitResult& r = m_results[i];
         if (r.startS < 0)
@@ -339,7 +367,7 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
         m_out.meanCpuFragRate = m_cpuFragInt / span;
     }
     m_out.energyKWh = m_power.energyKWh();
-    m_out.makespanS = lastFinish - first;
+    m_out.makespanS = lastFinish - m_firstSubmitS;
     m_out.stateHash = m_cluster.stateHash();
     if (m_opt.journal && m_opt.hashEvery > 0) {
         const auto& ds = m_out.decisions.decisions();
@@ -347,6 +375,19 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
             m_out.stateHashes.push_back({ int64_t(k), m_opt.journal->stateAt(ds[k].statePos)->stateHash() });
     }
     m_out.seedUse = m_seedForSchedule ? "schedule" : m_seedForCandidates ? "candidates" : "none";
+}
+
+Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel)
+{
+    const auto wall0 = std::chrono::steady_clock::now();
+    if (Status s = setUp(); !s)
+        return s.error();
+    pushArrivals();
+    ThrottledProgress progress(std::move(progressFn));
+    if (Status s = eventLoop(progress, cancel); !s)
+        return s.error();
+    sample(m_lastT);
+    summarize();
     m_out.units_ = std::move(m_results);
     m_out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     progress.report(1.0);

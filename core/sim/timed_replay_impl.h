@@ -76,6 +76,23 @@ public:
     Result<TimedResult> run(ProgressFn progressFn, const CancelToken& cancel);
 
 private:
+    /// The policy reset, the units, the room-making state and the result's header fields.
+    Status setUp();
+    /// Arrivals (or logged starts) of every unit and the first metrics tick; the first submit.
+    double pushArrivals();
+    /// From the fork time on, the fork's policy places (reset on the cluster of that moment).
+    void switchToFork();
+    void handle(const Event& e, double t);
+    /// A unit arrives: queued, or failed when it can never run.
+    void arrive(int32_t unit, double t);
+    /// A logged replay's start: on the logged nodes, or counted as a divergence and failed.
+    void startLogged(int32_t unit, double t);
+    /// Events in time order, a scheduling pass after each instant's events, ticks sampled last.
+    Status eventLoop(ThrottledProgress& progress, const CancelToken& cancel);
+    /// Waits, slowdowns, SLA counts, time-weighted means, state hashes over the finished replay.
+    void summarize();
+    double m_firstSubmitS = 0; ///< the earliest submit (pushArrivals)
+    double m_tickS = 60; ///< metrics period (TimedOptions::tickS or span / 4000, at least 60 s)
     void buildUnits();
     void push(double t, EventType type, int32_t unit) { m_events.push(Event { t, type, m_seq++, unit }); }
     void advanceTo(double t);
