@@ -176,6 +176,7 @@ private:
     /// the cluster's free totals cover it (each unit once).
     void noteBlockedHead(int32_t ui);
     void backfill(double t, const QueueEntry& head, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
+    struct EasyPass; ///< one backfilling pass's state and steps (timed_replay_easy.cpp)
     /// The queue policy's key of a waiting unit at time t.
     double keyOf(int32_t ui, double t) const;
     /// Tries to place a unit (tryPlace) unless it is known to fail: its request signature failed
