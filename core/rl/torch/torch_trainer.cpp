@@ -269,8 +269,8 @@ Result<double> validate(const QNetwork& net, const trace::Trace& trace, const Tr
 
 } // namespace
 
-Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, const TrainOptions& o,
-    const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progressFn, CancelToken cancel)
+namespace {
+Status checkTrainOptions(const QNetwork& net, const TrainOptions& o)
 {
     if (o.episodes < 1 || o.batchSize < 1 || o.trainEvery < 1 || o.targetSyncSteps < 1 || o.bufferSize < 1)
         return makeError(ErrorCode::Invalid, "training options: episodes, batch, trainEvery, targetSync and buffer must be >= 1");
@@ -284,6 +284,155 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
     if (net.shape().features != kFeatureCount)
         return makeError(ErrorCode::Invalid, "model mismatch: the network takes " + std::to_string(net.shape().features)
                 + " features, this build computes " + std::to_string(kFeatureCount));
+    return {};
+}
+
+/// The policy scores with the network being trained (no copy): the scorer is a view.
+struct NetView final : Scorer {
+    QNetwork& n;
+    explicit NetView(QNetwork& net)
+        : n(net)
+    {
+    }
+    Status score(const float* rows, int k, int f, std::vector<float>& out) override { return n.score(rows, k, f, out); }
+    std::string describe() const override { return n.describe(); }
+    Result<std::unique_ptr<Scorer>> clone() const override { return n.clone(); }
+};
+
+/// What training keeps across episodes besides the network: the CMDP multipliers.
+struct EpisodeContext {
+    QNetwork& net;
+    const trace::Trace& trace;
+    const TrainOptions& o;
+    DqnLearner& learner;
+    std::array<double, kConstraintKinds>& multiplier;
+    ThrottledProgress& progress;
+    CancelToken stop, cancel;
+};
+
+/// Episode e (exploring with `eps`): the replay the learner learns from, then its figures (no
+/// validation yet); the multipliers move by dual ascent on the episode's constraint values.
+Result<EpisodeStats> playEpisode(EpisodeContext& c, int e, double eps)
+{
+    const TrainOptions& o = c.o;
+    const auto e0 = std::chrono::steady_clock::now();
+    c.learner.setEpsilon(eps);
+    c.learner.beginEpisode(e);
+    LearnedPolicy policy(std::make_unique<NetView>(c.net), o.reward, o.policy);
+    policy.setLearner(&c.learner, o.seed * 7919 + uint64_t(e));
+    if (!o.teacherLoss.empty())
+        policy.setTeacher(policy::makePlacementPolicy(o.teacherLoss), &c.learner, false);
+    policy.setMultipliers(c.multiplier, o.constraints.slaS);
+    ConstraintTrace constraints;
+    constraints.multiplier = c.multiplier;
+    constraints.budget = o.constraints.budget;
+    const uint64_t seed = o.seed + uint64_t(e);
+    auto sub = [&](double f) { c.progress.report((double(e) + f) / double(o.episodes)); };
+    Status ran;
+    if (o.mode() == sim::RunMode::Fill) {
+        // a training window (maxPods); evaluations place every pod
+        auto r = sim::runFillExperiment(c.trace, policy, episodeFillOptions(o, seed), sub, c.stop);
+        if (!r)
+            ran = r.error();
+    } else {
+        auto r = sim::runTimedReplay(c.trace, policy, timedOptionsFor(o, seed), sub, c.stop);
+        if (!r)
+            ran = r.error();
+        else
+            for (int k = 0; k < kConstraintKinds; ++k)
+                if (o.constraints.on(ConstraintKind(k))) {
+                    const std::size_t i = std::size_t(k);
+                    constraints.value[i] = constraintValue(ConstraintKind(k), *r);
+                    c.multiplier[i] = nextMultiplier(c.multiplier[i], constraints.value[i], o.constraints.budget[i], o.constraints.rate);
+                }
+    }
+    if (c.learner.error())
+        return *c.learner.error();
+    if (c.cancel.isCancelled())
+        return makeError(ErrorCode::Cancelled, "training cancelled");
+    if (!ran)
+        return ran.error();
+    policy.finishEpisode();
+    EpisodeStats s;
+    s.episode = e + 1;
+    s.meanLoss = c.learner.meanLoss();
+    s.minLoss = c.learner.minLoss();
+    s.maxLoss = c.learner.maxLoss();
+    s.episodeReturn = policy.episodeReward().total;
+    s.epsilon = eps;
+    s.decisions = policy.decisions();
+    s.gradientSteps = c.learner.episodeSteps();
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
+    s.stepsPerSecond = s.seconds > 0 ? double(s.decisions) / s.seconds : 0;
+    s.constraints = constraints;
+    return s;
+}
+
+/// With validation seeds: the weights the round keeps (the best validated so far, the start as
+/// episode 0), validated blended as the round would end.
+class BestWeights {
+public:
+    BestWeights(QNetwork& net, const TrainOptions& o)
+        : m_net(net)
+        , m_o(o)
+        , m_start(o.blend < 1.0 ? net.cloneNetwork() : nullptr)
+    {
+    }
+    /// Validates the starting weights (episode 0).
+    Status start(const trace::Trace& trace, TrainReport& report, CancelToken cancel)
+    {
+        auto v = validate(m_net, trace, m_o, cancel);
+        if (!v)
+            return v.error();
+        report.startValidation = m_bestValidation = *v;
+        m_best = m_net.cloneNetwork();
+        return {};
+    }
+    /// Validates the weights after episode s.episode; keeps them when better.
+    Status offer(const trace::Trace& trace, EpisodeStats& s, TrainReport& report, CancelToken cancel)
+    {
+        auto candidate = blended();
+        auto v = validate(*candidate, trace, m_o, cancel);
+        if (!v)
+            return v.error();
+        s.validation = *v;
+        if (m_o.mode() == sim::RunMode::Fill ? s.validation > m_bestValidation : s.validation < m_bestValidation) {
+            m_best = std::move(candidate);
+            m_bestValidation = s.validation;
+            report.keptEpisode = s.episode;
+        }
+        return {};
+    }
+    /// The network ends with the kept weights, else the last ones (blended with the start).
+    void apply()
+    {
+        if (m_best)
+            m_net.copyFrom(*m_best);
+        else if (m_start)
+            m_net.mixWith(*m_start, 1.0 - m_o.blend);
+    }
+
+private:
+    std::unique_ptr<QNetwork> blended() const
+    {
+        auto c = m_net.cloneNetwork();
+        if (m_start)
+            c->mixWith(*m_start, 1.0 - m_o.blend);
+        return c;
+    }
+    QNetwork& m_net;
+    const TrainOptions& m_o;
+    const std::unique_ptr<QNetwork> m_start; ///< with a blend: the weights the round started from
+    std::unique_ptr<QNetwork> m_best;
+    double m_bestValidation = 0;
+};
+} // namespace
+
+Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, const TrainOptions& o,
+    const std::function<void(const EpisodeStats&)>& onEpisode, ProgressFn progressFn, CancelToken cancel)
+{
+    if (Status st = checkTrainOptions(net, o); !st)
+        return st.error();
     torch::manual_seed(o.seed);
     configureTorchRuntime();
     const auto t0 = std::chrono::steady_clock::now();
@@ -293,111 +442,28 @@ Result<TrainReport> trainWithTorch(QNetwork& net, const trace::Trace& trace, con
     TrainReport report;
     ThrottledProgress progress(progressFn);
     std::array<double, kConstraintKinds> multiplier { 0, 0, 0 }; // CMDP: learnt across the episodes
-    // With a blend, the weights the round would end with now: the fine-tuned ones mixed with the start.
-    const bool blends = o.blend < 1.0;
-    const std::unique_ptr<QNetwork> start = blends ? net.cloneNetwork() : nullptr;
-    auto blended = [&] {
-        auto c = net.cloneNetwork();
-        if (blends)
-            c->mixWith(*start, 1.0 - o.blend);
-        return c;
-    };
-    std::unique_ptr<QNetwork> best; // with validation seeds: the best weights so far (episode 0: the start)
-    double bestValidation = 0;
-    if (!o.validationSeeds.empty()) {
-        auto v = validate(net, trace, o, cancel);
-        if (!v)
-            return v.error();
-        report.startValidation = bestValidation = *v;
-        best = net.cloneNetwork();
-    }
+    BestWeights kept(net, o);
+    if (!o.validationSeeds.empty())
+        if (Status st = kept.start(trace, report, cancel); !st)
+            return st.error();
+    EpisodeContext context { net, trace, o, learner, multiplier, progress, stop, cancel };
     for (int e = 0; e < o.episodes; ++e) {
         if (cancel.isCancelled())
             return makeError(ErrorCode::Cancelled, "training cancelled");
-        const auto e0 = std::chrono::steady_clock::now();
         const double eps = o.episodes == 1 ? o.epsilonStart
                                            : o.epsilonStart + (o.epsilonEnd - o.epsilonStart) * double(e) / double(o.episodes - 1);
-        learner.setEpsilon(eps);
-        learner.beginEpisode(e);
-        // The policy scores with the network being trained (no copy): the scorer is a view.
-        struct View final : Scorer {
-            QNetwork& n;
-            explicit View(QNetwork& net)
-                : n(net)
-            {
-            }
-            Status score(const float* rows, int k, int f, std::vector<float>& out) override { return n.score(rows, k, f, out); }
-            std::string describe() const override { return n.describe(); }
-            Result<std::unique_ptr<Scorer>> clone() const override { return n.clone(); }
-        };
-        LearnedPolicy policy(std::make_unique<View>(net), o.reward, o.policy);
-        policy.setLearner(&learner, o.seed * 7919 + uint64_t(e));
-        if (!o.teacherLoss.empty())
-            policy.setTeacher(policy::makePlacementPolicy(o.teacherLoss), &learner, false);
-        policy.setMultipliers(multiplier, o.constraints.slaS);
-        ConstraintTrace constraints;
-        constraints.multiplier = multiplier;
-        constraints.budget = o.constraints.budget;
-        const uint64_t seed = o.seed + uint64_t(e);
-        auto sub = [&](double f) { progress.report((double(e) + f) / double(o.episodes)); };
-        Status ran;
-        if (o.mode() == sim::RunMode::Fill) {
-            // a training window (maxPods); evaluations place every pod
-            auto r = sim::runFillExperiment(trace, policy, episodeFillOptions(o, seed), sub, stop);
-            if (!r)
-                ran = r.error();
-        } else {
-            auto r = sim::runTimedReplay(trace, policy, timedOptionsFor(o, seed), sub, stop);
-            if (!r)
-                ran = r.error();
-            else
-                for (int k = 0; k < kConstraintKinds; ++k)
-                    if (o.constraints.on(ConstraintKind(k))) {
-                        const std::size_t i = std::size_t(k);
-                        constraints.value[i] = constraintValue(ConstraintKind(k), *r);
-                        multiplier[i] = nextMultiplier(multiplier[i], constraints.value[i], o.constraints.budget[i], o.constraints.rate);
-                    }
-        }
-        if (learner.error())
-            return *learner.error();
-        if (cancel.isCancelled())
-            return makeError(ErrorCode::Cancelled, "training cancelled");
-        if (!ran)
-            return ran.error();
-        policy.finishEpisode();
-        EpisodeStats s;
-        s.episode = e + 1;
-        s.meanLoss = learner.meanLoss();
-        s.minLoss = learner.minLoss();
-        s.maxLoss = learner.maxLoss();
-        s.episodeReturn = policy.episodeReward().total;
-        s.epsilon = eps;
-        s.decisions = policy.decisions();
-        s.gradientSteps = learner.episodeSteps();
-        s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
-        s.stepsPerSecond = s.seconds > 0 ? double(s.decisions) / s.seconds : 0;
-        s.constraints = constraints;
-        if (!o.validationSeeds.empty()) {
-            auto candidate = blended();
-            auto v = validate(*candidate, trace, o, cancel);
-            if (!v)
-                return v.error();
-            s.validation = *v;
-            if (o.mode() == sim::RunMode::Fill ? s.validation > bestValidation : s.validation < bestValidation) {
-                best = std::move(candidate);
-                bestValidation = s.validation;
-                report.keptEpisode = e + 1;
-            }
-        }
-        report.decisions += s.decisions;
-        report.episodes.push_back(s);
+        auto s = playEpisode(context, e, eps);
+        if (!s)
+            return s.error();
+        if (!o.validationSeeds.empty())
+            if (Status st = kept.offer(trace, *s, report, cancel); !st)
+                return st.error();
+        report.decisions += s->decisions;
+        report.episodes.push_back(*s);
         if (onEpisode)
-            onEpisode(s);
+            onEpisode(*s);
     }
-    if (best)
-        net.copyFrom(*best);
-    else if (blends)
-        net.mixWith(*start, 1.0 - o.blend);
+    kept.apply();
     if (!net.allFinite())
         return makeError(ErrorCode::Invalid, "training diverged: a weight became NaN or infinite (try a lower learning rate)");
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
