@@ -2,6 +2,7 @@
 // One option a schedlab-cli command accepts, as its command table entry lists it: the parser, the
 // help text and the bash completion all read these.
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 

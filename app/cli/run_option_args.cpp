@@ -43,12 +43,6 @@ const std::set<std::string>& queueOptionNames()
     return names;
 }
 
-const std::set<std::string>& roomOptionNames()
-{
-    static const std::set<std::string> names = namesOf(roomOptions());
-    return names;
-}
-
 namespace {
 std::string queueOrderList()
 {

@@ -19,9 +19,8 @@ namespace schedlab::cli {
 /// command table (functions, not globals: other files' static initialisers use them).
 const std::vector<OptionSpec>& queueOptions();
 const std::vector<OptionSpec>& roomOptions();
-/// Their names.
+/// The names of queueOptions().
 const std::set<std::string>& queueOptionNames();
-const std::set<std::string>& roomOptionNames();
 
 /// --queue, --backfill, --head into a timed run's options. Returns an error text, empty when fine.
 std::string parseQueueOptions(const Args& a, sim::TimedOptions& o);
