@@ -40,6 +40,14 @@ std::string Args::parse(const std::vector<std::string>& argv, const std::set<std
     return {};
 }
 
+std::string Args::parse(const std::vector<std::string>& argv, const std::vector<OptionSpec>& options)
+{
+    std::set<std::string> values, flags;
+    for (const OptionSpec& o : options)
+        (o.isFlag() ? flags : values).insert(o.name);
+    return parse(argv, values, flags);
+}
+
 std::optional<std::string> Args::value(const std::string& name) const
 {
     auto it = m_values.find(name);

@@ -2,6 +2,8 @@
 // Minimal argument parsing for schedlab-cli subcommands: positionals, --key value, --key=value,
 // and boolean flags. Unknown options are errors (a typo must not silently change a result).
 
+#include "option_spec.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -17,6 +19,8 @@ public:
     /// `valueOptions` take a value, `flags` do not. Returns an error text, empty on success.
     std::string parse(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
         const std::set<std::string>& flags);
+    /// The same with the options of a command table entry (option_spec.h).
+    std::string parse(const std::vector<std::string>& argv, const std::vector<OptionSpec>& options);
 
     const std::vector<std::string>& positional() const { return m_positional; }
     bool flag(const std::string& name) const { return m_flags.count(name) > 0; }

@@ -1,6 +1,7 @@
 // `schedlab-cli autoscale LOAD --policy hpa,forecast,static:N [--service FILE] [--from T] [--window T]
 // [--interpolate] [--json]` and `bench autoscale`: the autoscaling replay (core/autoscale).
 
+#include "command_table.h"
 #include "cmd_autoscale.h"
 #include "commands.h"
 
@@ -112,14 +113,132 @@ int forkRun(const Args& a, Setup& s, const std::string& base)
     return 0;
 }
 
+// Every policy (and the fork's) checked before any work. An error text, without the command's name.
+std::string checkAutoscaleRequest(const Args& a, const std::vector<std::string>& specs, bool instanceLog)
+{
+    std::string error;
+    for (const std::string& p : specs)
+        if (!(p == "logged" && instanceLog) && !makeAnyReplicaPolicy(p, ServiceConfig {}, &error))
+            return error;
+    if (instanceLog && !a.value("app"))
+        return a.positional()[0] + " is an instance log: choose --app APP (or --app all)";
+    if (a.value("fork-at") || a.value("fork-policy")) {
+        if (!a.value("fork-at") || !a.value("fork-policy"))
+            return "a fork needs --fork-at T and --fork-policy P";
+        if (!(*a.value("fork-policy") == "logged" && instanceLog) && !makeAnyReplicaPolicy(*a.value("fork-policy"), ServiceConfig {}, &error))
+            return "--fork-policy: " + error;
+    }
+    return {};
+}
+
+// --project P: the run stored with its load and service files (absolute paths: the project may be
+// opened from elsewhere). Its id.
+Result<int64_t> storeRun(store::Project& project, const Args& a, const Setup& s, const AutoscaleResult& r)
+{
+    const std::string load = std::filesystem::absolute(a.positional()[0]).string() + (s.log ? " --app " + s.record.app : std::string());
+    const std::string service = a.value("service") ? std::filesystem::absolute(*a.value("service")).string() : std::string();
+    return project.addAutoscaleRun(autoscaleRecord(r, load, service, s.options));
+}
+
+QJsonObject runJson(const Args& a, const AutoscaleResult& r, int64_t storedAs)
+{
+    QJsonObject o = autoscaleJson(r, a.flag("series"));
+    if (storedAs >= 0)
+        o["storedAs"] = double(storedAs);
+    if (a.flag("incidents")) {
+        QJsonArray list;
+        for (const AutoscaleIncident& i : findIncidents(r))
+            list.append(QJsonObject { { "fromS", i.fromS }, { "toS", i.toS }, { "sloMinutes", i.sloMinutes }, { "worstP99S", i.worstP99S },
+                { "missedRequests", i.missedRequests }, { "readyAtStart", i.readyAtStart } });
+        o["incidents"] = list;
+    }
+    return o;
+}
+
+// --incidents: the 10 worst, and for the 3 worst the decision that met it: the state and what the
+// policy weighed.
+void printIncidentsText(const std::string& spec, const Setup& s, const AutoscaleResult& r)
+{
+    const auto incidents = findIncidents(r);
+    std::printf("  %zu incidents%s\n", incidents.size(), incidents.size() > 10 ? ", the 10 worst:" : ":");
+    for (std::size_t i = 0; i < incidents.size() && i < 10; ++i) {
+        std::printf("    at %.0f s: %s\n", incidents[i].fromS, incidents[i].what().c_str());
+        if (i >= 3)
+            continue;
+        auto again = autoscalePolicy(spec, s);
+        auto d = decisionAt(s.load, s.service, *again, s.options, incidents[i].fromS);
+        if (!d || d->t < 0)
+            continue;
+        std::printf("      decision at %.0f s: %s\n", d->t, d->what().c_str());
+        if (!d->values.empty()) {
+            std::printf("      Q:");
+            for (const ActionValue& q : d->values)
+                std::printf(" %+d%s %.3f%s", q.delta, q.allowed ? "" : " (masked)", double(q.q),
+                    q.allowed && d->current + q.delta == d->desired ? " *" : "");
+            std::printf("\n");
+        }
+    }
+}
+
+void printRunText(const Args& a, const std::string& spec, const Setup& s, const AutoscaleResult& r, int64_t storedAs)
+{
+    std::printf("%-16s %12.1f %10.2f %8d %10.3f %8d %10.0f %10.0f %7zu %10.0f %8.1f %8.3f\n", r.policy.c_str(), r.replicaHours, r.cost,
+        r.sloViolationMinutes, r.missedShare * 100, r.scalingActions, lagQuantile(r.scaleUpLagsS, 0.5), lagQuantile(r.scaleUpLagsS, 0.9),
+        r.burstLagsS.size(), lagQuantile(r.burstLagsS, 0.5), r.meanUtilization * 100, r.simSeconds);
+    if (storedAs >= 0)
+        std::printf("  stored in the project as autoscaling run %lld\n", (long long)storedAs);
+    if (a.flag("incidents"))
+        printIncidentsText(spec, s, r);
+}
+
+void printTableHeader(const Setup& s)
+{
+    std::printf("%s: %zu s of load (%s), %.0f requests; service %.0f ms, capacity %.2f req/s per replica at %.0f %%, start-up %.0f s, "
+                "SLO p99 %.0f ms\n%-16s %12s %10s %8s %10s %8s %10s %10s %7s %10s %8s %8s\n",
+        s.load.name.c_str(), s.load.requests.size(), s.load.source.c_str(), s.load.total(), s.service.serviceTimeS * 1000,
+        s.service.capacityRps(), s.service.targetUtilization * 100, s.service.startupDelayS, s.service.sloP99S * 1000, "policy",
+        "replica-h", "cost", "SLO min", "missed %", "actions", "lag p50 s", "lag p90 s", "bursts", "burst p50", "util %", "sim s");
+}
+
+// Each policy over the load, printed (or its JSON collected) as it ends, stored when `project`.
+int replayPolicies(const Args& a, const Setup& s, const std::vector<std::string>& specs, store::Project* project)
+{
+    const bool json = a.flag("json");
+    QJsonArray runs;
+    if (!json)
+        printTableHeader(s);
+    for (const std::string& spec : specs) {
+        auto policy = autoscalePolicy(spec, s);
+        auto r = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
+        if (!r)
+            return fail("autoscale: " + spec + ": " + r.error().toString());
+        int64_t storedAs = -1;
+        if (project) {
+            auto id = storeRun(*project, a, s, *r);
+            if (!id)
+                return fail("autoscale: " + id.error().toString());
+            storedAs = *id;
+        }
+        if (json)
+            runs.append(runJson(a, *r, storedAs));
+        else
+            printRunText(a, spec, s, *r, storedAs);
+    }
+    if (json)
+        std::printf("%s\n", QJsonDocument(QJsonObject { { "schema", "schedlab.autoscale/1" }, { "load", QString::fromStdString(s.load.name) },
+                                              { "loadSource", QString::fromStdString(s.load.source) },
+                                              { "steps", double(s.load.requests.size()) }, { "runs", runs } })
+                                .toJson(QJsonDocument::Indented)
+                                .constData());
+    return 0;
+}
+
 } // namespace
 
 int runAutoscale(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "policy", "service", "from", "window", "fork-at", "fork-policy", "fork-window", "app", "role", "project" },
-            { "json", "series", "interpolate", "incidents" });
-        !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("autoscale")); !e.empty())
         return fail("autoscale: " + e, 2);
     if (a.positional().empty() && a.value("project"))
         return listAutoscaleRuns(*a.value("project"), a.flag("json"));
@@ -129,22 +248,8 @@ int runAutoscale(const std::vector<std::string>& argv)
             2);
     const bool instanceLog = isInstanceLog(a.positional()[0]);
     const std::vector<std::string> specs = splitList(a.value("policy").value_or(instanceLog ? "logged,hpa" : "hpa,forecast"));
-    // Every policy checked before any work.
-    {
-        std::string error;
-        for (const std::string& p : specs)
-            if (!(p == "logged" && instanceLog) && !makeAnyReplicaPolicy(p, ServiceConfig {}, &error))
-                return fail("autoscale: " + error, 2);
-    }
-    if (instanceLog && !a.value("app"))
-        return fail("autoscale: " + a.positional()[0] + " is an instance log: choose --app APP (or --app all)", 2);
-    if (a.value("fork-at") || a.value("fork-policy")) {
-        std::string error;
-        if (!a.value("fork-at") || !a.value("fork-policy"))
-            return fail("autoscale: a fork needs --fork-at T and --fork-policy P", 2);
-        if (!(*a.value("fork-policy") == "logged" && instanceLog) && !makeAnyReplicaPolicy(*a.value("fork-policy"), ServiceConfig {}, &error))
-            return fail("autoscale: --fork-policy: " + error, 2);
-    }
+    if (std::string e = checkAutoscaleRequest(a, specs, instanceLog); !e.empty())
+        return fail("autoscale: " + e, 2);
     Setup s;
     if (std::string e = setUp(a, s); !e.empty())
         return fail(e);
@@ -162,85 +267,13 @@ int runAutoscale(const std::vector<std::string>& argv)
     }
     if (a.value("fork-at"))
         return forkRun(a, s, specs.front());
-    const bool json = a.flag("json");
-    QJsonArray runs;
-    if (!json)
-        std::printf("%s: %zu s of load (%s), %.0f requests; service %.0f ms, capacity %.2f req/s per replica at %.0f %%, start-up %.0f s, "
-                    "SLO p99 %.0f ms\n%-16s %12s %10s %8s %10s %8s %10s %10s %7s %10s %8s %8s\n",
-            s.load.name.c_str(), s.load.requests.size(), s.load.source.c_str(), s.load.total(), s.service.serviceTimeS * 1000,
-            s.service.capacityRps(), s.service.targetUtilization * 100, s.service.startupDelayS, s.service.sloP99S * 1000, "policy",
-            "replica-h", "cost", "SLO min", "missed %", "actions", "lag p50 s", "lag p90 s", "bursts", "burst p50", "util %", "sim s");
-    for (const std::string& spec : specs) {
-        auto policy = autoscalePolicy(spec, s);
-        auto r = autoscale::runAutoscale(s.load, s.service, *policy, s.options);
-        if (!r)
-            return fail("autoscale: " + spec + ": " + r.error().toString());
-        int64_t storedAs = -1;
-        if (project) {
-            // Absolute paths: the project may be opened from elsewhere.
-            const std::string load = std::filesystem::absolute(a.positional()[0]).string() + (s.log ? " --app " + s.record.app : std::string());
-            const std::string service = a.value("service") ? std::filesystem::absolute(*a.value("service")).string() : std::string();
-            auto id = project->addAutoscaleRun(autoscaleRecord(*r, load, service, s.options));
-            if (!id)
-                return fail("autoscale: " + id.error().toString());
-            storedAs = *id;
-        }
-        if (json) {
-            QJsonObject o = autoscaleJson(*r, a.flag("series"));
-            if (storedAs >= 0)
-                o["storedAs"] = double(storedAs);
-            if (a.flag("incidents")) {
-                QJsonArray list;
-                for (const AutoscaleIncident& i : findIncidents(*r))
-                    list.append(QJsonObject { { "fromS", i.fromS }, { "toS", i.toS }, { "sloMinutes", i.sloMinutes },
-                        { "worstP99S", i.worstP99S }, { "missedRequests", i.missedRequests }, { "readyAtStart", i.readyAtStart } });
-                o["incidents"] = list;
-            }
-            runs.append(o);
-        } else {
-            std::printf("%-16s %12.1f %10.2f %8d %10.3f %8d %10.0f %10.0f %7zu %10.0f %8.1f %8.3f\n", r->policy.c_str(), r->replicaHours, r->cost,
-                r->sloViolationMinutes, r->missedShare * 100, r->scalingActions, lagQuantile(r->scaleUpLagsS, 0.5),
-                lagQuantile(r->scaleUpLagsS, 0.9), r->burstLagsS.size(), lagQuantile(r->burstLagsS, 0.5), r->meanUtilization * 100,
-                r->simSeconds);
-            if (storedAs >= 0)
-                std::printf("  stored in the project as autoscaling run %lld\n", (long long)storedAs);
-            if (a.flag("incidents")) {
-                const auto incidents = findIncidents(*r);
-                std::printf("  %zu incidents%s\n", incidents.size(), incidents.size() > 10 ? ", the 10 worst:" : ":");
-                for (std::size_t i = 0; i < incidents.size() && i < 10; ++i) {
-                    std::printf("    at %.0f s: %s\n", incidents[i].fromS, incidents[i].what().c_str());
-                    // The decision that met it, for the 3 worst: the state and what the policy weighed.
-                    if (i >= 3)
-                        continue;
-                    auto again = autoscalePolicy(spec, s);
-                    auto d = decisionAt(s.load, s.service, *again, s.options, incidents[i].fromS);
-                    if (!d || d->t < 0)
-                        continue;
-                    std::printf("      decision at %.0f s: %s\n", d->t, d->what().c_str());
-                    if (!d->values.empty()) {
-                        std::printf("      Q:");
-                        for (const ActionValue& q : d->values)
-                            std::printf(" %+d%s %.3f%s", q.delta, q.allowed ? "" : " (masked)", double(q.q),
-                                q.allowed && d->current + q.delta == d->desired ? " *" : "");
-                        std::printf("\n");
-                    }
-                }
-            }
-        }
-    }
-    if (json)
-        std::printf("%s\n", QJsonDocument(QJsonObject { { "schema", "schedlab.autoscale/1" }, { "load", QString::fromStdString(s.load.name) },
-                                              { "loadSource", QString::fromStdString(s.load.source) },
-                                              { "steps", double(s.load.requests.size()) }, { "runs", runs } })
-                                .toJson(QJsonDocument::Indented)
-                                .constData());
-    return 0;
+    return replayPolicies(a, s, specs, project.get());
 }
 
 int benchAutoscale(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "service", "runs", "jobs", "from", "window" }, { "interpolate" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("bench autoscale")); !e.empty())
         return fail("bench autoscale: " + e, 2);
     if (a.positional().size() != 1)
         return fail("bench autoscale: usage: bench autoscale LOAD [--runs 100] [--jobs N] [--service FILE]", 2);

@@ -1,6 +1,7 @@
 // `schedlab-cli bench import`: importer throughput on the real traces and on large generated files.
 // Figures are best-of-R wall times; MB/s counts uncompressed text bytes (1 MB = 1e6 bytes).
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "kubectl_dump.h"
@@ -190,14 +191,98 @@ int benchReplay(const fs::path& traces, int repeat)
     return ok ? 0 : 1;
 }
 
+namespace {
+
+// The real traces' importer cases found under `traces`.
+std::vector<BenchCase> realTraceCases(const fs::path& traces)
+{
+    std::vector<BenchCase> cases;
+    const fs::path ob = traces / "alibaba-gpu-v2023", swf = traces / "pwa-swf", g = traces / "google-2011";
+    if (fs::exists(ob)) {
+        cases.push_back({ "openb node list all_node", { (ob / "openb_node_list_all_node.csv").string() } });
+        cases.push_back({ "openb pod list default", { (ob / "openb_pod_list_default.csv").string() } });
+        cases.push_back({ "openb gpu_node + pod default",
+            { (ob / "openb_node_list_gpu_node.csv").string(), (ob / "openb_pod_list_default.csv").string() } });
+    }
+    if (fs::exists(swf)) {
+        cases.push_back({ "SWF NASA-iPSC", { (swf / "NASA-iPSC-1993-3.1-cln.swf").string() } });
+        cases.push_back({ "SWF hpc2n", { (swf / "hpc2n.swf").string() } });
+    }
+    if (fs::exists(g)) {
+        cases.push_back({ "Google task_events part 0 (gz)", { (g / "task_events/part-00000-of-00500.csv.gz").string() } });
+        cases.push_back({ "Google machine+job+task events",
+            { (g / "machine_events/part-00000-of-00001.csv.gz").string(),
+                (g / "job_events/part-00000-of-00500.csv.gz").string(),
+                (g / "task_events/part-00000-of-00500.csv.gz").string() } });
+    }
+    return cases;
+}
+
+// Large generated files: openb and SWF of `bigMb` MB, a kubectl dump, a verbosity-10
+// kube-scheduler log. False when one could not be written or read.
+bool benchGeneratedFiles(int64_t bigMb, int repeat, int64_t k8sPods, int64_t k8sNodes)
+{
+    bool ok = true;
+    const fs::path dir = fs::temp_directory_path() / ("schedlab-bench-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const char* kind : { "openb", "swf" }) {
+        const std::string path = writeBigFile(dir, kind, bigMb);
+        if (path.empty()) {
+            std::printf("cannot write a generated file in %s\n", dir.c_str());
+            ok = false;
+            continue;
+        }
+        ok = runCase({ std::string("generated ") + kind + " " + std::to_string(bigMb) + " MB", { path } }, 1) && ok;
+        fs::remove(path);
+    }
+    // A kubectl dump (nodes, pods, events JSON) of a generated cluster: ~100k pods on 5k nodes.
+    trace::GeneratorOptions g;
+    g.nodes = int(k8sNodes);
+    g.jobs = k8sPods * 95 / 100; // gangs make ~5 % more pods than jobs
+    g.seed = 5;
+    g.targetGpuLoad = 0.9;
+    const fs::path dump = dir / "kubectl-dump";
+    auto written = writeGeneratedKubectlDump(g, dump.string());
+    if (!written) {
+        std::printf("cannot write a kubectl dump: %s\n", written.error().toString().c_str());
+        ok = false;
+    } else {
+        ok = runCase({ "kubectl dump " + std::to_string(written->pods / 1000) + "k pods, " + std::to_string(written->nodes / 1000)
+                             + "k nodes",
+                         { dump.string() } },
+                 repeat)
+            && ok;
+    }
+    // A verbosity-10 kube-scheduler log of N MB (every candidate's plugin scores) with its
+    // cluster's kubectl dump: 500 nodes, as many pods as the size takes.
+    trace::GeneratorOptions lg;
+    lg.nodes = 500;
+    lg.jobs = std::max<int64_t>(200, bigMb * 6);
+    lg.seed = 6;
+    lg.targetGpuLoad = 1.2;
+    SchedulerLogOptions lo;
+    lo.maxBytes = bigMb * 1000 * 1000;
+    const fs::path logDir = dir / "kube-scheduler";
+    auto logged = writeGeneratedSchedulerLog(lg, lo, logDir.string());
+    if (!logged) {
+        std::printf("cannot write a kube-scheduler log: %s\n", logged.error().toString().c_str());
+        ok = false;
+    } else {
+        ok = runCase({ "kube-scheduler v10 log " + std::to_string(logged->bytes / 1000000) + " MB + dump",
+                         { logDir.string() }, logged->year },
+                 1)
+            && ok;
+    }
+    fs::remove_all(dir);
+    return ok;
+}
+
+} // namespace
+
 int runBench(const std::vector<std::string>& argv)
 {
-    if (!argv.empty() && argv[0] == "seek")
-        return runBenchSeek(std::vector<std::string>(argv.begin() + 1, argv.end()));
-    if (!argv.empty() && argv[0] == "autoscale")
-        return benchAutoscale(std::vector<std::string>(argv.begin() + 1, argv.end()));
     Args args;
-    if (std::string e = args.parse(argv, { "traces", "big-mb", "repeat", "max-jobs", "max-easy-jobs", "k8s-pods", "k8s-nodes" }, {}); !e.empty())
+    if (std::string e = args.parse(argv, commandOptions("bench")); !e.empty())
         return fail("bench: " + e, 2);
     if (args.positional().empty()
         || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"
@@ -223,25 +308,7 @@ int runBench(const std::vector<std::string>& argv)
         return benchModel(traces.string());
 
     std::printf("importer throughput, best of %d (MB = 1e6 bytes of text)\n", repeat);
-    std::vector<BenchCase> cases;
-    const fs::path ob = traces / "alibaba-gpu-v2023", swf = traces / "pwa-swf", g = traces / "google-2011";
-    if (fs::exists(ob)) {
-        cases.push_back({ "openb node list all_node", { (ob / "openb_node_list_all_node.csv").string() } });
-        cases.push_back({ "openb pod list default", { (ob / "openb_pod_list_default.csv").string() } });
-        cases.push_back({ "openb gpu_node + pod default",
-            { (ob / "openb_node_list_gpu_node.csv").string(), (ob / "openb_pod_list_default.csv").string() } });
-    }
-    if (fs::exists(swf)) {
-        cases.push_back({ "SWF NASA-iPSC", { (swf / "NASA-iPSC-1993-3.1-cln.swf").string() } });
-        cases.push_back({ "SWF hpc2n", { (swf / "hpc2n.swf").string() } });
-    }
-    if (fs::exists(g)) {
-        cases.push_back({ "Google task_events part 0 (gz)", { (g / "task_events/part-00000-of-00500.csv.gz").string() } });
-        cases.push_back({ "Google machine+job+task events",
-            { (g / "machine_events/part-00000-of-00001.csv.gz").string(),
-                (g / "job_events/part-00000-of-00500.csv.gz").string(),
-                (g / "task_events/part-00000-of-00500.csv.gz").string() } });
-    }
+    std::vector<BenchCase> cases = realTraceCases(traces);
     // Files named after "import" are benchmarked as one trace.
     if (args.positional().size() > 1)
         cases.push_back({ "given files", std::vector<std::string>(args.positional().begin() + 1, args.positional().end()) });
@@ -251,59 +318,8 @@ int runBench(const std::vector<std::string>& argv)
     for (const BenchCase& c : cases)
         ok = runCase(c, repeat) && ok;
 
-    if (bigMb > 0) {
-        const fs::path dir = fs::temp_directory_path() / ("schedlab-bench-" + std::to_string(::getpid()));
-        fs::create_directories(dir);
-        for (const char* kind : { "openb", "swf" }) {
-            const std::string path = writeBigFile(dir, kind, bigMb);
-            if (path.empty()) {
-                std::printf("cannot write a generated file in %s\n", dir.c_str());
-                ok = false;
-                continue;
-            }
-            ok = runCase({ std::string("generated ") + kind + " " + std::to_string(bigMb) + " MB", { path } }, 1) && ok;
-            fs::remove(path);
-        }
-        // A kubectl dump (nodes, pods, events JSON) of a generated cluster: ~100k pods on 5k nodes.
-        trace::GeneratorOptions g;
-        g.nodes = int(k8sNodes);
-        g.jobs = k8sPods * 95 / 100; // gangs make ~5 % more pods than jobs
-        g.seed = 5;
-        g.targetGpuLoad = 0.9;
-        const fs::path dump = dir / "kubectl-dump";
-        auto written = writeGeneratedKubectlDump(g, dump.string());
-        if (!written) {
-            std::printf("cannot write a kubectl dump: %s\n", written.error().toString().c_str());
-            ok = false;
-        } else {
-            ok = runCase({ "kubectl dump " + std::to_string(written->pods / 1000) + "k pods, " + std::to_string(written->nodes / 1000)
-                                 + "k nodes",
-                             { dump.string() } },
-                     repeat)
-                && ok;
-        }
-        // A verbosity-10 kube-scheduler log of N MB (every candidate's plugin scores) with its
-        // cluster's kubectl dump: 500 nodes, as many pods as the size takes.
-        trace::GeneratorOptions lg;
-        lg.nodes = 500;
-        lg.jobs = std::max<int64_t>(200, bigMb * 6);
-        lg.seed = 6;
-        lg.targetGpuLoad = 1.2;
-        SchedulerLogOptions lo;
-        lo.maxBytes = bigMb * 1000 * 1000;
-        const fs::path logDir = dir / "kube-scheduler";
-        auto logged = writeGeneratedSchedulerLog(lg, lo, logDir.string());
-        if (!logged) {
-            std::printf("cannot write a kube-scheduler log: %s\n", logged.error().toString().c_str());
-            ok = false;
-        } else {
-            ok = runCase({ "kube-scheduler v10 log " + std::to_string(logged->bytes / 1000000) + " MB + dump",
-                             { logDir.string() }, logged->year },
-                     1)
-                && ok;
-        }
-        fs::remove_all(dir);
-    }
+    if (bigMb > 0)
+        ok = benchGeneratedFiles(bigMb, repeat, k8sPods, k8sNodes) && ok;
     std::printf("peak RSS: %.0f MiB\n", peakRssMiB());
     return ok ? 0 : 1;
 }

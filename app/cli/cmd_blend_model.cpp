@@ -1,6 +1,7 @@
 // `schedlab-cli blend-model`: a checkpoint between two of the same shape, (1 - t) x the first +
 // t x the second, weight by weight (WiSE-FT when they are a round's start and its fine-tuned end).
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "commands.h"
 
@@ -13,7 +14,7 @@ namespace schedlab::cli {
 int runBlendModel(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "from", "to", "t", "out" }, {}); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("blend-model")); !e.empty())
         return fail("blend-model: " + e, 2);
     const auto from = a.value("from"), to = a.value("to"), out = a.value("out");
     if (!from || !to || !out)

@@ -1,3 +1,4 @@
+#include "command_table.h"
 #include "commands.h"
 #include "import_options.h"
 
@@ -12,7 +13,7 @@ namespace schedlab::cli {
 int runConvert(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "out", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks" }, kImportFlags); !e.empty())
+    if (std::string e = args.parse(argv, commandOptions("convert")); !e.empty())
         return fail("convert: " + e, 2);
     auto out = args.value("out");
     if (!out || args.positional().empty())

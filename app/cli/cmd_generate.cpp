@@ -1,3 +1,4 @@
+#include "command_table.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "policy/k8s_scheduler_config.h"
@@ -14,7 +15,7 @@ namespace schedlab::cli {
 int runGenerate(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "nodes", "jobs", "seed", "out", "load", "span", "kubectl-dump", "kube-scheduler-log", "verbosity", "log-format", "scheduler-config" }, {}); !e.empty())
+    if (std::string e = args.parse(argv, commandOptions("generate")); !e.empty())
         return fail("generate: " + e, 2);
     auto out = args.value("out");
     const auto dump = args.value("kubectl-dump");

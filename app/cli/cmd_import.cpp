@@ -1,6 +1,7 @@
 // `schedlab-cli import FILE... --project P`: checks a trace and stores a copy of it in a project
 // (one transaction: a crash leaves the whole import or nothing).
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "import_options.h"
@@ -18,7 +19,7 @@ namespace schedlab::cli {
 int runImport(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks" }, { "json", "strict" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("import")); !e.empty())
         return fail("import: " + e, 2);
     if (a.positional().empty() || !a.value("project"))
         return fail("import: usage: import FILE... --project P", 2);

@@ -4,6 +4,7 @@
 // the journal, its candidates shown as scored by the run's policy and re-scored by others; a fork
 // continues the run from a decision under another policy.
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "commands.h"
 
@@ -175,152 +176,131 @@ int listDecisions(const Args& a, const incident::RunIndex& index)
     return 0;
 }
 
-} // namespace
-
-int runDecisions(const std::vector<std::string>& argv)
+// --agreement POLICY: how often a policy re-scoring the logged states picks what the scheduler logged.
+int showAgreement(const incident::RunIndex& index, const std::string& policyName, const std::optional<std::string>& schedulerConfig, bool json)
 {
-    Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "rescore", "job", "node", "outcome", "from", "to", "limit", "agreement",
-                                            "scheduler-config" },
-            { "json", "list", "replay" });
-        !e.empty())
-        return fail("decisions: " + e, 2);
-    // --scheduler-config: re-score k8s-default / k8s-sampling under this KubeSchedulerConfiguration
-    // (the one the logging scheduler ran with) instead of the run's.
-    std::optional<std::string> schedulerConfig;
-    if (auto path = a.value("scheduler-config")) {
-        std::string text;
-        auto config = policy::readKubeSchedulerConfig(*path, &text);
-        if (!config)
-            return fail("decisions: --scheduler-config: " + config.error().toString(), 2);
-        schedulerConfig = std::move(text);
+    auto agreement = incident::compareWithLogged(index, policyName, {}, {}, schedulerConfig ? &*schedulerConfig : nullptr);
+    if (!agreement)
+        return fail("decisions: " + agreement.error().toString(), 2);
+    // Which KubeSchedulerConfiguration the re-scoring ran under (k8s policies only).
+    const std::string& configText = schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig;
+    std::string configSummary;
+    if (!configText.empty() && policy::acceptsSchedulerConfig(policyName))
+        if (auto c = policy::parseKubeSchedulerConfig(configText, "scheduler configuration"))
+            configSummary = c->summary();
+    if (json) {
+        QJsonObject o = agreementJson(agreement.value());
+        if (!configSummary.empty())
+            o.insert("schedulerConfig", QString::fromStdString(configSummary));
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+    } else {
+        printAgreement(agreement.value());
+        if (!configSummary.empty())
+            std::printf("  under the scheduler configuration %s: %s\n", schedulerConfig ? "given" : "of the run", configSummary.c_str());
     }
-    auto ctx = openRun(a, "decisions");
-    if (!ctx)
-        return fail(ctx.error().toString(), ctx.error().code == ErrorCode::Invalid ? 2 : 1);
-    RunContext& c = ctx.value();
+    return 0;
+}
+
+// The ten longest runs of failed decisions (start, length), longest first.
+std::vector<std::pair<int64_t, int64_t>> failureBursts(const std::vector<sim::Decision>& ds, int64_t& failed)
+{
+    std::vector<std::pair<int64_t, int64_t>> bursts;
+    for (std::size_t i = 0; i < ds.size(); ++i) {
+        if (ds[i].outcome != sim::Outcome::Failed)
+            continue;
+        ++failed;
+        if (!bursts.empty() && bursts.back().first + bursts.back().second == int64_t(i))
+            ++bursts.back().second;
+        else
+            bursts.push_back({ int64_t(i), 1 });
+    }
+    std::sort(bursts.begin(), bursts.end(), [](auto x, auto y) { return x.second != y.second ? x.second > y.second : x.first < y.first; });
+    if (bursts.size() > 10)
+        bursts.resize(10);
+    return bursts;
+}
+
+// Without --index / --at: outcomes, incidents and the longest bursts of failures (where to look first).
+int showOverview(const RunContext& c, bool json)
+{
     const incident::RunIndex& index = *c.index;
     const auto& ds = index.decisions.decisions();
-    auto kr = decisionIndexOf(a, index);
-    if (!kr)
-        return fail("decisions: " + kr.error().message, 2);
-    const int64_t k = kr.value();
-    const bool json = a.flag("json");
-    if (a.flag("list"))
-        return listDecisions(a, index);
-    if (const auto policyName = a.value("agreement")) {
-        // How often a policy re-scoring the logged states picks what the scheduler logged.
-        auto agreement = incident::compareWithLogged(index, *policyName, {}, {}, schedulerConfig ? &*schedulerConfig : nullptr);
-        if (!agreement)
-            return fail("decisions: " + agreement.error().toString(), 2);
-        // Which KubeSchedulerConfiguration the re-scoring ran under (k8s policies only).
-        const std::string& configText = schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig;
-        std::string configSummary;
-        if (!configText.empty() && policy::acceptsSchedulerConfig(*policyName))
-            if (auto c = policy::parseKubeSchedulerConfig(configText, "scheduler configuration"))
-                configSummary = c->summary();
-        if (json) {
-            QJsonObject o = agreementJson(agreement.value());
-            if (!configSummary.empty())
-                o.insert("schedulerConfig", QString::fromStdString(configSummary));
-            std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
-        } else {
-            printAgreement(agreement.value());
-            if (!configSummary.empty())
-                std::printf("  under the scheduler configuration %s: %s\n", schedulerConfig ? "given" : "of the run",
-                    configSummary.c_str());
-        }
-        return 0;
-    }
-    if (k < 0) {
-        // Overview: outcomes, incidents and the longest bursts of failures (where to look first).
-        int64_t failed = 0;
-        std::vector<std::pair<int64_t, int64_t>> bursts; // start, length
-        for (std::size_t i = 0; i < ds.size(); ++i) {
-            if (ds[i].outcome != sim::Outcome::Failed)
-                continue;
-            ++failed;
-            if (!bursts.empty() && bursts.back().first + bursts.back().second == int64_t(i))
-                ++bursts.back().second;
-            else
-                bursts.push_back({ int64_t(i), 1 });
-        }
-        std::sort(bursts.begin(), bursts.end(), [](auto x, auto y) { return x.second != y.second ? x.second > y.second : x.first < y.first; });
-        if (bursts.size() > 10)
-            bursts.resize(10);
-        const auto incidents = incident::findIncidents(index);
-        if (json) {
-            QJsonArray b, inc;
-            for (auto [s, n] : bursts)
-                b.append(QJsonObject { { "index", double(s) }, { "failed", double(n) } });
-            for (const incident::Incident& i : incidents)
-                inc.append(QJsonObject { { "kind", incident::incidentKindName(i.kind) }, { "start", i.startX }, { "end", i.endX },
-                    { "peak", i.peak }, { "decision", double(i.decision) }, { "text", QString::fromStdString(i.text) } });
-            std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.decisions/2" }, { "run", double(c.row.id) },
-                                         { "mode", index.spec.isFill() ? "fill" : "timed" }, { "decisions", double(ds.size()) },
-                                         { "failed", double(failed) }, { "failureBursts", b }, { "incidents", inc },
-                                         { "stateHashesVerified", index.hashesVerified },
-                                         { "decisionsVerified", double(index.decisionsVerified) },
-                                         { "source", index.fromStoredJournal ? "stored journal" : "replay" } })
-                           .toJson(QJsonDocument::Indented)
-                           .constData(),
-                stdout);
-            return 0;
-        }
-        std::printf("run %lld (%s %s, seed %llu): %zu decisions, %lld failed; %s (%d state hashes verified)\n",
-            static_cast<long long>(c.row.id), c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed),
-            ds.size(), static_cast<long long>(failed),
-            index.fromStoredJournal ? "rebuilt from the stored journal"
-                : index.decisionsVerified ? "the replay matches the stored decision log"
-                                          : "the run stored no decision log to compare",
-            index.hashesVerified);
-        std::printf("incidents (%zu):\n", incidents.size());
-        printIncidents(incidents, index.spec.isFill());
-        for (auto [s, n] : bursts)
-            std::printf("  failure burst at decision %lld: %lld in a row  (schedlab-cli decisions ... --index %lld)\n",
-                static_cast<long long>(s), static_cast<long long>(n), static_cast<long long>(s));
-        return 0;
-    }
-    if (k >= int64_t(ds.size()))
-        return fail("decisions: --index " + std::to_string(k) + " is past the run's " + std::to_string(ds.size()) + " decisions", 2);
-    auto in = incident::inspect(index, k, splitList(a.value("rescore").value_or("")), 8, schedulerConfig ? &*schedulerConfig : nullptr);
-    if (!in)
-        return fail("decisions: " + in.error().toString(), in.error().code == ErrorCode::Range ? 2 : 1);
-    const incident::Inspection& x = in.value();
-    const sim::Decision& d = x.decision;
-    const cluster::ClusterState& state = *x.state;
+    int64_t failed = 0;
+    const auto bursts = failureBursts(ds, failed);
+    const auto incidents = incident::findIncidents(index);
     if (json) {
-        QJsonArray rs;
-        for (const incident::Rescored& r : x.rescored)
-            rs.append(QJsonObject { { "policy", QString::fromStdString(r.policy) }, { "choice", r.decision.node },
-                { "feasible", r.decision.feasible }, { "rankOfLoggedChoice", r.rankOfLogged },
-                { "candidates", candidatesJson(r.decision.top, r.decision.node) } });
-        QJsonObject o { { "schema", "schedlab.decision/2" }, { "run", double(c.row.id) }, { "index", double(k) }, { "time", d.timeS },
-            { "job", d.job }, { "jobName", QString::fromStdString(x.jobName) }, { "task", d.task },
-            { "request", requestText(x.request) }, { "outcome", incident::outcomeName(d.outcome) }, { "node", d.node },
-            { "feasible", d.feasible }, { "rankOfChoice", x.rankOfChoice }, { "stateHashesVerified", index.hashesVerified },
-            { "cluster", QJsonObject { { "gpuAllocPct", x.gpuAllocPct }, { "cpuAllocPct", x.cpuAllocPct },
-                             { "gpuFragRatePct", x.gpuFragRatePct }, { "activeNodes", x.activeNodes } } },
-            { "candidates", candidatesJson(x.candidates, d.node) }, { "rescored", rs } };
-        if (const auto logged = incident::loggedView(*index.trace, uint32_t(d.task), d.timeS))
-            o["logged"] = loggedViewJson(*logged);
-        QJsonObject nodes;
-        for (int m = 0; m < cluster::kMisfitKinds; ++m)
-            if (x.misfits[std::size_t(m)])
-                nodes[cluster::misfitName(cluster::Misfit(m))] = x.misfits[std::size_t(m)];
-        o["nodes"] = nodes;
-        if (x.reward) {
-            const auto& t = *x.reward;
-            o["reward"] = QJsonObject { { "balance", t[0] }, { "packing", t[1] }, { "success", t[2] }, { "custom", t[3] },
-                { "tail", t[4] }, { "total", t[5] } };
-        }
-        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+        QJsonArray b, inc;
+        for (auto [s, n] : bursts)
+            b.append(QJsonObject { { "index", double(s) }, { "failed", double(n) } });
+        for (const incident::Incident& i : incidents)
+            inc.append(QJsonObject { { "kind", incident::incidentKindName(i.kind) }, { "start", i.startX }, { "end", i.endX },
+                { "peak", i.peak }, { "decision", double(i.decision) }, { "text", QString::fromStdString(i.text) } });
+        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.decisions/2" }, { "run", double(c.row.id) },
+                                     { "mode", index.spec.isFill() ? "fill" : "timed" }, { "decisions", double(ds.size()) },
+                                     { "failed", double(failed) }, { "failureBursts", b }, { "incidents", inc },
+                                     { "stateHashesVerified", index.hashesVerified },
+                                     { "decisionsVerified", double(index.decisionsVerified) },
+                                     { "source", index.fromStoredJournal ? "stored journal" : "replay" } })
+                       .toJson(QJsonDocument::Indented)
+                       .constData(),
+            stdout);
         return 0;
     }
+    std::printf("run %lld (%s %s, seed %llu): %zu decisions, %lld failed; %s (%d state hashes verified)\n",
+        static_cast<long long>(c.row.id), c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), ds.size(),
+        static_cast<long long>(failed),
+        index.fromStoredJournal         ? "rebuilt from the stored journal"
+            : index.decisionsVerified ? "the replay matches the stored decision log"
+                                      : "the run stored no decision log to compare",
+        index.hashesVerified);
+    std::printf("incidents (%zu):\n", incidents.size());
+    printIncidents(incidents, index.spec.isFill());
+    for (auto [s, n] : bursts)
+        std::printf("  failure burst at decision %lld: %lld in a row  (schedlab-cli decisions ... --index %lld)\n", static_cast<long long>(s),
+            static_cast<long long>(n), static_cast<long long>(s));
+    return 0;
+}
+
+QJsonObject inspectionJson(const RunContext& c, int64_t k, const incident::Inspection& x)
+{
+    const incident::RunIndex& index = *c.index;
+    const sim::Decision& d = x.decision;
+    QJsonArray rs;
+    for (const incident::Rescored& r : x.rescored)
+        rs.append(QJsonObject { { "policy", QString::fromStdString(r.policy) }, { "choice", r.decision.node },
+            { "feasible", r.decision.feasible }, { "rankOfLoggedChoice", r.rankOfLogged },
+            { "candidates", candidatesJson(r.decision.top, r.decision.node) } });
+    QJsonObject o { { "schema", "schedlab.decision/2" }, { "run", double(c.row.id) }, { "index", double(k) }, { "time", d.timeS },
+        { "job", d.job }, { "jobName", QString::fromStdString(x.jobName) }, { "task", d.task }, { "request", requestText(x.request) },
+        { "outcome", incident::outcomeName(d.outcome) }, { "node", d.node }, { "feasible", d.feasible },
+        { "rankOfChoice", x.rankOfChoice }, { "stateHashesVerified", index.hashesVerified },
+        { "cluster", QJsonObject { { "gpuAllocPct", x.gpuAllocPct }, { "cpuAllocPct", x.cpuAllocPct },
+                         { "gpuFragRatePct", x.gpuFragRatePct }, { "activeNodes", x.activeNodes } } },
+        { "candidates", candidatesJson(x.candidates, d.node) }, { "rescored", rs } };
+    if (const auto logged = incident::loggedView(*index.trace, uint32_t(d.task), d.timeS))
+        o["logged"] = loggedViewJson(*logged);
+    QJsonObject nodes;
+    for (int m = 0; m < cluster::kMisfitKinds; ++m)
+        if (x.misfits[std::size_t(m)])
+            nodes[cluster::misfitName(cluster::Misfit(m))] = x.misfits[std::size_t(m)];
+    o["nodes"] = nodes;
+    if (x.reward) {
+        const auto& t = *x.reward;
+        o["reward"] = QJsonObject { { "balance", t[0] }, { "packing", t[1] }, { "success", t[2] }, { "custom", t[3] }, { "tail", t[4] },
+            { "total", t[5] } };
+    }
+    return o;
+}
+
+// The decision's header: what it was, what it did, the cluster then and why nodes did not fit.
+void printDecisionSummary(const RunContext& c, int64_t k, const incident::Inspection& x)
+{
+    const incident::RunIndex& index = *c.index;
+    const sim::Decision& d = x.decision;
     std::printf("run %lld (%s %s, seed %llu), decision %lld of %zu at %s %.0f: task %d%s%s (%s)\n", static_cast<long long>(c.row.id),
-        c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k), ds.size(),
-        index.spec.isFill() ? "pod" : "t =", d.timeS, d.task, x.jobName.empty() ? "" : " of job ", x.jobName.c_str(),
-        qPrintable(requestText(x.request)));
+        c.row.mode.c_str(), c.row.policy.c_str(), static_cast<unsigned long long>(c.row.seed), static_cast<long long>(k),
+        index.decisions.decisions().size(), index.spec.isFill() ? "pod" : "t =", d.timeS, d.task, x.jobName.empty() ? "" : " of job ",
+        x.jobName.c_str(), qPrintable(requestText(x.request)));
     const char* what = d.outcome == sim::Outcome::Placed ? "placed on node "
         : d.outcome == sim::Outcome::Failed                ? "FAILED (fits nowhere)"
         : d.outcome == sim::Outcome::Evicted               ? "evicted to make room (queued again) from node "
@@ -342,6 +322,14 @@ int runDecisions(const std::vector<std::string>& argv)
         if (x.misfits[std::size_t(m)])
             why += (why.empty() ? "" : ", ") + std::to_string(x.misfits[std::size_t(m)]) + " " + cluster::misfitName(cluster::Misfit(m));
     std::printf("  nodes for this request: %s\n", why.c_str());
+}
+
+// The decision's candidates as the run's policy scored them, and as other policies re-score them.
+void printCandidates(const RunContext& c, const incident::Inspection& x)
+{
+    const incident::RunIndex& index = *c.index;
+    const sim::Decision& d = x.decision;
+    const cluster::ClusterState& state = *x.state;
     auto printNode = [&](const policy::Candidate& cand, const char* mark) {
         const int n = cand.node;
         std::string gpus;
@@ -365,13 +353,64 @@ int runDecisions(const std::vector<std::string>& argv)
         for (const policy::Candidate& cand : r.decision.top)
             printNode(cand, cand.node == r.decision.node ? ">" : " ");
     }
+}
+
+// --index K / --at T: the state decision K saw, rebuilt, with its candidates and re-scorings.
+int showDecision(const Args& a, const RunContext& c, int64_t k, const std::optional<std::string>& schedulerConfig)
+{
+    const incident::RunIndex& index = *c.index;
+    const auto& ds = index.decisions.decisions();
+    if (k >= int64_t(ds.size()))
+        return fail("decisions: --index " + std::to_string(k) + " is past the run's " + std::to_string(ds.size()) + " decisions", 2);
+    auto in = incident::inspect(index, k, splitList(a.value("rescore").value_or("")), 8, schedulerConfig ? &*schedulerConfig : nullptr);
+    if (!in)
+        return fail("decisions: " + in.error().toString(), in.error().code == ErrorCode::Range ? 2 : 1);
+    if (a.flag("json")) {
+        std::fputs(QJsonDocument(inspectionJson(c, k, in.value())).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
+    printDecisionSummary(c, k, in.value());
+    printCandidates(c, in.value());
     return 0;
+}
+
+} // namespace
+
+int runDecisions(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, commandOptions("decisions")); !e.empty())
+        return fail("decisions: " + e, 2);
+    // --scheduler-config: re-score k8s-default / k8s-sampling under this KubeSchedulerConfiguration
+    // (the one the logging scheduler ran with) instead of the run's.
+    std::optional<std::string> schedulerConfig;
+    if (auto path = a.value("scheduler-config")) {
+        std::string text;
+        auto config = policy::readKubeSchedulerConfig(*path, &text);
+        if (!config)
+            return fail("decisions: --scheduler-config: " + config.error().toString(), 2);
+        schedulerConfig = std::move(text);
+    }
+    auto ctx = openRun(a, "decisions");
+    if (!ctx)
+        return fail(ctx.error().toString(), ctx.error().code == ErrorCode::Invalid ? 2 : 1);
+    const RunContext& c = ctx.value();
+    auto k = decisionIndexOf(a, *c.index);
+    if (!k)
+        return fail("decisions: " + k.error().message, 2);
+    if (a.flag("list"))
+        return listDecisions(a, *c.index);
+    if (const auto policyName = a.value("agreement"))
+        return showAgreement(*c.index, *policyName, schedulerConfig, a.flag("json"));
+    if (k.value() < 0)
+        return showOverview(c, a.flag("json"));
+    return showDecision(a, c, k.value(), schedulerConfig);
 }
 
 int runFork(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "index", "at", "policy", "window" }, { "json", "replay" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("fork")); !e.empty())
         return fail("fork: " + e, 2);
     if (!a.value("policy") || (!a.value("index") && !a.value("at")))
         return fail("fork: give --index K (or --at T) and --policy B", 2);
@@ -426,7 +465,7 @@ int runFork(const std::vector<std::string>& argv)
 int runBenchSeek(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project", "run", "seeks", "seed" }, { "json", "replay" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("bench seek")); !e.empty())
         return fail("bench seek: " + e, 2);
     const auto t0 = std::chrono::steady_clock::now();
     auto ctx = openRun(a, "bench seek");

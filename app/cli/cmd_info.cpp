@@ -1,3 +1,4 @@
+#include "command_table.h"
 #include "commands.h"
 #include "import_options.h"
 
@@ -19,10 +20,7 @@ int fail(const std::string& message, int code)
 int runInfo(const std::vector<std::string>& argv)
 {
     Args args;
-    auto opts = kImportValueOptions;
-    auto flags = kImportFlags;
-    flags.insert("json");
-    if (std::string e = args.parse(argv, opts, flags); !e.empty())
+    if (std::string e = args.parse(argv, commandOptions("info")); !e.empty())
         return fail("info: " + e, 2);
     if (args.positional().empty())
         return fail("info: give at least one trace file", 2);

@@ -1,6 +1,7 @@
 // `schedlab-cli replay`: runs policies over a trace (fill experiment or timed replay) for a range of
 // seeds and prints a comparison table (mean over seeds with min/max), or JSON (docs/cli-json.md).
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "run_option_args.h"
 #include "commands.h"
@@ -50,7 +51,7 @@ struct Stat {
 int runPolicies(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, {}, { "json" }); !e.empty())
+    if (std::string e = args.parse(argv, commandOptions("policies")); !e.empty())
         return fail("policies: " + e, 2);
     const auto list = policy::placementPolicies();
     if (args.flag("json")) {
@@ -126,28 +127,25 @@ Result<workflow::RunOutcome> runCell(const sim::RunSpec& spec, const trace::Trac
     return workflow::execute(spec, trace, workflow::ExecuteOptions { false });
 }
 
-int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std::string>& policies,
-    const std::vector<uint64_t>& seeds, policy::TieBreak tie, int topK, store::Project* project, int64_t traceId,
-    const std::optional<trace::TimeSpan>& window, const std::string& schedulerConfig)
+// What every cell of a replay shares.
+struct ReplayRun {
+    const trace::Trace& trace;
+    std::vector<std::string> policies;
+    std::vector<uint64_t> seeds;
+    sim::FillOptions fill; ///< the fill experiment's options; tieBreak and topK serve timed runs too
+    std::string schedulerConfig; ///< a KubeSchedulerConfiguration's text, kept with each run
+    store::Project* project = nullptr; ///< null: runs are not recorded
+    int64_t traceId = -1;
+};
+
+// --window, --tick and --sla of a timed replay. Returns an error text.
+std::string parseTimedReport(const Args& args, sim::TimedOptions& o)
 {
-    sim::TimedOptions o;
-    if (window) {
-        o.windowFromS = window->fromS;
-        o.windowToS = window->toS;
-    }
-    o.tieBreak = tie;
-    o.topK = topK;
-    o.powerOffIdle = args.flag("power-off-idle");
-    sim::RunSpec spec = sim::RunSpec::timed({}, o);
-    if (std::string e = parseRunOptions(args, spec); !e.empty())
-        return fail("replay: " + e, 2);
-    o = *spec.timedOptions();
-    const std::string backfill = o.backfill == sim::Backfill::Easy ? "easy" : "none";
     std::string error;
     o.p99WindowS = args.real("window", o.p99WindowS, error);
     o.tickS = args.real("tick", 0, error);
     if (!error.empty() || o.p99WindowS <= 0 || o.tickS < 0)
-        return fail("replay: " + (error.empty() ? std::string("--window must be > 0, --tick >= 0") : error), 2);
+        return error.empty() ? std::string("--window must be > 0, --tick >= 0") : error;
     // --sla default=3600,LS=600,BE=7200
     for (const std::string& item : splitList(args.value("sla").value_or(""))) {
         const auto eq = item.find('=');
@@ -155,127 +153,176 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
         try {
             v = std::stod(item.substr(eq + 1));
         } catch (...) {
-            return fail("replay: --sla takes CLASS=SECONDS,...", 2);
+            return "--sla takes CLASS=SECONDS,...";
         }
         if (eq == std::string::npos || v <= 0)
-            return fail("replay: --sla takes CLASS=SECONDS,...", 2);
+            return "--sla takes CLASS=SECONDS,...";
         if (item.substr(0, eq) == "default")
             o.defaultSlaS = v;
         else
             o.slaByQos[item.substr(0, eq)] = v;
     }
-    QJsonArray runs;
-    struct Row {
-        Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim, preempted, migrated, lostGpuH, blocked;
-    };
-    const bool roomMaking = o.preemption != sim::Preemption::None || o.migration != sim::Migration::None;
-    std::vector<std::pair<std::string, Row>> rows;
-    std::vector<std::string> seedless; // policies whose runs drew no random number
-    int64_t outside = 0;                // jobs the window left out (the same for every run)
-    int64_t skipped = 0;                // jobs without a run time (the same for every run)
-    std::map<std::string, int64_t> divergences; // of the logged run (first seed)
+    return {};
+}
+
+// One policy's timed runs over the seeds, and what the runs have in common.
+struct TimedRow {
+    std::string policy;
+    Stat waitMean, waitP99, bsld, failed, cpu, gpu, frag, energy, sim, preempted, migrated, lostGpuH, blocked;
+    bool seedUsed = false;
+    void add(const sim::TimedResult& r)
+    {
+        waitMean.add(r.waitS.mean);
+        waitP99.add(r.waitS.p99);
+        bsld.add(r.boundedSlowdown.mean);
+        failed.add(double(r.failed));
+        cpu.add(r.meanCpuUtil * 100);
+        gpu.add(r.meanGpuUtil * 100);
+        frag.add(r.meanGpuFragRate * 100);
+        energy.add(r.energyKWh);
+        sim.add(r.simSeconds);
+        preempted.add(double(r.preemptions));
+        migrated.add(double(r.migrations));
+        lostGpuH.add(r.workLostGpuHours);
+        blocked.add(double(r.gpuBlockedWithRoom));
+        seedUsed = seedUsed || r.seedUse == "schedule";
+    }
+};
+struct TimedTable {
+    std::vector<TimedRow> rows;
+    QJsonArray runs; ///< every run's JSON (with --json)
+    int64_t outside = 0; ///< jobs the window left out (the same for every run)
+    int64_t skipped = 0; ///< jobs without a run time (the same for every run)
+    std::map<std::string, int64_t> divergences; ///< of the logged run (first seed)
     std::string firstDivergence;
-    for (const std::string& name : policies) {
-        Row row;
-        bool seedUsed = false;
-        for (uint64_t seed : seeds) {
+};
+
+// Every (policy, seed) run, one after the other. An error from the first that fails.
+Result<TimedTable> runTimedCells(const ReplayRun& run, sim::TimedOptions o, bool json)
+{
+    TimedTable t;
+    for (const std::string& name : run.policies) {
+        TimedRow row;
+        row.policy = name;
+        for (uint64_t seed : run.seeds) {
             o.seed = seed;
             sim::RunSpec spec = sim::RunSpec::timed(name, o);
-            spec.schedulerConfig = schedulerConfig;
-            auto out = runCell(spec, trace, project, traceId);
+            spec.schedulerConfig = run.schedulerConfig;
+            auto out = runCell(spec, run.trace, run.project, run.traceId);
             if (!out)
-                return fail(out.error().toString());
+                return out.error();
             const sim::TimedResult* r = out->timed.get();
-            outside = r->outsideWindow;
-            skipped = r->skipped;
-            if (seed == seeds.front() && !r->divergences.empty() && divergences.empty())
-                divergences = r->divergences, firstDivergence = r->firstDivergence;
-            if (args.flag("json"))
-                runs.append(timedResultToJson(*r));
-            row.waitMean.add(r->waitS.mean);
-            row.waitP99.add(r->waitS.p99);
-            row.bsld.add(r->boundedSlowdown.mean);
-            row.failed.add(double(r->failed));
-            row.cpu.add(r->meanCpuUtil * 100);
-            row.gpu.add(r->meanGpuUtil * 100);
-            row.frag.add(r->meanGpuFragRate * 100);
-            row.energy.add(r->energyKWh);
-            row.sim.add(r->simSeconds);
-            row.preempted.add(double(r->preemptions));
-            row.migrated.add(double(r->migrations));
-            row.lostGpuH.add(r->workLostGpuHours);
-            row.blocked.add(double(r->gpuBlockedWithRoom));
-            seedUsed = seedUsed || r->seedUse == "schedule";
+            t.outside = r->outsideWindow;
+            t.skipped = r->skipped;
+            if (seed == run.seeds.front() && !r->divergences.empty() && t.divergences.empty())
+                t.divergences = r->divergences, t.firstDivergence = r->firstDivergence;
+            if (json)
+                t.runs.append(timedResultToJson(*r));
+            row.add(*r);
         }
-        if (!seedUsed)
-            seedless.push_back(name);
-        rows.push_back({ name, row });
+        t.rows.push_back(row);
     }
+    return t;
+}
+
+void printTimedHeader(const ReplayRun& run, const sim::TimedOptions& o, const TimedTable& t)
+{
+    const trace::Trace& trace = run.trace;
+    const std::string jobsText = o.hasWindow()
+        ? std::to_string(trace.jobs.size() - size_t(t.outside)) + " of " + std::to_string(trace.jobs.size()) + " jobs (submitted in the window)"
+        : std::to_string(trace.jobs.size()) + " jobs";
+    std::printf("timed replay: %zu nodes, %s, queue %s (head: %s), backfill %s, %zu seed(s); mean over "
+                "seeds [min, max]; waits in s, p99 by nearest rank\n",
+        trace.nodes.size(), jobsText.c_str(), policy::queueOrderName(o.queue).c_str(), sim::headRuleName(o.head),
+        o.backfill == sim::Backfill::Easy ? "easy" : "none", run.seeds.size());
+    std::string seedless; // policies whose runs drew no random number
+    for (const TimedRow& r : t.rows)
+        if (!r.seedUsed)
+            seedless += (seedless.empty() ? "" : ", ") + r.policy;
+    if (!seedless.empty())
+        std::printf("no random numbers drawn for placements by %s (no random policy or ties): the seed changes no "
+                    "start there (at most the order of equal candidates in the decision log)\n",
+            seedless.c_str());
+    std::string slaText;
+    for (const auto& [cls, limit] : o.slaByQos)
+        slaText += ", " + cls + " " + std::to_string(int64_t(limit)) + " s";
+    std::printf("SLA: wait above default %lld s%s counts as a violation\n", static_cast<long long>(o.defaultSlaS), slaText.c_str());
+}
+
+void printRoomMaking(const sim::TimedOptions& o, const TimedTable& t)
+{
+    std::printf("making room: preemption %s, migration %s (restart %.0f s, %s); mean over seeds\n", sim::preemptionName(o.preemption),
+        sim::migrationName(o.migration), o.migrationRestartS,
+        o.migrationsPerHour > 0 ? (std::to_string(int64_t(o.migrationsPerHour)) + " a hour at most").c_str() : "no budget");
+    std::printf("%-14s %12s %12s %16s %22s\n", "policy", "evictions", "migrations", "work lost GPU-h", "GPU jobs blocked, room");
+    for (const TimedRow& r : t.rows)
+        std::printf("%-14s %12.1f %12.1f %16.2f %22.1f\n", r.policy.c_str(), r.preempted.mean(), r.migrated.mean(), r.lostGpuH.mean(),
+            r.blocked.mean());
+    std::printf("GPU jobs blocked, room: GPU jobs that headed the queue and did not start although the cluster's "
+                "free cpu, memory and GPU (summed over nodes) covered them\n");
+}
+
+void printLoggedDivergences(const std::vector<std::string>& policies, const TimedTable& t)
+{
+    if (t.divergences.empty() && std::find(policies.begin(), policies.end(), "logged") != policies.end())
+        std::printf("logged: every logged decision was reproduced (no divergence from the log)\n");
+    if (t.divergences.empty())
+        return;
+    int64_t total = 0;
+    std::string kinds;
+    for (const auto& [kind, n] : t.divergences) {
+        total += n;
+        kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(n);
+    }
+    std::printf("logged: %lld decisions of the log the model cannot reproduce (%s); the first: %s\n", static_cast<long long>(total),
+        kinds.c_str(), t.firstDivergence.c_str());
+}
+
+void printTimedText(const ReplayRun& run, const sim::TimedOptions& o, const TimedTable& t)
+{
+    printTimedHeader(run, o, t);
+    std::printf("%-14s %26s %26s %9s %7s %7s %7s %7s %10s %8s\n", "policy", "wait mean [min,max]", "wait p99 [min,max]", "bsld",
+        "failed", "cpu %", "gpu %", "frag %", "energy kWh", "sim s");
+    for (const TimedRow& r : t.rows)
+        std::printf("%-14s %9.1f [%7.1f,%7.1f] %9.1f [%7.1f,%7.1f] %9.2f %7.0f %7.1f %7.1f %7.1f %10.1f %8.3f\n", r.policy.c_str(),
+            r.waitMean.mean(), r.waitMean.min, r.waitMean.max, r.waitP99.mean(), r.waitP99.min, r.waitP99.max, r.bsld.mean(),
+            r.failed.mean(), r.cpu.mean(), r.gpu.mean(), r.frag.mean(), r.energy.mean(), r.sim.mean());
+    if (o.preemption != sim::Preemption::None || o.migration != sim::Migration::None)
+        printRoomMaking(o, t);
+    if (t.skipped > 0)
+        std::printf("%lld jobs have no run time in the trace (never started, or still running) and are not replayed\n",
+            static_cast<long long>(t.skipped));
+    printLoggedDivergences(run.policies, t);
+}
+
+int runTimed(const Args& args, const ReplayRun& run, const std::optional<trace::TimeSpan>& window)
+{
+    sim::TimedOptions o;
+    if (window) {
+        o.windowFromS = window->fromS;
+        o.windowToS = window->toS;
+    }
+    o.tieBreak = run.fill.tieBreak;
+    o.topK = run.fill.topK;
+    o.powerOffIdle = args.flag("power-off-idle");
+    sim::RunSpec spec = sim::RunSpec::timed({}, o);
+    if (std::string e = parseRunOptions(args, spec); !e.empty())
+        return fail("replay: " + e, 2);
+    o = *spec.timedOptions();
+    if (std::string e = parseTimedReport(args, o); !e.empty())
+        return fail("replay: " + e, 2);
+    auto table = runTimedCells(run, o, args.flag("json"));
+    if (!table)
+        return fail(table.error().toString());
     if (!args.flag("json")) {
-        const std::string jobsText = o.hasWindow()
-            ? std::to_string(trace.jobs.size() - size_t(outside)) + " of " + std::to_string(trace.jobs.size())
-                + " jobs (submitted in the window)"
-            : std::to_string(trace.jobs.size()) + " jobs";
-        std::printf("timed replay: %zu nodes, %s, queue %s (head: %s), backfill %s, %zu seed(s); mean over "
-                    "seeds [min, max]; waits in s, p99 by nearest rank\n",
-            trace.nodes.size(), jobsText.c_str(), policy::queueOrderName(o.queue).c_str(), sim::headRuleName(o.head),
-            backfill.c_str(), seeds.size());
-        if (!seedless.empty()) {
-            std::string names;
-            for (const std::string& n : seedless)
-                names += (names.empty() ? "" : ", ") + n;
-            std::printf("no random numbers drawn for placements by %s (no random policy or ties): the seed changes no "
-                        "start there (at most the order of equal candidates in the decision log)\n",
-                names.c_str());
-        }
-        std::string slaText;
-        for (const auto& [cls, limit] : o.slaByQos)
-            slaText += ", " + cls + " " + std::to_string(int64_t(limit)) + " s";
-        std::printf("SLA: wait above default %lld s%s counts as a violation\n", static_cast<long long>(o.defaultSlaS),
-            slaText.c_str());
-        std::printf("%-14s %26s %26s %9s %7s %7s %7s %7s %10s %8s\n", "policy", "wait mean [min,max]",
-            "wait p99 [min,max]", "bsld", "failed", "cpu %", "gpu %", "frag %", "energy kWh", "sim s");
-        for (const auto& [name, r] : rows)
-            std::printf("%-14s %9.1f [%7.1f,%7.1f] %9.1f [%7.1f,%7.1f] %9.2f %7.0f %7.1f %7.1f %7.1f %10.1f %8.3f\n",
-                name.c_str(), r.waitMean.mean(), r.waitMean.min, r.waitMean.max, r.waitP99.mean(), r.waitP99.min,
-                r.waitP99.max, r.bsld.mean(), r.failed.mean(), r.cpu.mean(), r.gpu.mean(), r.frag.mean(),
-                r.energy.mean(), r.sim.mean());
-        if (roomMaking) {
-            std::printf("making room: preemption %s, migration %s (restart %.0f s, %s); mean over seeds\n",
-                sim::preemptionName(o.preemption), sim::migrationName(o.migration), o.migrationRestartS,
-                o.migrationsPerHour > 0 ? (std::to_string(int64_t(o.migrationsPerHour)) + " a hour at most").c_str() : "no budget");
-            std::printf("%-14s %12s %12s %16s %22s\n", "policy", "evictions", "migrations", "work lost GPU-h",
-                "GPU jobs blocked, room");
-            for (const auto& [name, r] : rows)
-                std::printf("%-14s %12.1f %12.1f %16.2f %22.1f\n", name.c_str(), r.preempted.mean(), r.migrated.mean(),
-                    r.lostGpuH.mean(), r.blocked.mean());
-            std::printf("GPU jobs blocked, room: GPU jobs that headed the queue and did not start although the cluster's "
-                        "free cpu, memory and GPU (summed over nodes) covered them\n");
-        }
-        if (skipped > 0)
-            std::printf("%lld jobs have no run time in the trace (never started, or still running) and are not replayed\n",
-                static_cast<long long>(skipped));
-        if (divergences.empty() && std::find(policies.begin(), policies.end(), "logged") != policies.end())
-            std::printf("logged: every logged decision was reproduced (no divergence from the log)\n");
-        if (!divergences.empty()) {
-            int64_t total = 0;
-            std::string kinds;
-            for (const auto& [kind, n] : divergences) {
-                total += n;
-                kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(n);
-            }
-            std::printf("logged: %lld decisions of the log the model cannot reproduce (%s); the first: %s\n",
-                static_cast<long long>(total), kinds.c_str(), firstDivergence.c_str());
-        }
+        printTimedText(run, o, *table);
         return 0;
     }
-    {
-        QJsonObject out { { "schema", "schedlab.replay/1" }, { "mode", "timed" },
-            { "queue", QString::fromStdString(policy::queueOrderName(o.queue)) },
-            { "backfill", QString::fromStdString(backfill) }, { "head", sim::headRuleName(o.head) },
-            { "preemption", sim::preemptionName(o.preemption) }, { "migration", sim::migrationName(o.migration) }, { "runs", runs } };
-        std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
-    }
+    QJsonObject out { { "schema", "schedlab.replay/1" }, { "mode", "timed" },
+        { "queue", QString::fromStdString(policy::queueOrderName(o.queue)) },
+        { "backfill", o.backfill == sim::Backfill::Easy ? "easy" : "none" }, { "head", sim::headRuleName(o.head) },
+        { "preemption", sim::preemptionName(o.preemption) }, { "migration", sim::migrationName(o.migration) }, { "runs", table->runs } };
+    std::fputs(QJsonDocument(out).toJson(QJsonDocument::Indented).constData(), stdout);
     return 0;
 }
 } // namespace
@@ -283,7 +330,7 @@ int runTimed(const Args& args, const trace::Trace& trace, const std::vector<std:
 int runRuns(const std::vector<std::string>& argv)
 {
     Args args;
-    if (std::string e = args.parse(argv, { "project" }, { "json" }); !e.empty())
+    if (std::string e = args.parse(argv, commandOptions("runs")); !e.empty())
         return fail("runs: " + e, 2);
     auto path = args.value("project");
     if (!path)
@@ -325,99 +372,115 @@ int runRuns(const std::vector<std::string>& argv)
     return 0;
 }
 
-int runReplay(const std::vector<std::string>& argv)
+namespace {
+
+// What the command line asks of a replay, checked before the trace is read.
+struct ReplayRequest {
+    std::string mode; ///< auto (the trace decides), fill or timed
+    std::optional<double> fromS, toS; ///< the timed replay's window from the first submit
+    sim::FillOptions fill;
+    std::vector<uint64_t> seeds;
+    std::vector<std::string> policies;
+    int jobs = 1;
+    std::string schedulerConfig;
+    trace::ImportOptions import;
+};
+
+// --from / --to: the replay window, from the first submit ("12d", "295h", seconds).
+std::string parseWindow(const Args& args, ReplayRequest& r)
 {
-    Args args;
-    if (std::string e = args.parse(argv, { "policy", "mode", "ratio", "seeds", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks", "top-k", "tie-break", "queue", "backfill", "head", "sla",
-               "window", "tick", "preemption", "migration", "migration-restart", "migrations-per-hour", "migration-budget", "project", "jobs", "from", "to", "scheduler-config" },
-            { "json", "strict", "power-off-idle", "no-trim" });
-        !e.empty())
-        return fail("replay: " + e, 2);
-    if (args.positional().empty())
-        return fail("replay: give trace files", 2);
-    trace::ImportOptions importOptions;
-    if (std::string e = importOptionsFrom(args, importOptions); !e.empty())
-        return fail("replay: " + e, 2);
-    const std::string modeArg = args.value("mode").value_or("auto");
-    if (modeArg != "fill" && modeArg != "timed" && modeArg != "auto")
-        return fail("replay: --mode is auto (the trace decides, the default), fill or timed", 2);
-    // --from / --to: the replay window, from the first submit ("12d", "295h", seconds).
-    std::optional<double> fromArg, toArg;
     for (const char* key : { "from", "to" })
         if (auto text = args.value(key)) {
             auto v = workflow::parseRunTime(*text, sim::RunMode::Timed);
             if (!v)
-                return fail(std::string("replay: --") + key + ": " + v.error().message, 2);
-            (std::string(key) == "from" ? fromArg : toArg) = v.value();
+                return std::string("--") + key + ": " + v.error().message;
+            (std::string(key) == "from" ? r.fromS : r.toS) = v.value();
         }
-    if ((fromArg || toArg) && modeArg == "fill")
-        return fail("replay: --from and --to cut a timed replay; the fill experiment replays the whole pod list", 2);
-    if (fromArg && toArg && *toArg <= *fromArg)
-        return fail("replay: --to must be after --from", 2);
+    if ((r.fromS || r.toS) && r.mode == "fill")
+        return "--from and --to cut a timed replay; the fill experiment replays the whole pod list";
+    if (r.fromS && r.toS && *r.toS <= *r.fromS)
+        return "--to must be after --from";
+    return {};
+}
+
+// --scheduler-config: a KubeSchedulerConfiguration for k8s-default / k8s-sampling, kept whole
+// with each run so that it replays the same later. What it sets is said on stderr.
+std::string readSchedulerConfig(const Args& args, ReplayRequest& r)
+{
+    auto path = args.value("scheduler-config");
+    if (!path)
+        return {};
+    auto config = policy::readKubeSchedulerConfig(*path, &r.schedulerConfig);
+    if (!config)
+        return "--scheduler-config: " + config.error().toString();
+    // A logged run keeps it too: its decisions are then re-scored under it (decisions --agreement).
+    if (std::none_of(r.policies.begin(), r.policies.end(), [](const std::string& p) { return policy::acceptsSchedulerConfig(p) || p == "logged"; }))
+        return "--scheduler-config applies to k8s-default, k8s-sampling and logged runs; --policy names none";
+    std::fprintf(stderr, "schedlab-cli: scheduler configuration (profile %s): %s\n", config->profile.c_str(), config->summary().c_str());
+    if (!config->unmodelled.empty()) {
+        std::string list;
+        for (const std::string& u : config->unmodelled)
+            list += (list.empty() ? "" : ", ") + u;
+        std::fprintf(stderr, "schedlab-cli: not modelled (they score every node alike here): %s\n", list.c_str());
+    }
+    return {};
+}
+
+std::string parseReplayRequest(const Args& args, ReplayRequest& r)
+{
+    if (std::string e = importOptionsFrom(args, r.import); !e.empty())
+        return e;
+    r.mode = args.value("mode").value_or("auto");
+    if (r.mode != "fill" && r.mode != "timed" && r.mode != "auto")
+        return "--mode is auto (the trace decides, the default), fill or timed";
+    if (std::string e = parseWindow(args, r); !e.empty())
+        return e;
     std::string error;
-    sim::FillOptions fill;
-    fill.ratio = args.real("ratio", fill.ratio, error);
-    fill.trimAboveRatio = !args.flag("no-trim");
-    fill.topK = int(args.integer("top-k", 8, error));
+    r.fill.ratio = args.real("ratio", r.fill.ratio, error);
+    r.fill.trimAboveRatio = !args.flag("no-trim");
+    r.fill.topK = int(args.integer("top-k", 8, error));
     // Default: the reference each mode follows; fill the FGD authors' simulator (a seeded node
     // order), timed upstream kube-scheduler (random per decision).
-    if (auto t = args.value("tie-break"); t && !policy::parseTieBreak(*t, fill.tieBreak))
-        return fail("replay: --tie-break is random, first or order", 2);
-    auto parsedSeeds = workflow::parseSeeds(args.value("seeds").value_or("42"));
-    if (!parsedSeeds)
-        return fail("replay: --" + parsedSeeds.error().message, 2);
-    const std::vector<uint64_t>& seeds = parsedSeeds.value();
-    const std::vector<std::string> policies = splitList(args.value("policy").value_or("bestfit,fgd,random"));
-    const int parallelJobs = int(args.integer("jobs", defaultJobs(), error));
-    if (!error.empty() || parallelJobs < 1 || parallelJobs > 256)
-        return fail("replay: --jobs takes a number of threads from 1 to 256", 2);
-    for (const std::string& p : policies)
+    if (auto t = args.value("tie-break"); t && !policy::parseTieBreak(*t, r.fill.tieBreak))
+        return "--tie-break is random, first or order";
+    auto seeds = workflow::parseSeeds(args.value("seeds").value_or("42"));
+    if (!seeds)
+        return "--" + seeds.error().message;
+    r.seeds = seeds.value();
+    r.policies = splitList(args.value("policy").value_or("bestfit,fgd,random"));
+    r.jobs = int(args.integer("jobs", defaultJobs(), error));
+    if (!error.empty() || r.jobs < 1 || r.jobs > 256)
+        return "--jobs takes a number of threads from 1 to 256";
+    for (const std::string& p : r.policies)
         if (!rl::isModelPolicy(p) && !policy::makePlacementPolicy(p))
-            return fail("replay: unknown policy '" + p + "' (see schedlab-cli policies; models: learned:FILE.slq, torchscript:FILE.pt)", 2);
-    // --scheduler-config: a KubeSchedulerConfiguration for k8s-default / k8s-sampling, kept whole
-    // with each run so that it replays the same later.
-    std::string schedulerConfig;
-    if (auto path = args.value("scheduler-config")) {
-        auto config = policy::readKubeSchedulerConfig(*path, &schedulerConfig);
-        if (!config)
-            return fail("replay: --scheduler-config: " + config.error().toString(), 2);
-        // A logged run keeps it too: its decisions are then re-scored under it (decisions --agreement).
-        if (std::none_of(policies.begin(), policies.end(), [](const std::string& p) { return policy::acceptsSchedulerConfig(p) || p == "logged"; }))
-            return fail("replay: --scheduler-config applies to k8s-default, k8s-sampling and logged runs; --policy names none", 2);
-        std::fprintf(stderr, "schedlab-cli: scheduler configuration (profile %s): %s\n", config->profile.c_str(), config->summary().c_str());
-        if (!config->unmodelled.empty()) {
-            std::string list;
-            for (const std::string& u : config->unmodelled)
-                list += (list.empty() ? "" : ", ") + u;
-            std::fprintf(stderr, "schedlab-cli: not modelled (they score every node alike here): %s\n", list.c_str());
-        }
-    }
+            return "unknown policy '" + p + "' (see schedlab-cli policies; models: learned:FILE.slq, torchscript:FILE.pt)";
+    return readSchedulerConfig(args, r);
+}
 
-    auto loaded = trace::loadTrace(args.positional(), importOptions);
-    if (!loaded)
-        return fail(loaded.error().toString());
-    const trace::Trace& trace = loaded->trace;
-    std::string mode = modeArg;
-    if (modeArg == "auto") {
+// Once the trace is read: the mode auto picks (said on stderr), the default tie-break, the fill
+// experiment's making room, and the timed window (auto: the busiest stretch). An error text.
+std::string settleMode(const Args& args, const trace::Trace& trace, ReplayRequest& r, std::optional<trace::TimeSpan>& window)
+{
+    const bool autoMode = r.mode == "auto";
+    if (autoMode) {
         const workflow::ModeChoice choice = workflow::chooseMode(trace);
-        mode = sim::runModeName(choice.mode);
+        r.mode = sim::runModeName(choice.mode);
         std::fprintf(stderr, "schedlab-cli: auto mode: %s (--mode fill|timed to choose)\n", choice.reason.c_str());
-        if (mode == "fill" && (fromArg || toArg))
-            return fail("replay: --from and --to cut a timed replay; auto chose the fill experiment (give --mode timed)", 2);
+        if (r.mode == "fill" && (r.fromS || r.toS))
+            return "--from and --to cut a timed replay; auto chose the fill experiment (give --mode timed)";
     }
     if (!args.value("tie-break"))
-        policy::parseTieBreak(mode == "fill" ? "order" : "random", fill.tieBreak);
-    if (mode == "fill") {
-        sim::RunSpec fillSpec = sim::RunSpec::fill({}, fill);
+        policy::parseTieBreak(r.mode == "fill" ? "order" : "random", r.fill.tieBreak);
+    if (r.mode == "fill") {
+        sim::RunSpec fillSpec = sim::RunSpec::fill({}, r.fill);
         if (std::string e = parseRoomOptions(args, fillSpec); !e.empty())
-            return fail("replay: " + e, 2);
-        fill = *fillSpec.fillOptions();
+            return e;
+        r.fill = *fillSpec.fillOptions();
     }
-    std::optional<trace::TimeSpan> window;
-    if (mode == "timed" && (fromArg || toArg)) {
+    if (r.mode == "timed" && (r.fromS || r.toS)) {
         const trace::LoadProfile profile = trace::loadProfile(trace, 1);
-        window = trace::TimeSpan { profile.startS + fromArg.value_or(0), toArg ? profile.startS + *toArg : -1 };
-    } else if (mode == "timed" && modeArg == "auto") {
+        window = trace::TimeSpan { profile.startS + r.fromS.value_or(0), r.toS ? profile.startS + *r.toS : -1 };
+    } else if (r.mode == "timed" && autoMode) {
         window = workflow::defaultReplayWindow(trace);
         if (window) {
             const double first = trace::loadProfile(trace, 1).startS;
@@ -426,48 +489,82 @@ int runReplay(const std::vector<std::string>& argv)
                 workflow::formatDuration(window->toS - first).c_str());
         }
     }
-    std::unique_ptr<store::Project> project;
-    int64_t traceId = -1;
-    if (auto path = args.value("project")) {
-        auto opened = store::Project::open(*path);
-        if (!opened)
-            return fail(opened.error().toString());
-        project = std::move(opened).value();
-        if (project->readOnly())
-            return fail(*path + ": project is read-only; runs cannot be stored");
-        if (project->recoveredRuns() > 0)
-            std::fprintf(stderr, "schedlab-cli: %d interrupted run(s) in %s marked failed\n", project->recoveredRuns(),
-                path->c_str());
-        auto id = project->addTrace(trace, loaded->readPaths()); // a stream's bytes: its copy
-        if (!id)
-            return fail(id.error().toString());
-        traceId = id.value();
-    }
-    if (mode == "timed")
-        return runTimed(args, trace, policies, seeds, fill.tieBreak, fill.topK, project.get(), traceId, window, schedulerConfig);
+    return {};
+}
 
-    QJsonArray runs;
-    struct Row {
-        std::string policy;
-        Stat alloc, frag, failed, seconds, migrations;
-    };
-    std::vector<Row> rows;
+// --project P: the project the runs go to, with the trace added. Null without --project.
+Result<std::unique_ptr<store::Project>> openReplayProject(const Args& args, const trace::LoadedTrace& loaded, int64_t& traceId)
+{
+    auto path = args.value("project");
+    if (!path)
+        return std::unique_ptr<store::Project>();
+    auto opened = store::Project::open(*path);
+    if (!opened)
+        return opened.error();
+    std::unique_ptr<store::Project> project = std::move(opened).value();
+    if (project->readOnly())
+        return makeError(ErrorCode::Invalid, *path + ": project is read-only; runs cannot be stored");
+    if (project->recoveredRuns() > 0)
+        std::fprintf(stderr, "schedlab-cli: %d interrupted run(s) in %s marked failed\n", project->recoveredRuns(), path->c_str());
+    auto id = project->addTrace(loaded.trace, loaded.readPaths()); // a stream's bytes: its copy
+    if (!id)
+        return id.error();
+    traceId = id.value();
+    return project;
+}
+
+struct FillRow {
+    std::string policy;
+    Stat alloc, frag, failed, seconds, migrations;
+};
+
+void printFillText(const ReplayRun& run, const std::vector<FillRow>& rows, const sim::FillResult* first)
+{
+    const sim::FillOptions& fill = run.fill;
+    std::printf("fill experiment: %zu nodes, %lld GPUs, %zu pods, ratio %.2f, %zu seed(s), ties: %s\n", run.trace.nodes.size(),
+        static_cast<long long>(run.trace.totalGpus()), run.trace.tasks.size(), fill.ratio, run.seeds.size(),
+        policy::tieBreakName(fill.tieBreak));
+    if (first && first->podsRemoved > 0)
+        std::printf("the pod list asks for %.1f %% of GPU capacity: %lld pods removed at random (per seed) down to "
+                    "ratio %.2f, as the FGD authors do (--no-trim replays every pod)\n",
+            first->originalRequestPct, static_cast<long long>(first->podsRemoved), fill.ratio);
+    else if (first && first->originalRequestPct > 100.0 * fill.ratio)
+        std::printf("the pod list asks for %.1f %% of GPU capacity, above ratio %.2f: every pod replayed (--no-trim)\n",
+            first->originalRequestPct, fill.ratio);
+    std::printf("%-14s %26s %26s %22s %10s\n", "policy", "GPU alloc % mean [min,max]", "frag rate % mean [min,max]",
+        "failed pods [min,max]", "s/run");
+    for (const FillRow& r : rows)
+        std::printf("%-14s %8.2f [%6.2f,%6.2f] %8.2f [%6.2f,%6.2f] %8.1f [%5.0f,%5.0f] %10.3f\n", r.policy.c_str(), r.alloc.mean(),
+            r.alloc.min, r.alloc.max, r.frag.mean(), r.frag.min, r.frag.max, r.failed.mean(), r.failed.min, r.failed.max,
+            r.seconds.mean());
+    if (fill.migration != sim::Migration::None) {
+        std::printf("defragment on failure (%s): pods moved, mean over seeds:",
+            fill.migrationBudget > 0 ? ("at most " + std::to_string(fill.migrationBudget) + " a run").c_str() : "no budget");
+        for (const FillRow& r : rows)
+            std::printf(" %s %.1f", r.policy.c_str(), r.migrations.mean());
+        std::printf("\n");
+    }
+}
+
+int runFill(const Args& args, const ReplayRun& run, int parallelJobs)
+{
+    const std::vector<uint64_t>& seeds = run.seeds;
     // Every (policy, seed) cell is independent: without a project they run on --jobs threads (each
     // with its own policy), results kept in cell order, so the output equals a sequential run.
     // With a project the cells run one after the other, each recorded as it starts and ends.
-    const int jobs = project ? 1 : parallelJobs;
-    const std::size_t cells = policies.size() * seeds.size();
+    const std::size_t cells = run.policies.size() * seeds.size();
     std::vector<std::optional<Result<workflow::RunOutcome>>> results(cells);
-    auto cell = [&](std::size_t c) {
-        sim::FillOptions o = fill;
+    runParallel(cells, run.project ? 1 : parallelJobs, [&](std::size_t c) {
+        sim::FillOptions o = run.fill;
         o.seed = seeds[c % seeds.size()];
-        sim::RunSpec spec = sim::RunSpec::fill(policies[c / seeds.size()], o);
-        spec.schedulerConfig = schedulerConfig;
-        results[c] = runCell(spec, trace, project.get(), traceId);
-    };
-    runParallel(cells, jobs, cell);
-    for (std::size_t pi = 0; pi < policies.size(); ++pi) {
-        Row row { policies[pi], {}, {}, {}, {}, {} };
+        sim::RunSpec spec = sim::RunSpec::fill(run.policies[c / seeds.size()], o);
+        spec.schedulerConfig = run.schedulerConfig;
+        results[c] = runCell(spec, run.trace, run.project, run.traceId);
+    });
+    QJsonArray runs;
+    std::vector<FillRow> rows;
+    for (std::size_t pi = 0; pi < run.policies.size(); ++pi) {
+        FillRow row { run.policies[pi], {}, {}, {}, {}, {} };
         for (std::size_t si = 0; si < seeds.size(); ++si) {
             const Result<workflow::RunOutcome>& out = *results[pi * seeds.size() + si];
             if (!out)
@@ -484,39 +581,41 @@ int runReplay(const std::vector<std::string>& argv)
         rows.push_back(row);
     }
     if (args.flag("json")) {
-        QJsonObject o { { "schema", "schedlab.replay/1" }, { "mode", "fill" }, { "ratio", fill.ratio },
-            { "tieBreak", policy::tieBreakName(fill.tieBreak) }, { "trimAboveRatio", fill.trimAboveRatio },
-            { "runs", runs } };
+        QJsonObject o { { "schema", "schedlab.replay/1" }, { "mode", "fill" }, { "ratio", run.fill.ratio },
+            { "tieBreak", policy::tieBreakName(run.fill.tieBreak) }, { "trimAboveRatio", run.fill.trimAboveRatio }, { "runs", runs } };
         std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
         return 0;
     }
-    std::printf("fill experiment: %zu nodes, %lld GPUs, %zu pods, ratio %.2f, %zu seed(s), ties: %s\n",
-        trace.nodes.size(), static_cast<long long>(trace.totalGpus()), trace.tasks.size(), fill.ratio, seeds.size(),
-        policy::tieBreakName(fill.tieBreak));
-    if (!results.empty() && *results[0]) {
-        const sim::FillResult& first = *(*results[0])->fill;
-        if (first.podsRemoved > 0)
-            std::printf("the pod list asks for %.1f %% of GPU capacity: %lld pods removed at random (per seed) down to "
-                        "ratio %.2f, as the FGD authors do (--no-trim replays every pod)\n",
-                first.originalRequestPct, static_cast<long long>(first.podsRemoved), fill.ratio);
-        else if (first.originalRequestPct > 100.0 * fill.ratio)
-            std::printf("the pod list asks for %.1f %% of GPU capacity, above ratio %.2f: every pod replayed (--no-trim)\n",
-                first.originalRequestPct, fill.ratio);
-    }
-    std::printf("%-14s %26s %26s %22s %10s\n", "policy", "GPU alloc % mean [min,max]", "frag rate % mean [min,max]",
-        "failed pods [min,max]", "s/run");
-    for (const Row& r : rows)
-        std::printf("%-14s %8.2f [%6.2f,%6.2f] %8.2f [%6.2f,%6.2f] %8.1f [%5.0f,%5.0f] %10.3f\n", r.policy.c_str(),
-            r.alloc.mean(), r.alloc.min, r.alloc.max, r.frag.mean(), r.frag.min, r.frag.max, r.failed.mean(),
-            r.failed.min, r.failed.max, r.seconds.mean());
-    if (fill.migration != sim::Migration::None) {
-        std::printf("defragment on failure (%s): pods moved, mean over seeds:", fill.migrationBudget > 0
-                ? ("at most " + std::to_string(fill.migrationBudget) + " a run").c_str() : "no budget");
-        for (const Row& r : rows)
-            std::printf(" %s %.1f", r.policy.c_str(), r.migrations.mean());
-        std::printf("\n");
-    }
+    printFillText(run, rows, !results.empty() && *results[0] ? (*results[0])->fill.get() : nullptr);
     return 0;
+}
+
+} // namespace
+
+int runReplay(const std::vector<std::string>& argv)
+{
+    Args args;
+    if (std::string e = args.parse(argv, commandOptions("replay")); !e.empty())
+        return fail("replay: " + e, 2);
+    if (args.positional().empty())
+        return fail("replay: give trace files", 2);
+    ReplayRequest request;
+    if (std::string e = parseReplayRequest(args, request); !e.empty())
+        return fail("replay: " + e, 2);
+    auto loaded = trace::loadTrace(args.positional(), request.import);
+    if (!loaded)
+        return fail(loaded.error().toString());
+    std::optional<trace::TimeSpan> window;
+    if (std::string e = settleMode(args, loaded->trace, request, window); !e.empty())
+        return fail("replay: " + e, 2);
+    int64_t traceId = -1;
+    auto project = openReplayProject(args, *loaded, traceId);
+    if (!project)
+        return fail(project.error().toString());
+    const ReplayRun run { loaded->trace, request.policies, request.seeds, request.fill, request.schedulerConfig, project->get(), traceId };
+    if (request.mode == "timed")
+        return runTimed(args, run, window);
+    return runFill(args, run, request.jobs);
 }
 
 } // namespace schedlab::cli

@@ -1,6 +1,7 @@
 // `schedlab-cli rounds`: the round lineage of a project, each round's evaluation, budgets and
 // validation, and checkpoints no finished round names.
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "commands.h"
 
@@ -21,7 +22,7 @@ namespace schedlab::cli {
 int runRounds(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project" }, { "json" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("rounds")); !e.empty())
         return fail("rounds: " + e, 2);
     if (!a.value("project"))
         return fail("rounds: give --project P", 2);

@@ -1,5 +1,6 @@
 // `schedlab-cli sweep plan|run|merge|status|emit` (core/workflow/sweep.h, docs/sweeps.md).
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "run_option_args.h"
 #include "commands.h"
@@ -71,13 +72,12 @@ std::string trainingFrom(const Args& a, workflow::SweepSpec& spec)
     return {};
 }
 
+} // namespace
+
 int sweepPlan(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "mode", "policy", "seeds", "shards", "out", "queue", "backfill", "ratio", "tie-break", "record",
-                                          "scheduler-config", "procs-per-node", "timezone", "sacct-fields", "log-year", "max-tasks", "train-rounds", "weights",
-                                          "episodes", "lr", "gamma", "batch", "pods", "window", "from", "eval-seeds", "baselines" },
-            kImportFlags);
+    if (std::string e = a.parse(argv, commandOptions("sweep plan"));
         !e.empty())
         return fail("sweep plan: " + e, 2);
     const auto out = a.value("out");
@@ -151,13 +151,15 @@ int sweepPlan(const std::vector<std::string>& argv)
     return 0;
 }
 
-/// The default shard file of shard `i`: next to the plan.
+namespace {
+// The default shard file of shard `i`: next to the plan.
 std::string shardFile(const std::string& planPath, int i) { return planPath + ".shard-" + std::to_string(i) + ".schedlab"; }
+} // namespace
 
 int sweepRun(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "shard", "of", "project", "merged" }, { "only-missing" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("sweep run")); !e.empty())
         return fail("sweep run: " + e, 2);
     if (a.positional().size() != 1)
         return fail("sweep run: usage: sweep run S.sweep [--shard I] [--of N] [--project SHARD.schedlab] | "
@@ -219,6 +221,7 @@ int sweepRun(const std::vector<std::string>& argv)
     return report->failed ? 1 : 0;
 }
 
+namespace {
 int printMergeReport(const workflow::MergeReport& r, std::size_t cells)
 {
     for (const std::string& e : r.refused)
@@ -234,11 +237,12 @@ int printMergeReport(const workflow::MergeReport& r, std::size_t cells)
     std::printf("\n");
     return r.refused.empty() && r.missing.empty() ? 0 : 1;
 }
+} // namespace
 
 int sweepMerge(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project" }, {}); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("sweep merge")); !e.empty())
         return fail("sweep merge: " + e, 2);
     const auto projectPath = a.value("project");
     if (!projectPath || a.positional().size() < 2)
@@ -262,7 +266,7 @@ int sweepMerge(const std::vector<std::string>& argv)
 int sweepStatus(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "project" }, {}); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("sweep status")); !e.empty())
         return fail("sweep status: " + e, 2);
     if (a.positional().empty())
         return fail("sweep status: usage: sweep status S.sweep [SHARD.schedlab...] [--project MERGED.schedlab]", 2);
@@ -308,7 +312,7 @@ int sweepStatus(const std::vector<std::string>& argv)
 int sweepEmit(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "cli", "dir", "project", "parallel", "cpus", "mem", "time", "image", "claim", "plan-path" }, {});
+    if (std::string e = a.parse(argv, commandOptions("sweep emit"));
         !e.empty())
         return fail("sweep emit: " + e, 2);
     if (a.positional().size() != 2 || (a.positional()[0] != "slurm" && a.positional()[0] != "k8s"))
@@ -345,27 +349,6 @@ int sweepEmit(const std::vector<std::string>& argv)
     o.volumeClaim = a.value("claim").value_or(o.volumeClaim);
     std::fputs((slurm ? workflow::emitSlurm(*plan, o) : workflow::emitKubernetes(*plan, o)).c_str(), stdout);
     return 0;
-}
-
-} // namespace
-
-int runSweep(const std::vector<std::string>& argv)
-{
-    if (argv.empty())
-        return fail("sweep: plan, run, merge, status or emit (schedlab-cli sweep --help)", 2);
-    const std::string sub = argv[0];
-    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-    if (sub == "plan")
-        return sweepPlan(rest);
-    if (sub == "run")
-        return sweepRun(rest);
-    if (sub == "merge")
-        return sweepMerge(rest);
-    if (sub == "status")
-        return sweepStatus(rest);
-    if (sub == "emit")
-        return sweepEmit(rest);
-    return fail("sweep: unknown subcommand '" + sub + "' (plan, run, merge, status, emit)", 2);
 }
 
 } // namespace schedlab::cli

@@ -1,6 +1,7 @@
 // `schedlab-cli train | eval | export-model`: fine-tune rounds of the learned policy, evaluation
 // against baselines and TorchScript export (the lineage listing, `rounds`: cmd_rounds.cpp).
 
+#include "command_table.h"
 #include "cli_args.h"
 #include "run_option_args.h"
 #include "commands.h"
@@ -198,17 +199,226 @@ Result<std::unique_ptr<store::Project>> openProject(const Args& a)
     return p;
 }
 
-std::set<std::string> commonValues()
+// What the command line asks of a training session, checked before any trace is read.
+struct TrainRequest {
+    Common c;
+    std::string teacher; ///< a pre-training round imitating this heuristic comes first (empty: none)
+    int rounds = 1;
+};
+
+// --teacher-loss, --validate and --blend: what a DQN round keeps from a heuristic and from its start.
+std::string parseRoundShaping(const Args& a, rl::TrainOptions& t)
 {
-    std::set<std::string> names = { "mode", "episodes", "lr", "gamma", "seed", "ratio", "pods", "batch", "weights", "preset", "window", "from",
-        "seeds", "eval-seeds", "baselines", "project", "procs-per-node", "timezone", "sacct-fields", "log-year", "preselect-above",
-        "preselect-top", "max-waits", "budget" };
-    names.insert(queueOptionNames().begin(), queueOptionNames().end());
-    names.insert(roomOptionNames().begin(), roomOptionNames().end());
-    names.erase("migration-budget"); // the fill experiment's; rounds do not train with fill moves
-    return names;
+    // --teacher-loss NAME[:W]: the DQN rounds keep W x a margin loss toward NAME's choices.
+    if (auto text = a.value("teacher-loss")) {
+        const std::size_t colon = text->find(':');
+        t.teacherLoss = text->substr(0, colon);
+        char* end = nullptr;
+        const std::string w = colon == std::string::npos ? "1" : text->substr(colon + 1);
+        t.teacherLossWeight = std::strtod(w.c_str(), &end);
+        if (!policy::makePlacementPolicy(t.teacherLoss))
+            return "--teacher-loss: unknown heuristic '" + t.teacherLoss + "' (see schedlab-cli policies)";
+        if (w.empty() || end != w.c_str() + w.size() || !std::isfinite(t.teacherLossWeight) || t.teacherLossWeight < 0)
+            return "--teacher-loss " + *text + ": the weight after ':' must be a finite number >= 0";
+    }
+    // --validate SEEDS: each DQN round keeps its best episode on these seeds (timed: the p99 wait
+    // over the training window).
+    if (auto text = a.value("validate")) {
+        auto seeds = workflow::parseSeeds(*text);
+        if (!seeds)
+            return "--validate: " + seeds.error().message;
+        t.validationSeeds = seeds.value();
+    }
+    // --blend T: each DQN round ends with (1 - T) x its start + T x its fine-tuned weights (WiSE-FT).
+    std::string error;
+    t.blend = a.real("blend", 1.0, error);
+    if (!error.empty() || !(t.blend > 0 && t.blend <= 1))
+        return "--blend " + a.value("blend").value_or("") + ": the fine-tuned weights' share must be a number in (0, 1]";
+    return {};
 }
-const std::set<std::string> kCommonValues = commonValues();
+
+std::string parseTrainRequest(const Args& a, TrainRequest& r)
+{
+    r.teacher = a.value("teacher").value_or("");
+    if (!r.teacher.empty() && !policy::makePlacementPolicy(r.teacher))
+        return "--teacher: unknown heuristic '" + r.teacher + "' (see schedlab-cli policies)";
+    if (std::string e = parseCommon(a, r.c); !e.empty())
+        return e;
+    if (std::string e = parseRoundShaping(a, r.c.train); !e.empty())
+        return e;
+    std::string error;
+    r.rounds = int(a.integer("rounds", 1, error));
+    if (!error.empty() || r.rounds < (r.teacher.empty() ? 1 : 0) || r.rounds > 1000)
+        return r.teacher.empty() ? "--rounds takes 1..1000" : "--rounds takes 0..1000 with --teacher";
+    return {};
+}
+
+// --sweep weights=RANGES: one lineage per weight vector (each on top of --weights/--preset), in
+// the project. Returns an error text.
+std::string parseSweep(const Args& a, const store::Project* p, const rl::RewardConfig& base, std::vector<rl::RewardConfig>& sweep)
+{
+    auto text = a.value("sweep");
+    if (!text)
+        return {};
+    if (text->rfind("weights=", 0) != 0)
+        return "--sweep takes weights=RANGES (e.g. weights=balance=0.2:0.6:0.2,packing=0.3; ';' between vectors)";
+    if (!p || a.value("out"))
+        return "--sweep keeps one lineage per weight vector: give --project P (not --out)";
+    auto vectors = store::expandWeightRanges(text->substr(8));
+    if (!vectors)
+        return "--sweep: " + vectors.error().message;
+    for (const std::string& v : *vectors) {
+        auto w = rl::RewardConfig::parse(v, base);
+        if (!w)
+            return "--sweep '" + v + "': " + w.error().message;
+        sweep.push_back(w.value());
+    }
+    return {};
+}
+
+// The checkpoint folder: --checkpoint-dir, else next to the project; created. Empty: none needed.
+Result<std::string> checkpointFolder(const Args& a, const store::Project* p)
+{
+    std::string dir = a.value("checkpoint-dir").value_or("");
+    if (p && dir.empty())
+        dir = p->path() + ".models";
+    if (!dir.empty() && !QDir().mkpath(QString::fromStdString(dir)))
+        return makeError(ErrorCode::Io, dir + ": cannot create the checkpoint folder");
+    return dir;
+}
+
+QJsonObject episodeJson(const rl::EpisodeStats& s, const rl::Constraints& constraints)
+{
+    QJsonObject e { { "episode", s.episode }, { "loss", s.meanLoss }, { "lossMin", s.minLoss }, { "lossMax", s.maxLoss },
+        { "return", s.episodeReturn }, { "epsilon", s.epsilon }, { "decisions", double(s.decisions) },
+        { "stepsPerSecond", s.stepsPerSecond }, { "seconds", s.seconds } };
+    if (s.validation >= 0)
+        e["validation"] = s.validation;
+    QJsonObject k;
+    for (int i = 0; i < rl::kConstraintKinds; ++i)
+        if (constraints.on(rl::ConstraintKind(i)))
+            k[rl::constraintName(rl::ConstraintKind(i))] = QJsonObject { { "value", s.constraints.value[std::size_t(i)] },
+                { "budget", constraints.budget[std::size_t(i)] }, { "multiplier", s.constraints.multiplier[std::size_t(i)] } };
+    if (!k.isEmpty())
+        e["constraints"] = k;
+    return e;
+}
+
+QJsonObject roundJson(const rl::RoundResult& r, int64_t parentRound, const rl::Constraints& constraints)
+{
+    QJsonArray eps;
+    for (const rl::EpisodeStats& s : r.training.episodes)
+        eps.append(episodeJson(s, constraints));
+    QJsonArray over;
+    for (const std::string& o : r.overBudget)
+        over.append(QString::fromStdString(o));
+    QJsonObject round { { "round", double(r.roundId) }, { "parent", double(parentRound) },
+        { "checkpoint", QString::fromStdString(r.checkpoint) }, { "sha256", QString::fromStdString(r.checkpointSha256) },
+        { "episodes", eps }, { "eval", evalToJson(r.eval) }, { "evalNote", QString::fromStdString(r.evalNote) },
+        { "seconds", r.seconds }, { "overBudget", over } };
+    if (r.training.startValidation >= 0) {
+        round["keptEpisode"] = r.training.keptEpisode;
+        round["startValidation"] = r.training.startValidation;
+    }
+    return round;
+}
+
+void printEpisode(const rl::EpisodeStats& s, const rl::TrainOptions& t)
+{
+    std::printf("  episode %3d  loss %.4f [%.4f, %.4f]  return %10.2f  epsilon %.3f  %lld decisions  %.0f steps/s  %.1f s\n",
+        s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
+        s.stepsPerSecond, s.seconds);
+    if (s.validation >= 0)
+        std::printf("               validation %s\n", rl::validationText(t.mode(), s.validation).c_str());
+    for (int k = 0; k < rl::kConstraintKinds; ++k)
+        if (t.constraints.on(rl::ConstraintKind(k)))
+            std::printf("               %-10s %8.3f (budget %g)  multiplier %.3f\n", rl::constraintName(rl::ConstraintKind(k)),
+                s.constraints.value[std::size_t(k)], t.constraints.budget[std::size_t(k)], s.constraints.multiplier[std::size_t(k)]);
+}
+
+void printRound(const rl::RoundResult& r, const rl::TrainOptions& t)
+{
+    if (r.training.startValidation >= 0 && r.training.keptEpisode == 0)
+        std::printf("  kept the starting weights (validation %s; no episode did better)\n",
+            rl::validationText(t.mode(), r.training.startValidation).c_str());
+    else if (r.training.startValidation >= 0)
+        std::printf("  kept episode %d (best validation; the starting weights had %s)\n", r.training.keptEpisode,
+            rl::validationText(t.mode(), r.training.startValidation).c_str());
+    std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(), static_cast<long long>(r.roundId),
+        r.seconds, r.evalNote.c_str());
+    printEval(r.eval, t);
+    for (const std::string& o : r.overBudget)
+        std::printf("  OVER BUDGET: %s\n", o.c_str());
+}
+
+// What a session prints as it goes: text lines, or the rounds' JSON collected for the end.
+struct TrainReport {
+    const Common& c;
+    const workflow::SessionOptions& session;
+    bool json = false;
+    QJsonArray rounds;
+    int64_t parentRound = -1; ///< the round the next one starts from, for its JSON
+
+    workflow::SessionCallbacks callbacks()
+    {
+        workflow::SessionCallbacks cb;
+        cb.roundStarted = [this](int round, const rl::RoundOptions& o) {
+            if (!json)
+                std::printf("round %d/%d: %s%s, %d episode(s), lr %g, weights %s, parent %s\n", round, workflow::sessionRounds(session),
+                    sim::runModeName(c.train.mode()), o.teacher.empty() ? "" : (", imitating " + o.teacher).c_str(),
+                    o.train.episodes, o.train.learningRate, o.train.reward.toString().c_str(),
+                    o.parentCheckpoint.empty() ? "(fresh)" : o.parentCheckpoint.c_str());
+        };
+        cb.episode = [this](int, const rl::EpisodeStats& s) {
+            if (!json)
+                printEpisode(s, c.train);
+            std::fflush(stdout);
+        };
+        cb.roundFinished = [this](int, const rl::RoundResult& r) {
+            if (json)
+                rounds.append(roundJson(r, parentRound, c.train.constraints));
+            else
+                printRound(r, c.train);
+            parentRound = r.roundId;
+        };
+        return cb;
+    }
+    void printJson() const
+    {
+        std::fputs(
+            QJsonDocument(QJsonObject { { "schema", "schedlab.train/1" }, { "rounds", rounds } }).toJson(QJsonDocument::Indented).constData(),
+            stdout);
+    }
+};
+
+// One lineage per weight vector, then the last rounds side by side.
+int runWeightSweep(const trace::Trace& trace, const Args& a, store::Project* p, workflow::SessionOptions& session, Common& c,
+    const std::vector<rl::RewardConfig>& sweep, TrainReport& report)
+{
+    workflow::SessionCallbacks cb = report.callbacks();
+    const auto reportRound = cb.roundFinished;
+    std::vector<std::pair<std::string, rl::RoundResult>> last; // per weight vector
+    for (const rl::RewardConfig& w : sweep) {
+        session.base.train.reward = w;
+        c.train.reward = w;
+        report.parentRound = session.base.parentRound;
+        rl::RoundResult final;
+        cb.roundFinished = [&, reportRound](int i, const rl::RoundResult& r) {
+            reportRound(i, r);
+            final = r;
+        };
+        auto done = workflow::runSession(trace, a.positional(), p, session, cb);
+        if (!done)
+            return fail(done.error().toString());
+        const std::string text = w.toString();
+        last.push_back({ text.substr(0, text.find(",customTerm")), final }); // the four weights name it
+    }
+    if (!report.json)
+        printSweep(last, c.train.mode());
+    else
+        report.printJson();
+    return 0;
+}
 
 } // namespace
 
@@ -222,47 +432,14 @@ int runTrain(const std::vector<std::string>& argv)
             if (arg == own || arg.rfind(std::string(own) + "=", 0) == 0)
                 return fail("train: " + std::string(own) + " belongs to train --mode autoscale (the replica policy)", 2);
     Args a;
-    std::set<std::string> values = kCommonValues;
-    values.insert({ "rounds", "parent", "out", "checkpoint-dir", "teacher", "teacher-loss", "validate", "blend", "sweep" });
-    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action", "skip-action" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("train")); !e.empty())
         return fail("train: " + e, 2);
     if (a.positional().empty())
         return fail("train: give trace files", 2);
-    // --teacher NAME: a pre-training round imitating that heuristic comes before the rounds.
-    const std::string teacher = a.value("teacher").value_or("");
-    if (!teacher.empty() && !policy::makePlacementPolicy(teacher))
-        return fail("train: --teacher: unknown heuristic '" + teacher + "' (see schedlab-cli policies)", 2);
-    Common c;
-    if (std::string e = parseCommon(a, c); !e.empty())
+    TrainRequest request;
+    if (std::string e = parseTrainRequest(a, request); !e.empty())
         return fail("train: " + e, 2);
-    // --teacher-loss NAME[:W]: the DQN rounds keep W x a margin loss toward NAME's choices.
-    if (auto text = a.value("teacher-loss")) {
-        const std::size_t colon = text->find(':');
-        c.train.teacherLoss = text->substr(0, colon);
-        char* end = nullptr;
-        const std::string w = colon == std::string::npos ? "1" : text->substr(colon + 1);
-        c.train.teacherLossWeight = std::strtod(w.c_str(), &end);
-        if (!policy::makePlacementPolicy(c.train.teacherLoss))
-            return fail("train: --teacher-loss: unknown heuristic '" + c.train.teacherLoss + "' (see schedlab-cli policies)", 2);
-        if (w.empty() || end != w.c_str() + w.size() || !std::isfinite(c.train.teacherLossWeight) || c.train.teacherLossWeight < 0)
-            return fail("train: --teacher-loss " + *text + ": the weight after ':' must be a finite number >= 0", 2);
-    }
-    // --validate SEEDS: each DQN round keeps its best episode on these seeds (timed: the p99 wait
-    // over the training window).
-    if (auto text = a.value("validate")) {
-        auto seeds = workflow::parseSeeds(*text);
-        if (!seeds)
-            return fail("train: --validate: " + seeds.error().message, 2);
-        c.train.validationSeeds = seeds.value();
-    }
-    // --blend T: each DQN round ends with (1 - T) x its start + T x its fine-tuned weights (WiSE-FT).
-    std::string error;
-    c.train.blend = a.real("blend", 1.0, error);
-    if (!error.empty() || !(c.train.blend > 0 && c.train.blend <= 1))
-        return fail("train: --blend " + a.value("blend").value_or("") + ": the fine-tuned weights' share must be a number in (0, 1]", 2);
-    const int rounds = int(a.integer("rounds", 1, error));
-    if (!error.empty() || rounds < (teacher.empty() ? 1 : 0) || rounds > 1000)
-        return fail(teacher.empty() ? "train: --rounds takes 1..1000" : "train: --rounds takes 0..1000 with --teacher", 2);
+    Common& c = request.c;
     trace::ImportOptions importOptions;
     if (std::string e = importOptionsFrom(a, importOptions); !e.empty())
         return fail("train: " + e, 2);
@@ -275,37 +452,18 @@ int runTrain(const std::vector<std::string>& argv)
     store::Project* p = project.value().get();
     if (!p && !a.value("out"))
         return fail("train: give --project P (checkpoints go next to it) or --out FILE.slq", 2);
-    std::string checkpointDir = a.value("checkpoint-dir").value_or("");
-    if (p && checkpointDir.empty())
-        checkpointDir = p->path() + ".models";
-    if (!checkpointDir.empty() && !QDir().mkpath(QString::fromStdString(checkpointDir)))
-        return fail(checkpointDir + ": cannot create the checkpoint folder");
-    // --sweep weights=RANGES: one lineage per weight vector (each on top of --weights/--preset), in
-    // the project, then the last rounds' evaluations side by side with their Pareto front.
+    auto checkpointDir = checkpointFolder(a, p);
+    if (!checkpointDir)
+        return fail(checkpointDir.error().message);
     std::vector<rl::RewardConfig> sweep;
-    if (auto text = a.value("sweep")) {
-        if (text->rfind("weights=", 0) != 0)
-            return fail("train: --sweep takes weights=RANGES (e.g. weights=balance=0.2:0.6:0.2,packing=0.3; ';' between vectors)", 2);
-        if (!p || a.value("out"))
-            return fail("train: --sweep keeps one lineage per weight vector: give --project P (not --out)", 2);
-        auto vectors = store::expandWeightRanges(text->substr(8));
-        if (!vectors)
-            return fail("train: --sweep: " + vectors.error().message, 2);
-        for (const std::string& v : *vectors) {
-            auto w = rl::RewardConfig::parse(v, c.train.reward);
-            if (!w)
-                return fail("train: --sweep '" + v + "': " + w.error().message, 2);
-            sweep.push_back(w.value());
-        }
-    }
+    if (std::string e = parseSweep(a, p, c.train.reward, sweep); !e.empty())
+        return fail("train: " + e, 2);
     auto parent = workflow::resolveParent(a.value("parent").value_or(""), p);
     if (!parent)
         return fail("train: " + parent.error().toString());
-    const bool json = a.flag("json");
-    QJsonArray roundsJson;
     workflow::SessionOptions session;
-    session.rounds = rounds;
-    session.teacher = teacher;
+    session.rounds = request.rounds;
+    session.teacher = request.teacher;
     session.outCheckpoint = a.value("out").value_or("");
     session.base.parentCheckpoint = parent->first;
     session.base.parentRound = parent->second;
@@ -314,121 +472,22 @@ int runTrain(const std::vector<std::string>& argv)
     session.base.windowS = c.windowS;
     session.base.evalSeeds = c.evalSeeds;
     session.base.baselines = c.baselines;
-    session.base.checkpointDir = checkpointDir;
-    workflow::SessionCallbacks cb;
-    cb.roundStarted = [&](int round, const rl::RoundOptions& o) {
-        if (!json)
-            std::printf("round %d/%d: %s%s, %d episode(s), lr %g, weights %s, parent %s\n", round, workflow::sessionRounds(session),
-                sim::runModeName(c.train.mode()), o.teacher.empty() ? "" : (", imitating " + o.teacher).c_str(),
-                o.train.episodes, o.train.learningRate, o.train.reward.toString().c_str(),
-                o.parentCheckpoint.empty() ? "(fresh)" : o.parentCheckpoint.c_str());
-    };
-    cb.episode = [json, &c](int, const rl::EpisodeStats& s) {
-        if (!json) {
-            std::printf("  episode %3d  loss %.4f [%.4f, %.4f]  return %10.2f  epsilon %.3f  %lld decisions  %.0f steps/s  %.1f s\n",
-                s.episode, s.meanLoss, s.minLoss, s.maxLoss, s.episodeReturn, s.epsilon, static_cast<long long>(s.decisions),
-                s.stepsPerSecond, s.seconds);
-            if (s.validation >= 0)
-                std::printf("               validation %s\n", rl::validationText(c.train.mode(), s.validation).c_str());
-            for (int k = 0; k < rl::kConstraintKinds; ++k)
-                if (c.train.constraints.on(rl::ConstraintKind(k)))
-                    std::printf("               %-10s %8.3f (budget %g)  multiplier %.3f\n", rl::constraintName(rl::ConstraintKind(k)),
-                        s.constraints.value[std::size_t(k)], c.train.constraints.budget[std::size_t(k)],
-                        s.constraints.multiplier[std::size_t(k)]);
-        }
-        std::fflush(stdout);
-    };
-    int64_t parentRound = parent->second;
-    cb.roundFinished = [&](int, const rl::RoundResult& r) {
-        if (json) {
-            QJsonArray eps;
-            for (const rl::EpisodeStats& s : r.training.episodes) {
-                QJsonObject e { { "episode", s.episode }, { "loss", s.meanLoss }, { "lossMin", s.minLoss }, { "lossMax", s.maxLoss },
-                    { "return", s.episodeReturn }, { "epsilon", s.epsilon }, { "decisions", double(s.decisions) },
-                    { "stepsPerSecond", s.stepsPerSecond }, { "seconds", s.seconds } };
-                if (s.validation >= 0)
-                    e["validation"] = s.validation;
-                QJsonObject k;
-                for (int i = 0; i < rl::kConstraintKinds; ++i)
-                    if (c.train.constraints.on(rl::ConstraintKind(i)))
-                        k[rl::constraintName(rl::ConstraintKind(i))] = QJsonObject { { "value", s.constraints.value[std::size_t(i)] },
-                            { "budget", c.train.constraints.budget[std::size_t(i)] },
-                            { "multiplier", s.constraints.multiplier[std::size_t(i)] } };
-                if (!k.isEmpty())
-                    e["constraints"] = k;
-                eps.append(e);
-            }
-            QJsonArray over;
-            for (const std::string& o : r.overBudget)
-                over.append(QString::fromStdString(o));
-            QJsonObject round { { "round", double(r.roundId) }, { "parent", double(parentRound) },
-                { "checkpoint", QString::fromStdString(r.checkpoint) }, { "sha256", QString::fromStdString(r.checkpointSha256) },
-                { "episodes", eps }, { "eval", evalToJson(r.eval) }, { "evalNote", QString::fromStdString(r.evalNote) },
-                { "seconds", r.seconds }, { "overBudget", over } };
-            if (r.training.startValidation >= 0) {
-                round["keptEpisode"] = r.training.keptEpisode;
-                round["startValidation"] = r.training.startValidation;
-            }
-            roundsJson.append(round);
-        } else {
-            if (r.training.startValidation >= 0 && r.training.keptEpisode == 0)
-                std::printf("  kept the starting weights (validation %s; no episode did better)\n",
-                    rl::validationText(c.train.mode(), r.training.startValidation).c_str());
-            else if (r.training.startValidation >= 0)
-                std::printf("  kept episode %d (best validation; the starting weights had %s)\n", r.training.keptEpisode,
-                    rl::validationText(c.train.mode(), r.training.startValidation).c_str());
-            std::printf("  checkpoint %s (round %lld), %.1f s; evaluation (%s):\n", r.checkpoint.c_str(),
-                static_cast<long long>(r.roundId), r.seconds, r.evalNote.c_str());
-            printEval(r.eval, c.train);
-            for (const std::string& o : r.overBudget)
-                std::printf("  OVER BUDGET: %s\n", o.c_str());
-        }
-        parentRound = r.roundId;
-    };
-    if (!sweep.empty()) {
-        const auto report = cb.roundFinished;
-        std::vector<std::pair<std::string, rl::RoundResult>> last; // per weight vector
-        for (const rl::RewardConfig& w : sweep) {
-            session.base.train.reward = w;
-            c.train.reward = w;
-            parentRound = parent->second;
-            rl::RoundResult final;
-            cb.roundFinished = [&, report](int i, const rl::RoundResult& r) {
-                report(i, r);
-                final = r;
-            };
-            auto done = workflow::runSession(loaded->trace, a.positional(), p, session, cb);
-            if (!done)
-                return fail(done.error().toString());
-            const std::string text = w.toString();
-            last.push_back({ text.substr(0, text.find(",customTerm")), final }); // the four weights name it
-        }
-        if (!json)
-            printSweep(last, c.train.mode());
-        else
-            std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.train/1" }, { "rounds", roundsJson } })
-                           .toJson(QJsonDocument::Indented)
-                           .constData(),
-                stdout);
-        return 0;
-    }
-    auto done = workflow::runSession(loaded->trace, a.positional(), p, session, cb);
+    session.base.checkpointDir = checkpointDir.value();
+    TrainReport report { c, session, a.flag("json"), {}, parent->second };
+    if (!sweep.empty())
+        return runWeightSweep(loaded->trace, a, p, session, c, sweep, report);
+    auto done = workflow::runSession(loaded->trace, a.positional(), p, session, report.callbacks());
     if (!done)
         return fail(done.error().toString());
-    if (json)
-        std::fputs(QJsonDocument(QJsonObject { { "schema", "schedlab.train/1" }, { "rounds", roundsJson } })
-                       .toJson(QJsonDocument::Indented)
-                       .constData(),
-            stdout);
+    if (report.json)
+        report.printJson();
     return 0;
 }
 
 int runEval(const std::vector<std::string>& argv)
 {
     Args a;
-    std::set<std::string> values = kCommonValues;
-    values.insert({ "policy", "round" });
-    if (std::string e = a.parse(argv, values, { "json", "strict", "wait-action", "skip-action" }); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("eval")); !e.empty())
         return fail("eval: " + e, 2);
     if (a.positional().empty())
         return fail("eval: give trace files", 2);
@@ -487,7 +546,7 @@ int runEval(const std::vector<std::string>& argv)
 int runExportModel(const std::vector<std::string>& argv)
 {
     Args a;
-    if (std::string e = a.parse(argv, { "checkpoint", "round", "project", "out" }, {}); !e.empty())
+    if (std::string e = a.parse(argv, commandOptions("export-model")); !e.empty())
         return fail("export-model: " + e, 2);
     auto out = a.value("out");
     if (!out)

@@ -5,6 +5,7 @@
 // trained on a span of the load and evaluated on a later one next to baselines; with a project the
 // rounds are stored with their lineage (`rounds --project P` lists them).
 
+#include "command_table.h"
 #include "cmd_autoscale.h"
 #include "commands.h"
 
@@ -60,43 +61,30 @@ void printEvaluation(const workflow::ScalerRoundResult& r)
             run.missedShare * 100, run.scalingActions, lagQuantile(run.burstLagsS, 0.5), run.burstLagsS.size(), run.meanUtilization * 100);
 }
 
-} // namespace
-
-int trainAutoscale(const std::vector<std::string>& argv)
+// The round's training and evaluation options; everything checked before any work. An error text.
+std::string parseScalerOptions(const Args& a, workflow::ScalerRoundOptions& o, int& rounds)
 {
-    Args a;
-    if (std::string e = a.parse(argv, { "mode", "service", "from", "window", "episodes", "lr", "gamma", "seed", "weights", "parent", "out",
-                                          "eval-from", "eval-window", "baselines", "project", "rounds" },
-            { "json", "interpolate" });
-        !e.empty())
-        return fail("train: " + e, 2);
-    if (a.positional().size() != 1 || (!a.value("out") && !a.value("project")))
-        return fail("train: usage: train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent K|F.slq] [--service FILE] "
-                    "[--from T] [--window T] [--episodes N] [--eval-from T]",
-            2);
-    // Everything checked before any work.
-    workflow::ScalerRoundOptions o;
     std::string error;
     o.train.episodes = int(a.integer("episodes", 3, error));
     o.train.learningRate = a.real("lr", 1e-3, error);
     o.train.gamma = a.real("gamma", 0.9, error);
     o.train.seed = uint64_t(a.integer("seed", 1, error));
-    const int rounds = int(a.integer("rounds", 1, error));
+    rounds = int(a.integer("rounds", 1, error));
     if (!error.empty())
-        return fail("train: " + error, 2);
+        return error;
     if (rounds < 1 || rounds > 100)
-        return fail("train: --rounds: between 1 and 100", 2);
+        return "--rounds: between 1 and 100";
     if (auto w = a.value("weights")) {
         auto r = ScalerReward::parse(*w, ScalerReward {});
         if (!r)
-            return fail("train: --weights: " + r.error().message, 2);
+            return "--weights: " + r.error().message;
         o.train.reward = *r;
     }
     auto from = durationOf(a, "from", 0), window = durationOf(a, "window", 0), evalFrom = durationOf(a, "eval-from", -1),
          evalWindow = durationOf(a, "eval-window", 0);
     for (const auto* d : { &from, &window, &evalFrom, &evalWindow })
         if (!*d)
-            return fail("train: " + d->error().message, 2);
+            return d->error().message;
     o.train.fromS = *from;
     o.train.durationS = *window;
     o.evalFromS = *evalFrom;
@@ -104,8 +92,61 @@ int trainAutoscale(const std::vector<std::string>& argv)
     o.baselines = splitList(a.value("baselines").value_or("hpa,forecast"));
     for (const std::string& b : o.baselines)
         if (!makeReplicaPolicy(b, ServiceConfig {}, &error))
-            return fail("train: --baselines: " + error, 2);
+            return "--baselines: " + error;
+    return {};
+}
 
+// Each episode and round as it ends (text only; JSON comes at the end).
+workflow::ScalerSessionCallbacks scalerCallbacks(bool json, int& episode)
+{
+    workflow::ScalerSessionCallbacks cb;
+    cb.episode = [json, &episode](int round, const ScalerEpisode& e) {
+        if (!json)
+            std::printf("  round %d episode %d: mean reward %.4f, %.1f replica-h, %d SLO min, loss %.5f, %lld decisions\n", round, ++episode,
+                e.meanReward, e.replicaHours, e.sloViolationMinutes, e.meanLoss, (long long)e.decisions);
+        std::fflush(stdout);
+    };
+    cb.roundFinished = [json, &episode](int round, const workflow::ScalerRoundResult& r) {
+        episode = 0;
+        if (json)
+            return;
+        std::printf("round %d%s: trained on [%.0f s, %.0f s), %lld gradient steps in %.1f s; wrote %s\n", round,
+            r.roundId >= 0 ? (" (project round " + std::to_string(r.roundId) + ")").c_str() : "", r.trainFromS, r.trainToS,
+            (long long)r.training.gradientSteps, r.seconds, r.checkpoint.c_str());
+        printEvaluation(r);
+    };
+    return cb;
+}
+
+void printScalerJson(std::vector<workflow::ScalerRoundResult>& rounds, const workflow::ScalerRoundOptions& o)
+{
+    QJsonArray all;
+    for (workflow::ScalerRoundResult& r : rounds) {
+        r.eval.front().policy = "learned:" + QFileInfo(QString::fromStdString(r.checkpoint)).fileName().toStdString();
+        all.append(roundJson(r));
+    }
+    QJsonObject top = all.last().toObject();
+    top["schema"] = "schedlab.train-autoscale/1";
+    top["reward"] = QString::fromStdString(o.train.reward.toString());
+    top["rounds"] = all;
+    std::printf("%s\n", QJsonDocument(top).toJson(QJsonDocument::Indented).constData());
+}
+
+} // namespace
+
+int trainAutoscale(const std::vector<std::string>& argv)
+{
+    Args a;
+    if (std::string e = a.parse(argv, commandOptions("train", "--mode autoscale")); !e.empty())
+        return fail("train: " + e, 2);
+    if (a.positional().size() != 1 || (!a.value("out") && !a.value("project")))
+        return fail("train: usage: train --mode autoscale LOAD (--out F.slq | --project P) [--rounds N] [--parent K|F.slq] [--service FILE] "
+                    "[--from T] [--window T] [--episodes N] [--eval-from T]",
+            2);
+    workflow::ScalerRoundOptions o;
+    int rounds = 1;
+    if (std::string e = parseScalerOptions(a, o, rounds); !e.empty())
+        return fail("train: " + e, 2);
     AutoscaleSetup s;
     if (auto f = a.value("service")) {
         auto c = readServiceConfig(*f);
@@ -140,43 +181,16 @@ int trainAutoscale(const std::vector<std::string>& argv)
         o.parentCheckpoint = resolved->first;
         o.parentRound = resolved->second;
     }
-
     const bool json = a.flag("json");
     if (!json)
         std::printf("training the learned replica policy on %s (%s), %d round(s) of %d episodes, reward %s\n", s.load.name.c_str(),
             s.load.source.c_str(), rounds, o.train.episodes, o.train.reward.toString().c_str());
-    workflow::ScalerSessionCallbacks cb;
     int episode = 0;
-    cb.episode = [&](int round, const ScalerEpisode& e) {
-        if (!json)
-            std::printf("  round %d episode %d: mean reward %.4f, %.1f replica-h, %d SLO min, loss %.5f, %lld decisions\n", round, ++episode,
-                e.meanReward, e.replicaHours, e.sloViolationMinutes, e.meanLoss, (long long)e.decisions);
-        std::fflush(stdout);
-    };
-    cb.roundFinished = [&](int round, const workflow::ScalerRoundResult& r) {
-        episode = 0;
-        if (json)
-            return;
-        std::printf("round %d%s: trained on [%.0f s, %.0f s), %lld gradient steps in %.1f s; wrote %s\n", round,
-            r.roundId >= 0 ? (" (project round " + std::to_string(r.roundId) + ")").c_str() : "", r.trainFromS, r.trainToS,
-            (long long)r.training.gradientSteps, r.seconds, r.checkpoint.c_str());
-        printEvaluation(r);
-    };
-    auto session = workflow::runScalerSession(s.load, s.service, project.get(), o, rounds, cb);
+    auto session = workflow::runScalerSession(s.load, s.service, project.get(), o, rounds, scalerCallbacks(json, episode));
     if (!session)
         return fail("train: " + session.error().toString());
-    if (!json)
-        return 0;
-    QJsonArray all;
-    for (workflow::ScalerRoundResult& r : session.value()) {
-        r.eval.front().policy = "learned:" + QFileInfo(QString::fromStdString(r.checkpoint)).fileName().toStdString();
-        all.append(roundJson(r));
-    }
-    QJsonObject top = all.last().toObject();
-    top["schema"] = "schedlab.train-autoscale/1";
-    top["reward"] = QString::fromStdString(o.train.reward.toString());
-    top["rounds"] = all;
-    std::printf("%s\n", QJsonDocument(top).toJson(QJsonDocument::Indented).constData());
+    if (json)
+        printScalerJson(session.value(), o);
     return 0;
 }
 

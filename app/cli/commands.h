@@ -1,7 +1,10 @@
 #pragma once
-// schedlab-cli subcommands. Each takes the arguments after its name and returns the exit code:
-// 0 success, 1 failure (message on stderr), 2 usage error.
+// schedlab-cli command handlers (command_table.cpp lists them with their usage and options). Each
+// takes the arguments after its name, parses them with its table entry's options, calls the
+// workflow layer and prints; it returns the exit code: 0 success, 1 failure (message on stderr),
+// 2 usage error.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,7 +29,11 @@ int runRounds(const std::vector<std::string>& args);
 /// `blend-model` (cmd_blend_model.cpp): interpolate two checkpoints.
 int runBlendModel(const std::vector<std::string>& args);
 /// `sweep plan|run|merge|status|emit` (cmd_sweep.cpp).
-int runSweep(const std::vector<std::string>& args);
+int sweepPlan(const std::vector<std::string>& args);
+int sweepRun(const std::vector<std::string>& args);
+int sweepMerge(const std::vector<std::string>& args);
+int sweepStatus(const std::vector<std::string>& args);
+int sweepEmit(const std::vector<std::string>& args);
 
 /// `autoscale` and `bench autoscale` (cmd_autoscale.cpp).
 int runAutoscale(const std::vector<std::string>& args);

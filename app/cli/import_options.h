@@ -9,11 +9,23 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace schedlab::cli {
 
-inline const std::set<std::string> kImportValueOptions = { "procs-per-node", "max-tasks", "timezone", "sacct-fields", "log-year" };
-inline const std::set<std::string> kImportFlags = { "strict" };
+/// The options importOptionsFrom() reads, for the command table.
+inline const std::vector<OptionSpec>& importOptions()
+{
+    static const std::vector<OptionSpec> options = {
+        { "procs-per-node", "K", "SWF: processors per node (the cluster's shape)" },
+        { "max-tasks", "N", "stop importing after N tasks" },
+        { "strict", "", "the first row warning is an error" },
+        { "timezone", "ZONE", "Slurm sacct's local times: UTC (default), UTC-06:00, America/New_York" },
+        { "sacct-fields", "F1,F2,...", "sacct output without a header: its field names (as for sacct --format)" },
+        { "log-year", "Y", "kube-scheduler klog lines carry no year (default: the file's modification year)" },
+    };
+    return options;
+}
 
 /// Fills ImportOptions from parsed args; returns an error text, empty on success.
 inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out)

@@ -5,15 +5,41 @@
 
 namespace schedlab::cli {
 
-const std::set<std::string>& queueOptionNames()
+const std::vector<OptionSpec>& queueOptions()
 {
-    static const std::set<std::string> names = { "queue", "backfill", "head" };
-    return names;
+    static const std::vector<OptionSpec> options = {
+        { "queue", "fcfs|sjf|priority|wfp3|unicep|f1|fair", "timed: the queue order" },
+        { "backfill", "none|easy", "timed: start later jobs that do not delay the head (EASY)" },
+        { "head", "resort|commit", "timed: re-sort the queue at every pass, or keep a blocked head" },
+    };
+    return options;
 }
 
-const std::set<std::string>& roomOptionNames()
+const std::vector<OptionSpec>& roomOptions()
 {
-    static const std::set<std::string> names = { "preemption", "migration", "migration-restart", "migrations-per-hour", "migration-budget" };
+    static const std::vector<OptionSpec> options = {
+        { "preemption", "none|priority", "timed: evict lower-priority jobs to make room (Kubernetes)" },
+        { "migration", "none|defragment", "move one running task to make room" },
+        { "migration-restart", "T", "timed: the restart cost of a moved task (60s)" },
+        { "migrations-per-hour", "N", "timed: at most N moves an hour (0 = no limit)" },
+        { "migration-budget", "N", "fill: at most N moves in a run (0 = no limit)" },
+    };
+    return options;
+}
+
+namespace {
+std::set<std::string> namesOf(const std::vector<OptionSpec>& options)
+{
+    std::set<std::string> names;
+    for (const OptionSpec& o : options)
+        names.insert(o.name);
+    return names;
+}
+} // namespace
+
+const std::set<std::string>& queueOptionNames()
+{
+    static const std::set<std::string> names = namesOf(queueOptions());
     return names;
 }
 

@@ -11,13 +11,16 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace schedlab::cli {
 
-/// The option names parseQueueOptions() and parseRoomOptions() read, for Args::parse (functions,
-/// not globals: other files' static initialisers use them).
+/// The options parseQueueOptions() and parseRoomOptions() read, with their help lines, for the
+/// command table (functions, not globals: other files' static initialisers use them).
+const std::vector<OptionSpec>& queueOptions();
+const std::vector<OptionSpec>& roomOptions();
+/// The names of queueOptions().
 const std::set<std::string>& queueOptionNames();
-const std::set<std::string>& roomOptionNames();
 
 /// --queue, --backfill, --head into a timed run's options. Returns an error text, empty when fine.
 std::string parseQueueOptions(const Args& a, sim::TimedOptions& o);

@@ -120,17 +120,14 @@ private:
     bool m_failed = false;
 };
 
-} // namespace
-
-Result<SchedulerLogStats> writeGeneratedSchedulerLog(
-    const trace::GeneratorOptions& generator, const SchedulerLogOptions& options, const std::string& dir)
+// The generated trace in whole seconds, as Kubernetes objects state times: the dump then says
+// exactly when each pod ran, so the logged replay sees the states the log was written from.
+Result<trace::Trace> generateInWholeSeconds(const trace::GeneratorOptions& generator)
 {
     auto generated = trace::generateTrace(generator);
     if (!generated)
         return generated.error();
     trace::Trace& t = generated.value();
-    // Whole seconds, as Kubernetes objects state times: the dump then says exactly when each pod
-    // ran, so the logged replay sees the states the log was written from.
     for (trace::Job& j : t.jobs) {
         j.submitTimeS = std::round(j.submitTimeS);
         j.runTimeS = std::max(1.0, std::round(j.runTimeS));
@@ -143,16 +140,135 @@ Result<SchedulerLogStats> writeGeneratedSchedulerLog(
         if (task.runTimeS >= 0)
             task.runTimeS = std::max(1.0, std::round(task.runTimeS));
     }
-    std::optional<policy::KubeSchedulerConfig> config;
-    if (!options.schedulerConfig.empty()) {
-        auto parsed = policy::parseKubeSchedulerConfig(options.schedulerConfig, "--scheduler-config");
-        if (!parsed)
-            return parsed.error();
-        if (policy::feasibleNodesToFind(*parsed, int(t.nodes.size())) < int(t.nodes.size()))
-            return makeError(ErrorCode::Invalid, "--scheduler-config: the generated log scores every node: set percentageOfNodesToScore: 100");
-        config = *parsed;
+    return std::move(t);
+}
+
+// --scheduler-config, which must score every node (the log lists every node's scores).
+Result<std::optional<policy::KubeSchedulerConfig>> schedulerConfigOf(const SchedulerLogOptions& options, int nodes)
+{
+    if (options.schedulerConfig.empty())
+        return std::optional<policy::KubeSchedulerConfig>();
+    auto parsed = policy::parseKubeSchedulerConfig(options.schedulerConfig, "--scheduler-config");
+    if (!parsed)
+        return parsed.error();
+    if (policy::feasibleNodesToFind(*parsed, nodes) < nodes)
+        return makeError(ErrorCode::Invalid, "--scheduler-config: the generated log scores every node: set percentageOfNodesToScore: 100");
+    return std::optional<policy::KubeSchedulerConfig>(*parsed);
+}
+
+// What the log is written from: the trace, the replay's journal and its scheduler's configuration.
+struct LogSource {
+    const trace::Trace& t;
+    const sim::StateJournal& journal;
+    const std::optional<policy::KubeSchedulerConfig>& config;
+};
+
+// Verbosity 10, before a bind: each plugin's score times its weight (as RunScorePlugins leaves
+// them) for every feasible node, then each node's sum.
+void logScores(LogWriter& log, const LogSource& src, const cluster::ClusterState& state, const trace::TaskRequest& r, double unixS,
+    const std::string& pod)
+{
+    const trace::Trace& t = src.t;
+    const auto& config = src.config;
+    const int nodes = int(t.nodes.size());
+    struct Scores {
+        int64_t fit, balanced, total;
+    };
+    auto scoresOf = [&](int n) {
+        if (config) {
+            const policy::K8sConfiguredScore s = policy::kubernetesConfiguredScore(*config, state, n, r);
+            return Scores { s.fit * config->fitWeight, s.balanced * config->balancedWeight, s.total };
+        }
+        const policy::KubernetesPluginScores s = policy::kubernetesPluginScores(state, n, r);
+        return Scores { s.leastAllocated, s.balancedAllocation, s.leastAllocated + s.balancedAllocation };
+    };
+    const bool fitOn = !config || config->fitWeight > 0, balancedOn = !config || config->balancedWeight > 0;
+    for (int n = 0; n < nodes; ++n) {
+        if (!state.fits(n, r))
+            continue;
+        const Scores s = scoresOf(n);
+        const std::string& name = t.nodes[std::size_t(n)].name;
+        if (fitOn)
+            log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
+                { { "plugin", policy::kNodeResourcesFit }, { "node", name }, { "score", std::to_string(s.fit), true } });
+        if (balancedOn)
+            log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
+                { { "plugin", policy::kNodeResourcesBalancedAllocation }, { "node", name }, { "score", std::to_string(s.balanced), true } });
     }
-    auto policy = config ? policy::makeConfiguredKubernetes("k8s-default", *config) : policy::makePlacementPolicy("k8s-default");
+    for (int n = 0; n < nodes; ++n) {
+        if (!state.fits(n, r))
+            continue;
+        log.line(unixS, "schedule_one.go:822", 10, "Calculated node's final score for pod", pod,
+            { { "node", t.nodes[std::size_t(n)].name }, { "score", std::to_string(scoresOf(n).total), true } });
+    }
+}
+
+// kube-scheduler's FitError when no node fits: each node's first misfit, counted per reason.
+std::string fitError(const cluster::ClusterState& state, const trace::TaskRequest& r, int nodes)
+{
+    std::map<std::string, int> reasons;
+    for (int n = 0; n < nodes; ++n)
+        ++reasons[reasonOf(state.misfit(n, r))];
+    std::string err = "0/" + std::to_string(nodes) + " nodes are available: ";
+    bool first = true;
+    for (const auto& [reason, count] : reasons) {
+        err += (first ? "" : ", ") + std::to_string(count) + " " + reason;
+        first = false;
+    }
+    return err + ". preemption: 0/" + std::to_string(nodes) + " nodes are available: " + std::to_string(nodes)
+        + " Preemption is not helpful for scheduling.";
+}
+
+// The log's lines for every decision (until options.maxBytes), counted in `stats`.
+void logDecisions(LogWriter& log, const LogSource& src, const std::vector<sim::Decision>& decisions, const SchedulerLogOptions& options,
+    SchedulerLogStats& stats)
+{
+    const trace::Trace& t = src.t;
+    const int nodes = int(t.nodes.size());
+    double lastT = -1;
+    int sameTime = 0; // decisions so far at this time: each a microsecond after the last, in order
+    for (const sim::Decision& d : decisions) {
+        if (options.maxBytes > 0 && log.bytes() >= options.maxBytes)
+            break;
+        const trace::Job& job = t.jobs[std::size_t(d.job)];
+        const trace::TaskRequest& r = t.tasks[std::size_t(d.task)].request;
+        const std::string pod = trace::kubectlPodName(t, job, uint32_t(d.task) - job.firstTask);
+        sameTime = d.timeS == lastT ? sameTime + 1 : 0;
+        lastT = d.timeS;
+        const double unixS = kEpochUnixS + d.timeS + sameTime * 1e-6;
+        const std::unique_ptr<cluster::ClusterState> state = d.statePos >= 0 ? src.journal.stateAt(d.statePos) : nullptr;
+        if (!state)
+            continue;
+        int feasible = 0;
+        for (int n = 0; n < nodes; ++n)
+            feasible += state->fits(n, r);
+        if (d.outcome == sim::Outcome::Placed) {
+            if (options.verbosity >= 10)
+                logScores(log, src, *state, r, unixS, pod);
+            log.line(unixS, "schedule_one.go:286", 2, "Successfully bound pod to node", pod,
+                { { "node", t.nodes[std::size_t(d.node)].name }, { "evaluatedNodes", std::to_string(nodes), true },
+                    { "feasibleNodes", std::to_string(feasible), true } });
+            ++stats.binds;
+        } else if (feasible == 0) { // no node fits it now: kube-scheduler's FitError
+            log.line(unixS, "schedule_one.go:1055", 2, "Unable to schedule pod; no fit; waiting", pod, { { "err", fitError(*state, r, nodes) } });
+            ++stats.failures;
+        }
+    }
+}
+
+} // namespace
+
+Result<SchedulerLogStats> writeGeneratedSchedulerLog(
+    const trace::GeneratorOptions& generator, const SchedulerLogOptions& options, const std::string& dir)
+{
+    auto generated = generateInWholeSeconds(generator);
+    if (!generated)
+        return generated.error();
+    trace::Trace& t = generated.value();
+    auto config = schedulerConfigOf(options, int(t.nodes.size()));
+    if (!config)
+        return config.error();
+    auto policy = *config ? policy::makeConfiguredKubernetes("k8s-default", **config) : policy::makePlacementPolicy("k8s-default");
     sim::StateJournal journal;
     sim::TimedOptions o;
     o.recordHeat = false;
@@ -186,78 +302,7 @@ Result<SchedulerLogStats> writeGeneratedSchedulerLog(
         return makeError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(errno), path);
     LogWriter log(f, options.json);
     stats.year = std::atoi(trace::formatRfc3339(kEpochUnixS).substr(0, 4).c_str());
-    const int nodes = int(t.nodes.size());
-    double lastT = -1;
-    int sameTime = 0; // decisions so far at this time: each a microsecond after the last, in order
-    for (const sim::Decision& d : run->decisions.decisions()) {
-        if (options.maxBytes > 0 && log.bytes() >= options.maxBytes)
-            break;
-        const trace::Job& job = t.jobs[std::size_t(d.job)];
-        const trace::TaskRequest& r = t.tasks[std::size_t(d.task)].request;
-        const std::string pod = trace::kubectlPodName(t, job, uint32_t(d.task) - job.firstTask);
-        sameTime = d.timeS == lastT ? sameTime + 1 : 0;
-        lastT = d.timeS;
-        const double unixS = kEpochUnixS + d.timeS + sameTime * 1e-6;
-        const std::unique_ptr<cluster::ClusterState> state = d.statePos >= 0 ? journal.stateAt(d.statePos) : nullptr;
-        if (!state)
-            continue;
-        int feasible = 0;
-        for (int n = 0; n < nodes; ++n)
-            feasible += state->fits(n, r);
-        if (d.outcome == sim::Outcome::Placed) {
-            if (options.verbosity >= 10) {
-                // Each plugin's score times its weight (as RunScorePlugins leaves them), then the sum.
-                struct Scores {
-                    int64_t fit, balanced, total;
-                };
-                auto scoresOf = [&](int n) {
-                    if (config) {
-                        const policy::K8sConfiguredScore s = policy::kubernetesConfiguredScore(*config, *state, n, r);
-                        return Scores { s.fit * config->fitWeight, s.balanced * config->balancedWeight, s.total };
-                    }
-                    const policy::KubernetesPluginScores s = policy::kubernetesPluginScores(*state, n, r);
-                    return Scores { s.leastAllocated, s.balancedAllocation, s.leastAllocated + s.balancedAllocation };
-                };
-                const bool fitOn = !config || config->fitWeight > 0, balancedOn = !config || config->balancedWeight > 0;
-                for (int n = 0; n < nodes; ++n) {
-                    if (!state->fits(n, r))
-                        continue;
-                    const Scores s = scoresOf(n);
-                    const std::string& name = t.nodes[std::size_t(n)].name;
-                    if (fitOn)
-                        log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
-                            { { "plugin", policy::kNodeResourcesFit }, { "node", name }, { "score", std::to_string(s.fit), true } });
-                    if (balancedOn)
-                        log.line(unixS, "schedule_one.go:745", 10, "Plugin scored node for pod", pod,
-                            { { "plugin", policy::kNodeResourcesBalancedAllocation }, { "node", name }, { "score", std::to_string(s.balanced), true } });
-                }
-                for (int n = 0; n < nodes; ++n) {
-                    if (!state->fits(n, r))
-                        continue;
-                    log.line(unixS, "schedule_one.go:822", 10, "Calculated node's final score for pod", pod,
-                        { { "node", t.nodes[std::size_t(n)].name }, { "score", std::to_string(scoresOf(n).total), true } });
-                }
-            }
-            log.line(unixS, "schedule_one.go:286", 2, "Successfully bound pod to node", pod,
-                { { "node", t.nodes[std::size_t(d.node)].name }, { "evaluatedNodes", std::to_string(nodes), true },
-                    { "feasibleNodes", std::to_string(feasible), true } });
-            ++stats.binds;
-        } else if (feasible == 0) { // no node fits it now: kube-scheduler's FitError
-            std::map<std::string, int> reasons;
-            for (int n = 0; n < nodes; ++n)
-                ++reasons[reasonOf(state->misfit(n, r))];
-            std::string err = "0/" + std::to_string(nodes) + " nodes are available: ";
-            bool first = true;
-            for (const auto& [reason, count] : reasons) {
-                err += (first ? "" : ", ") + std::to_string(count) + " " + reason;
-                first = false;
-            }
-            err += ". preemption: 0/" + std::to_string(nodes) + " nodes are available: " + std::to_string(nodes)
-                + " Preemption is not helpful for scheduling.";
-            log.line(unixS, "schedule_one.go:1055", 2, "Unable to schedule pod; no fit; waiting", pod, { { "err", err } });
-            ++stats.failures;
-        }
-    }
+    logDecisions(log, LogSource { t, journal, config.value() }, run->decisions.decisions(), options, stats);
     const bool ok = log.flush();
     stats.lines = log.lines();
     stats.bytes = log.bytes();

@@ -106,6 +106,46 @@ private slots:
         QCOMPARE(cli({ "completion", "zsh" }).code, 2);
     }
 
+    // Help, completion and parser read one command table: every option the completion offers for
+    // any command or subcommand is one it accepts, and its help lists it.
+    void everyCommandAcceptsWhatItsCompletionOffers()
+    {
+        Run r = cli({ "completion", "bash" });
+        QCOMPARE(r.code, 0);
+        const QString script = m_dir.filePath("completion-all.bash");
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(r.out);
+        f.close();
+        auto complete = [&](const QStringList& words) {
+            QProcess bash;
+            bash.start("bash", { "-c", QStringLiteral("source '%1'; COMP_WORDS=(%2); COMP_CWORD=%3; _schedlab_cli; echo \"${COMPREPLY[*]}\"")
+                                         .arg(script, words.join(' '))
+                                         .arg(words.size() - 1) });
+            bash.waitForFinished(30000);
+            return QString::fromUtf8(bash.readAllStandardOutput()).trimmed().split(' ', Qt::SkipEmptyParts);
+        };
+        QStringList commands;
+        for (const QString& c : complete({ "schedlab-cli", "''" }))
+            if (c != "sweep") // subcommands only: listed below
+                commands << c;
+        QVERIFY(commands.size() > 15 && commands.contains("replay") && commands.contains("autoscale"));
+        commands << "sweep plan" << "sweep run" << "sweep merge" << "sweep status" << "sweep emit" << "bench seek" << "bench autoscale";
+        for (const QString& command : commands) {
+            const QStringList words = command.split(' ');
+            const QStringList offered = complete(QStringList { "schedlab-cli" } + words + QStringList { "--" });
+            QVERIFY2(offered.contains("--help"), qPrintable(command));
+            const QByteArray help = cli(words + QStringList { "--help" }).out;
+            for (const QString& option : offered) {
+                if (option == "--help")
+                    continue;
+                QVERIFY2(help.contains(option.toUtf8()), qPrintable(command + " --help does not list " + option));
+                Run o = cli(words + QStringList { option });
+                QVERIFY2(!o.err.contains("unknown option"), qPrintable(command + " " + option + ": " + o.err));
+            }
+        }
+    }
+
     void infoJsonOnTinyOpenb()
     {
         Run r = cli({ "info", "--json", data("tiny/nodes.csv"), data("tiny/pods.csv") });
