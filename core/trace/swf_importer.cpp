@@ -99,6 +99,26 @@ int64_t validProcs(RowReader& row, const double (&v)[kSwfFields], bool pool, int
     return procs;
 }
 
+/// Times, status, user and group of a valid row; a missing requested time is the run time
+/// (counted in `fallbacks`).
+void describeJob(const double (&v)[kSwfFields], Job& job, int64_t& fallbacks)
+{
+    const double runTime = v[3];
+    job.submitTimeS = v[1];
+    job.runTimeS = runTime;
+    if (v[8] > 0) {
+        job.requestedTimeS = v[8];
+    } else {
+        job.requestedTimeS = runTime;
+        ++fallbacks;
+    }
+    job.status = int16_t(std::clamp(v[10], -1.0, 32000.0));
+    job.user = int32_t(std::clamp(v[11], -1.0, 2e9));
+    job.group = int32_t(std::clamp(v[12], -1.0, 2e9));
+    job.priority = 0;
+    job.gang = true;
+}
+
 /// The job's tasks: one on the pool, or one per node of `k` processors.
 void addTasks(Job& job, int64_t procs, bool pool, int64_t k, double waitS, int32_t poolIndex, Trace& trace)
 {
@@ -197,7 +217,6 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
         const int64_t procs = validProcs(row, v, pool, k);
         if (procs < 0)
             continue;
-        const double runTime = v[3];
         const double waitS = v[2];
         Job job;
         job.id = JobId { int64_t(v[0]) };
@@ -207,19 +226,7 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
                     + "); row skipped");
             continue;
         }
-        job.submitTimeS = v[1];
-        job.runTimeS = runTime;
-        if (v[8] > 0) {
-            job.requestedTimeS = v[8];
-        } else {
-            job.requestedTimeS = runTime;
-            ++fallbacks;
-        }
-        job.status = int16_t(std::clamp(v[10], -1.0, 32000.0));
-        job.user = int32_t(std::clamp(v[11], -1.0, 2e9));
-        job.group = int32_t(std::clamp(v[12], -1.0, 2e9));
-        job.priority = 0;
-        job.gang = true;
+        describeJob(v, job, fallbacks);
         largestRequest = std::max(largestRequest, procs);
         // The header comes before the jobs, so the cluster size is known here when it is given.
         const int64_t headerProcs = header.maxProcs > 0 ? header.maxProcs : header.maxNodes;
