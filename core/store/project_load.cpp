@@ -130,6 +130,148 @@ Distribution distributionFrom(const std::map<std::string, double>& s, const std:
     d.max = get("max");
     return d;
 }
+/// The run's summary values by name; absent ones are 0.
+struct Summary {
+    std::map<std::string, double> values;
+    double num(const char* k) const
+    {
+        const auto it = values.find(k);
+        return it == values.end() ? 0.0 : it->second;
+    }
+};
+
+sim::FillResult fillFromSummary(const RunRow& row, const Summary& s, uint64_t finalHash)
+{
+    sim::FillResult f;
+    f.policy = row.policy;
+    f.seed = row.seed;
+    f.stateHash = finalHash;
+    f.pods = int64_t(s.num("pods"));
+    f.placed = int64_t(s.num("placed"));
+    f.failed = int64_t(s.num("failed"));
+    f.failedGpuMilli = int64_t(s.num("failedGpuMilli"));
+    f.finalGpuAllocPct = s.num("finalGpuAllocPct");
+    f.finalFragRatePct = s.num("finalFragRatePct");
+    f.finalFragAmount = s.num("finalFragAmount");
+    f.seconds = row.wallSeconds;
+    return f;
+}
+
+Status readFillCurve(Database& db, int64_t runId, sim::FillResult& f)
+{
+    auto q = db.prepare("SELECT arrived_pct, arrived_exact_pct, gpu_alloc_pct, frag_amount, frag_rate_pct, "
+                        "pods_arrived, pods_failed FROM fill_curve WHERE run_id = ? ORDER BY arrived_pct");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    while (q->step())
+        f.curve.push_back({ int(q->columnInt(0)), q->columnDouble(1), q->columnDouble(2), q->columnDouble(3),
+            q->columnDouble(4), q->columnInt(5), q->columnInt(6) });
+    if (q->error())
+        return *q->error();
+    return {};
+}
+
+sim::TimedResult timedFromSummary(const RunRow& row, const Summary& s, uint64_t finalHash)
+{
+    sim::TimedResult t;
+    t.policy = row.policy;
+    t.queue = row.queue;
+    t.backfill = row.backfill;
+    t.seed = row.seed;
+    t.units = int64_t(s.num("units"));
+    t.completed = int64_t(s.num("completed"));
+    t.failed = int64_t(s.num("failed"));
+    t.skipped = int64_t(s.num("skipped"));
+    t.outsideWindow = int64_t(s.num("outsideWindow"));
+    t.backfilled = int64_t(s.num("backfilled"));
+    t.preemptions = int64_t(s.num("preemptions")); // 0 for runs stored before they existed
+    t.migrations = int64_t(s.num("migrations"));
+    t.workLostGpuHours = s.num("workLostGpuHours");
+    t.workLostCpuHours = s.num("workLostCpuHours");
+    t.gpuBlockedWithRoom = int64_t(s.num("gpuBlockedWithRoom")); // 0 for runs stored before it was kept
+    t.meanCpuUtil = s.num("meanCpuUtil");
+    t.meanMemUtil = s.num("meanMemUtil");
+    t.meanGpuUtil = s.num("meanGpuUtil");
+    t.meanGpuFragRate = s.num("meanGpuFragRate");
+    t.meanCpuFragRate = s.num("meanCpuFragRate"); // 0 for runs stored before it was kept
+    t.energyKWh = s.values.count("energyKWh") ? s.values.at("energyKWh") : -1;
+    t.makespanS = s.num("makespanS");
+    t.simSeconds = row.wallSeconds;
+    t.stateHash = finalHash;
+    t.waitS = distributionFrom(s.values, "wait", t.completed);
+    t.jctS = distributionFrom(s.values, "jct", t.completed);
+    t.boundedSlowdown = distributionFrom(s.values, "bsld", t.completed);
+    for (const auto& [k, v] : s.values)
+        if (k.rfind("slaViolations.", 0) == 0)
+            t.slaViolations[k.substr(14)] = int64_t(v);
+    return t;
+}
+
+Status readSeries(Database& db, int64_t runId, sim::TimedResult& t)
+{
+    auto q = db.prepare("SELECT t, cpu_util, mem_util, gpu_util, active_nodes, gpu_frag_rate, cpu_frag_rate, "
+                        "gpu_frag_amount, p99_wait, queued, running, power_w FROM series WHERE run_id = ? ORDER BY idx");
+    if (!q)
+        return q.error();
+    q->bind(1, runId);
+    while (q->step()) {
+        sim::SeriesPoint p;
+        p.timeS = q->columnDouble(0);
+        p.cpuUtil = q->columnDouble(1);
+        p.memUtil = q->columnDouble(2);
+        p.gpuUtil = q->columnDouble(3);
+        p.activeNodes = int32_t(q->columnInt(4));
+        p.gpuFragRate = q->columnDouble(5);
+        p.cpuFragRate = q->columnDouble(6);
+        p.gpuFragAmount = q->columnDouble(7);
+        p.p99WaitS = q->columnDouble(8);
+        p.queued = int32_t(q->columnInt(9));
+        p.running = int32_t(q->columnInt(10));
+        p.powerW = q->columnDouble(11);
+        t.series.push_back(p);
+    }
+    if (q->error())
+        return *q->error();
+    return {};
+}
+
+Status readUnits(Database& db, int64_t runId, sim::TimedResult& t)
+{
+    auto j = db.prepare("SELECT job, first_task, task_count, submit, start, finish, failed FROM job_results "
+                        "WHERE run_id = ? ORDER BY unit");
+    if (!j)
+        return j.error();
+    j->bind(1, runId);
+    while (j->step()) {
+        sim::UnitResult u;
+        u.job = int32_t(j->columnInt(0));
+        u.firstTask = int32_t(j->columnInt(1));
+        u.taskCount = int32_t(j->columnInt(2));
+        u.submitS = j->columnDouble(3);
+        u.startS = j->columnDouble(4);
+        u.finishS = j->columnDouble(5);
+        u.failed = j->columnInt(6) != 0;
+        u.runS = u.finishS >= 0 && u.startS >= 0 ? u.finishS - u.startS : 0;
+        t.units_.push_back(u);
+    }
+    if (j->error())
+        return *j->error();
+    return {};
+}
+
+/// The final state hash is kept with the state journal (runs recorded with one); 0 = unknown.
+uint64_t finalStateHash(Database& db, int64_t runId)
+{
+    uint64_t finalHash = 0;
+    if (auto h = db.prepare("SELECT final_hash FROM run_journals WHERE run_id = ?")) {
+        h->bind(1, runId);
+        if (h->step())
+            finalHash = std::strtoull(h->columnText(0).c_str(), nullptr, 16);
+    }
+    return finalHash;
+}
+
 } // namespace
 
 Result<StoredRun> Project::loadRun(int64_t runId)
@@ -154,118 +296,23 @@ Result<StoredRun> Project::loadRun(int64_t runId)
     auto sumRows = summary(runId);
     if (!sumRows)
         return sumRows.error();
-    std::map<std::string, double> s(sumRows->begin(), sumRows->end());
-    auto num = [&](const char* k) { return s.count(k) ? s[k] : 0.0; };
-    // The final state hash is kept with the state journal (runs recorded with one); 0 = unknown.
-    uint64_t finalHash = 0;
-    if (auto h = m_db->prepare("SELECT final_hash FROM run_journals WHERE run_id = ?")) {
-        h->bind(1, runId);
-        if (h->step())
-            finalHash = std::strtoull(h->columnText(0).c_str(), nullptr, 16);
-    }
+    const Summary s { std::map<std::string, double>(sumRows->begin(), sumRows->end()) };
+    const uint64_t finalHash = finalStateHash(*m_db, runId);
 
     if (out.row.mode == "fill") {
-        sim::FillResult f;
-        f.policy = out.row.policy;
-        f.seed = out.row.seed;
-        f.stateHash = finalHash;
-        f.pods = int64_t(num("pods"));
-        f.placed = int64_t(num("placed"));
-        f.failed = int64_t(num("failed"));
-        f.failedGpuMilli = int64_t(num("failedGpuMilli"));
-        f.finalGpuAllocPct = num("finalGpuAllocPct");
-        f.finalFragRatePct = num("finalFragRatePct");
-        f.finalFragAmount = num("finalFragAmount");
-        f.seconds = out.row.wallSeconds;
-        auto q = m_db->prepare("SELECT arrived_pct, arrived_exact_pct, gpu_alloc_pct, frag_amount, frag_rate_pct, "
-                               "pods_arrived, pods_failed FROM fill_curve WHERE run_id = ? ORDER BY arrived_pct");
-        if (!q)
-            return q.error();
-        q->bind(1, runId);
-        while (q->step())
-            f.curve.push_back({ int(q->columnInt(0)), q->columnDouble(1), q->columnDouble(2), q->columnDouble(3),
-                q->columnDouble(4), q->columnInt(5), q->columnInt(6) });
-        if (q->error())
-            return *q->error();
+        sim::FillResult f = fillFromSummary(out.row, s, finalHash);
+        if (Status st = readFillCurve(*m_db, runId, f); !st)
+            return st.error();
         if (Status st = readHeat(runId, f.heat); !st)
             return st.error();
         out.fill = std::move(f);
         return out;
     }
-
-    sim::TimedResult t;
-    t.policy = out.row.policy;
-    t.queue = out.row.queue;
-    t.backfill = out.row.backfill;
-    t.seed = out.row.seed;
-    t.units = int64_t(num("units"));
-    t.completed = int64_t(num("completed"));
-    t.failed = int64_t(num("failed"));
-    t.skipped = int64_t(num("skipped"));
-    t.outsideWindow = int64_t(num("outsideWindow"));
-    t.backfilled = int64_t(num("backfilled"));
-    t.preemptions = int64_t(num("preemptions")); // 0 for runs stored before they existed
-    t.migrations = int64_t(num("migrations"));
-    t.workLostGpuHours = num("workLostGpuHours");
-    t.workLostCpuHours = num("workLostCpuHours");
-    t.gpuBlockedWithRoom = int64_t(num("gpuBlockedWithRoom")); // 0 for runs stored before it was kept
-    t.meanCpuUtil = num("meanCpuUtil");
-    t.meanMemUtil = num("meanMemUtil");
-    t.meanGpuUtil = num("meanGpuUtil");
-    t.meanGpuFragRate = num("meanGpuFragRate");
-    t.meanCpuFragRate = num("meanCpuFragRate"); // 0 for runs stored before it was kept
-    t.energyKWh = s.count("energyKWh") ? s["energyKWh"] : -1;
-    t.makespanS = num("makespanS");
-    t.simSeconds = out.row.wallSeconds;
-    t.stateHash = finalHash;
-    t.waitS = distributionFrom(s, "wait", t.completed);
-    t.jctS = distributionFrom(s, "jct", t.completed);
-    t.boundedSlowdown = distributionFrom(s, "bsld", t.completed);
-    for (const auto& [k, v] : s)
-        if (k.rfind("slaViolations.", 0) == 0)
-            t.slaViolations[k.substr(14)] = int64_t(v);
-    auto q = m_db->prepare("SELECT t, cpu_util, mem_util, gpu_util, active_nodes, gpu_frag_rate, cpu_frag_rate, "
-                           "gpu_frag_amount, p99_wait, queued, running, power_w FROM series WHERE run_id = ? ORDER BY idx");
-    if (!q)
-        return q.error();
-    q->bind(1, runId);
-    while (q->step()) {
-        sim::SeriesPoint p;
-        p.timeS = q->columnDouble(0);
-        p.cpuUtil = q->columnDouble(1);
-        p.memUtil = q->columnDouble(2);
-        p.gpuUtil = q->columnDouble(3);
-        p.activeNodes = int32_t(q->columnInt(4));
-        p.gpuFragRate = q->columnDouble(5);
-        p.cpuFragRate = q->columnDouble(6);
-        p.gpuFragAmount = q->columnDouble(7);
-        p.p99WaitS = q->columnDouble(8);
-        p.queued = int32_t(q->columnInt(9));
-        p.running = int32_t(q->columnInt(10));
-        p.powerW = q->columnDouble(11);
-        t.series.push_back(p);
-    }
-    if (q->error())
-        return *q->error();
-    auto j = m_db->prepare("SELECT job, first_task, task_count, submit, start, finish, failed FROM job_results "
-                           "WHERE run_id = ? ORDER BY unit");
-    if (!j)
-        return j.error();
-    j->bind(1, runId);
-    while (j->step()) {
-        sim::UnitResult u;
-        u.job = int32_t(j->columnInt(0));
-        u.firstTask = int32_t(j->columnInt(1));
-        u.taskCount = int32_t(j->columnInt(2));
-        u.submitS = j->columnDouble(3);
-        u.startS = j->columnDouble(4);
-        u.finishS = j->columnDouble(5);
-        u.failed = j->columnInt(6) != 0;
-        u.runS = u.finishS >= 0 && u.startS >= 0 ? u.finishS - u.startS : 0;
-        t.units_.push_back(u);
-    }
-    if (j->error())
-        return *j->error();
+    sim::TimedResult t = timedFromSummary(out.row, s, finalHash);
+    if (Status st = readSeries(*m_db, runId, t); !st)
+        return st.error();
+    if (Status st = readUnits(*m_db, runId, t); !st)
+        return st.error();
     if (Status st = readHeat(runId, t.heat); !st)
         return st.error();
     out.timed = std::move(t);

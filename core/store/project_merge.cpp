@@ -156,6 +156,94 @@ struct Attached {
     }
 };
 
+/// Copies one finished round of an attached shard, with its keyed rows and its checkpoint file
+/// (into `checkpointDir`, listed in `written`), under a new id.
+struct RoundCopier {
+    Database& db;
+    ShardTraces& traces;
+    Statement& round; ///< trace_id, status, checkpoint, checkpoint_sha256 of a shard round
+    Statement& insRound; ///< binds parent_id, trace_id, checkpoint, then the shard's id
+    Statement& setCheckpoint;
+    std::vector<Statement>& copies;
+    const std::string& otherPath;
+    const std::string& checkpointDir;
+    std::vector<std::string>& written;
+
+    Error fail(const std::string& what) const { return makeError(ErrorCode::Format, what, otherPath); }
+
+    /// The round's checkpoint where the other file says, else beside it (the folder moved),
+    /// checked against its SHA-256.
+    Result<std::string> checkpointOf(int64_t roundId)
+    {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        std::string checkpoint = round.columnText(2);
+        const std::string sha = round.columnText(3);
+        if (!fs::exists(checkpoint, ec))
+            checkpoint = (fs::path(otherPath + ".models") / fs::path(checkpoint).filename()).string();
+        auto actual = sweepFileSha256(checkpoint);
+        if (!actual)
+            return fail("round " + std::to_string(roundId) + ": its checkpoint " + checkpoint + " cannot be read");
+        if (!sha.empty() && *actual != sha)
+            return fail("round " + std::to_string(roundId) + ": checkpoint " + checkpoint + " does not match its SHA-256");
+        return checkpoint;
+    }
+
+    /// The round's new id here.
+    Result<int64_t> copy(int64_t roundId, int64_t parentHere)
+    {
+        namespace fs = std::filesystem;
+        round.reset();
+        round.bind(1, roundId);
+        if (!round.step())
+            return fail("has no round " + std::to_string(roundId));
+        if (round.columnText(1) != "finished")
+            return fail("round " + std::to_string(roundId) + " is " + round.columnText(1) + ", not finished");
+        const int64_t shardTrace = round.columnIsNull(0) ? -1 : round.columnInt(0);
+        auto checkpoint = checkpointOf(roundId);
+        if (!checkpoint)
+            return checkpoint.error();
+        int64_t traceHere = -1;
+        if (shardTrace >= 0) {
+            auto t = traces.here(shardTrace, "round " + std::to_string(roundId), otherPath);
+            if (!t)
+                return t.error();
+            traceHere = *t;
+        }
+        insRound.reset();
+        if (parentHere >= 0)
+            insRound.bind(1, parentHere);
+        else
+            insRound.bindNull(1);
+        if (traceHere >= 0)
+            insRound.bind(2, traceHere);
+        else
+            insRound.bindNull(2);
+        insRound.bind(3, std::string_view()).bind(4, roundId);
+        if (Status s = insRound.exec(); !s)
+            return s.error();
+        const int64_t newId = db.lastInsertId();
+        for (Statement& c : copies) {
+            c.reset();
+            c.bind(1, newId).bind(2, roundId);
+            if (Status s = c.exec(); !s)
+                return s.error();
+        }
+        std::error_code ec;
+        const std::string target
+            = fs::absolute(fs::path(checkpointDir) / ("round-" + std::to_string(newId) + ".slq"), ec).lexically_normal().string();
+        fs::copy_file(*checkpoint, target, fs::copy_options::overwrite_existing, ec);
+        if (ec)
+            return makeError(ErrorCode::Io, "cannot copy the checkpoint of round " + std::to_string(roundId) + ": " + ec.message(), target);
+        written.push_back(target);
+        setCheckpoint.reset();
+        setCheckpoint.bind(1, target).bind(2, newId);
+        if (Status s = setCheckpoint.exec(); !s)
+            return s.error();
+        return newId;
+    }
+};
+
 } // namespace
 
 Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
@@ -256,7 +344,6 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRoundsFrom(
     Attached attached(*m_db, otherPath);
     if (!attached.status)
         return attached.status.error();
-    auto fail = [&](const std::string& what) { return makeError(ErrorCode::Format, what, otherPath); };
     auto roundCols = columnsOf(*m_db, "main", "rounds");
     if (!roundCols)
         return roundCols.error();
@@ -286,6 +373,7 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRoundsFrom(
         for (const std::string& f : written)
             fs::remove(f, ec);
     };
+    RoundCopier copier { *m_db, traces, *round, *insRound, *setCheckpoint, *copies, otherPath, checkpointDir, written };
     for (const RoundChain& chain : chains) {
         once->reset();
         once->bind(1, "setting." + chain.onceKey);
@@ -296,60 +384,10 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRoundsFrom(
         }
         int64_t parentHere = -1;
         for (int64_t roundId : chain.rounds) {
-            round->reset();
-            round->bind(1, roundId);
-            if (!round->step())
-                return undoFiles(), fail("has no round " + std::to_string(roundId));
-            if (round->columnText(1) != "finished")
-                return undoFiles(), fail("round " + std::to_string(roundId) + " is " + round->columnText(1) + ", not finished");
-            const int64_t shardTrace = round->columnIsNull(0) ? -1 : round->columnInt(0);
-            std::string checkpoint = round->columnText(2);
-            const std::string sha = round->columnText(3);
-            // The checkpoint where the other file says, else beside it (the folder moved).
-            if (!fs::exists(checkpoint, ec))
-                checkpoint = (fs::path(otherPath + ".models") / fs::path(checkpoint).filename()).string();
-            auto actual = sweepFileSha256(checkpoint);
-            if (!actual)
-                return undoFiles(), fail("round " + std::to_string(roundId) + ": its checkpoint " + checkpoint + " cannot be read");
-            if (!sha.empty() && *actual != sha)
-                return undoFiles(), fail("round " + std::to_string(roundId) + ": checkpoint " + checkpoint + " does not match its SHA-256");
-            int64_t traceHere = -1;
-            if (shardTrace >= 0) {
-                auto t = traces.here(shardTrace, "round " + std::to_string(roundId), otherPath);
-                if (!t)
-                    return undoFiles(), t.error();
-                traceHere = *t;
-            }
-            insRound->reset();
-            if (parentHere >= 0)
-                insRound->bind(1, parentHere);
-            else
-                insRound->bindNull(1);
-            if (traceHere >= 0)
-                insRound->bind(2, traceHere);
-            else
-                insRound->bindNull(2);
-            insRound->bind(3, std::string_view()).bind(4, roundId);
-            if (Status s = insRound->exec(); !s)
-                return undoFiles(), s.error();
-            const int64_t newId = m_db->lastInsertId();
-            for (Statement& copy : *copies) {
-                copy.reset();
-                copy.bind(1, newId).bind(2, roundId);
-                if (Status s = copy.exec(); !s)
-                    return undoFiles(), s.error();
-            }
-            const std::string target
-                = fs::absolute(fs::path(checkpointDir) / ("round-" + std::to_string(newId) + ".slq"), ec).lexically_normal().string();
-            fs::copy_file(checkpoint, target, fs::copy_options::overwrite_existing, ec);
-            if (ec)
-                return undoFiles(), makeError(ErrorCode::Io, "cannot copy the checkpoint of round " + std::to_string(roundId) + ": " + ec.message(), target);
-            written.push_back(target);
-            setCheckpoint->reset();
-            setCheckpoint->bind(1, target).bind(2, newId);
-            if (Status s = setCheckpoint->exec(); !s)
-                return undoFiles(), s.error();
-            parentHere = newId;
+            auto newId = copier.copy(roundId, parentHere);
+            if (!newId)
+                return undoFiles(), newId.error();
+            parentHere = *newId;
         }
         mark->reset();
         mark->bind(1, "setting." + chain.onceKey).bind(2, kRoundKeyPrefix + std::to_string(parentHere));

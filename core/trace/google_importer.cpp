@@ -76,7 +76,102 @@ struct GoogleImporter::State {
         userIndex.emplace(users.back(), idx);
         return idx;
     }
+
+    /// Machines with a capacity become nodes, in first-seen order; returns machine id -> node.
+    std::unordered_map<int64_t, int32_t> addNodes(Trace& trace, Diagnostics& diag);
+    /// One job of the given tasks (sorted by index); `classQos` interns scheduling classes as QoS.
+    void addJob(int64_t jobId, std::vector<TaskKey>& keys, const std::unordered_map<int64_t, int32_t>& nodeIndex,
+        std::vector<int>& classQos, Trace& trace, int64_t& missingRequest, int64_t& unknownMachine);
+    /// The row and event counts, as metadata.
+    void recordCounts(Trace& trace) const;
 };
+
+std::unordered_map<int64_t, int32_t> GoogleImporter::State::addNodes(Trace& trace, Diagnostics& diag)
+{
+    std::unordered_map<int64_t, int32_t> nodeIndex;
+    for (int64_t id : machineOrder) {
+        const MachineRecord& m = machines[id];
+        if (m.cpu < 0 || m.mem < 0) {
+            diag.warn("missing-capacity", "machine_events", m.firstLine, "cpus",
+                "machine " + std::to_string(id) + " never has a CPU and memory capacity; left out");
+            continue;
+        }
+        nodeIndex.emplace(id, int32_t(trace.nodes.size()));
+        Node n;
+        n.name = std::to_string(id);
+        n.cpuMilli = m.cpu;
+        n.memMiB = m.mem;
+        trace.nodes.push_back(std::move(n));
+    }
+    return nodeIndex;
+}
+
+void GoogleImporter::State::addJob(int64_t jobId, std::vector<TaskKey>& keys, const std::unordered_map<int64_t, int32_t>& nodeIndex,
+    std::vector<int>& classQos, Trace& trace, int64_t& missingRequest, int64_t& unknownMachine)
+{
+    std::sort(keys.begin(), keys.end(), [](const TaskKey& a, const TaskKey& b) { return a.index < b.index; });
+    Job job;
+    job.id = JobId { jobId };
+    job.gang = false;
+    job.firstTask = uint32_t(trace.tasks.size());
+    job.taskCount = uint32_t(keys.size());
+    int64_t submitUs = INT64_MAX;
+    for (const TaskKey& k : keys)
+        submitUs = std::min(submitUs, tasks[k].submitUs);
+    job.submitTimeS = usToS(submitUs);
+    int32_t priority = 0;
+    int16_t cls = -1;
+    int32_t user = -1;
+    for (const TaskKey& k : keys) {
+        const TaskRecord& r = tasks[k];
+        Task task;
+        task.request.cpuMilli = std::max<int64_t>(r.cpu, 0);
+        task.request.memMiB = std::max<int64_t>(r.mem, 0);
+        if (r.cpu < 0 || r.mem < 0)
+            ++missingRequest;
+        task.submitOffsetS = usToS(r.submitUs) - job.submitTimeS;
+        if (r.scheduleUs >= 0) {
+            task.logged.startTimeS = usToS(r.scheduleUs);
+            if (r.machine >= 0) {
+                auto nit = nodeIndex.find(r.machine);
+                if (nit != nodeIndex.end())
+                    task.logged.node = NodeId { nit->second };
+                else
+                    ++unknownMachine;
+            }
+        }
+        if (r.endUs >= 0) {
+            task.logged.endTimeS = usToS(r.endUs);
+            task.runTimeS = usToS(r.endUs - r.scheduleUs);
+        }
+        priority = std::max(priority, r.priority);
+        cls = std::max(cls, r.schedClass);
+        if (user < 0)
+            user = r.user;
+        trace.tasks.push_back(task);
+    }
+    job.priority = priority;
+    if (cls >= 0) {
+        if (classQos[std::size_t(cls)] < 0)
+            classQos[std::size_t(cls)] = trace.internQos("class" + std::to_string(cls));
+        job.qos = int16_t(classQos[std::size_t(cls)]);
+    }
+    if (user < 0) {
+        auto uit = jobUser.find(jobId);
+        user = uit == jobUser.end() ? -1 : uit->second;
+    }
+    job.user = user;
+    trace.jobs.push_back(std::move(job));
+}
+
+void GoogleImporter::State::recordCounts(Trace& trace) const
+{
+    trace.metadata["google.taskEventRows"] = std::to_string(taskEventRows);
+    trace.metadata["google.jobEventRows"] = std::to_string(jobEventRows);
+    trace.metadata["google.machineRemovals"] = std::to_string(machineRemovals);
+    trace.metadata["google.reschedules"] = std::to_string(reschedules);
+    trace.metadata["google.eventsWithoutSubmit"] = std::to_string(eventsWithoutSubmit);
+}
 
 GoogleImporter::GoogleImporter()
     : m_state(std::make_unique<State>())
@@ -236,23 +331,7 @@ Status GoogleImporter::finish(Trace& trace, ImportContext& ctx)
 {
     State& s = *m_state;
     trace.cpuUnit = ResourceUnit::NormalizedNano;
-
-    // Nodes, in first-seen order.
-    std::unordered_map<int64_t, int32_t> nodeIndex;
-    for (int64_t id : s.machineOrder) {
-        const MachineRecord& m = s.machines[id];
-        if (m.cpu < 0 || m.mem < 0) {
-            ctx.diagnostics.warn("missing-capacity", "machine_events", m.firstLine, "cpus",
-                "machine " + std::to_string(id) + " never has a CPU and memory capacity; left out");
-            continue;
-        }
-        nodeIndex.emplace(id, int32_t(trace.nodes.size()));
-        Node n;
-        n.name = std::to_string(id);
-        n.cpuMilli = m.cpu;
-        n.memMiB = m.mem;
-        trace.nodes.push_back(std::move(n));
-    }
+    const std::unordered_map<int64_t, int32_t> nodeIndex = s.addNodes(trace, ctx.diagnostics);
 
     // Jobs: tasks grouped by job id, jobs ordered by their first submit, tasks by index.
     std::unordered_map<int64_t, std::vector<TaskKey>> byJob;
@@ -268,73 +347,15 @@ Status GoogleImporter::finish(Trace& trace, ImportContext& ctx)
     int64_t missingRequest = 0, unknownMachine = 0;
     trace.jobs.reserve(jobOrder.size());
     trace.tasks.reserve(s.taskOrder.size());
-    for (int64_t jobId : jobOrder) {
-        std::vector<TaskKey>& keys = byJob[jobId];
-        std::sort(keys.begin(), keys.end(), [](const TaskKey& a, const TaskKey& b) { return a.index < b.index; });
-        Job job;
-        job.id = JobId { jobId };
-        job.gang = false;
-        job.firstTask = uint32_t(trace.tasks.size());
-        job.taskCount = uint32_t(keys.size());
-        int64_t submitUs = INT64_MAX;
-        for (const TaskKey& k : keys)
-            submitUs = std::min(submitUs, s.tasks[k].submitUs);
-        job.submitTimeS = usToS(submitUs);
-        int32_t priority = 0;
-        int16_t cls = -1;
-        int32_t user = -1;
-        for (const TaskKey& k : keys) {
-            const TaskRecord& r = s.tasks[k];
-            Task task;
-            task.request.cpuMilli = std::max<int64_t>(r.cpu, 0);
-            task.request.memMiB = std::max<int64_t>(r.mem, 0);
-            if (r.cpu < 0 || r.mem < 0)
-                ++missingRequest;
-            task.submitOffsetS = usToS(r.submitUs) - job.submitTimeS;
-            if (r.scheduleUs >= 0) {
-                task.logged.startTimeS = usToS(r.scheduleUs);
-                if (r.machine >= 0) {
-                    auto nit = nodeIndex.find(r.machine);
-                    if (nit != nodeIndex.end())
-                        task.logged.node = NodeId { nit->second };
-                    else
-                        ++unknownMachine;
-                }
-            }
-            if (r.endUs >= 0) {
-                task.logged.endTimeS = usToS(r.endUs);
-                task.runTimeS = usToS(r.endUs - r.scheduleUs);
-            }
-            priority = std::max(priority, r.priority);
-            cls = std::max(cls, r.schedClass);
-            if (user < 0)
-                user = r.user;
-            trace.tasks.push_back(task);
-        }
-        job.priority = priority;
-        if (cls >= 0) {
-            if (classQos[std::size_t(cls)] < 0)
-                classQos[std::size_t(cls)] = trace.internQos("class" + std::to_string(cls));
-            job.qos = int16_t(classQos[std::size_t(cls)]);
-        }
-        if (user < 0) {
-            auto uit = s.jobUser.find(jobId);
-            user = uit == s.jobUser.end() ? -1 : uit->second;
-        }
-        job.user = user;
-        trace.jobs.push_back(std::move(job));
-    }
+    for (int64_t jobId : jobOrder)
+        s.addJob(jobId, byJob[jobId], nodeIndex, classQos, trace, missingRequest, unknownMachine);
     if (missingRequest)
         ctx.diagnostics.count("missing-request", missingRequest);
     if (unknownMachine && !s.machines.empty()) // without machine_events every machine is unknown
         ctx.diagnostics.count("unknown-machine", unknownMachine);
     if (s.eventsWithoutSubmit)
         ctx.diagnostics.count("event-without-submit", s.eventsWithoutSubmit);
-    trace.metadata["google.taskEventRows"] = std::to_string(s.taskEventRows);
-    trace.metadata["google.jobEventRows"] = std::to_string(s.jobEventRows);
-    trace.metadata["google.machineRemovals"] = std::to_string(s.machineRemovals);
-    trace.metadata["google.reschedules"] = std::to_string(s.reschedules);
-    trace.metadata["google.eventsWithoutSubmit"] = std::to_string(s.eventsWithoutSubmit);
+    s.recordCounts(trace);
     if (trace.jobs.empty())
         return makeError(ErrorCode::Empty, "Google trace: no task was submitted in the task_events given");
     if (!trace.nodes.empty()) {

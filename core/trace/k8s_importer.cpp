@@ -53,30 +53,16 @@ Status K8sImporter::addDecisionLog(LineReader& reader, ImportContext& ctx)
     return m_log.addDecisionLog(reader, ctx, m_objects);
 }
 
-Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
-{
-    m_text.release(); // the last file's text is not needed any more
-    K8sObjects& o = m_objects;
-    Diagnostics& diag = ctx.diagnostics;
-    const std::string files = [&] {
-        std::string s;
-        for (const std::string& f : m_files)
-            s += (s.empty() ? "" : ", ") + f;
-        return s;
-    }();
-    if (o.nodes.empty() && o.pods.empty() && m_hasLog)
-        return makeError(ErrorCode::Empty,
-            "a scheduler's log needs the cluster it scheduled: add `kubectl get nodes -o json` and `kubectl get pods -A -o json` "
-            "output, or node and pod records to a decision log (" + files + ")",
-            m_files.empty() ? std::string() : m_files.front());
-    if (o.nodes.empty() && o.pods.empty())
-        return makeError(ErrorCode::Empty,
-            o.events.empty() && o.otherEvents.empty() ? "no Kubernetes node or pod in " + files
-                                                      : "events but no node or pod objects in " + files
-                    + " (add `kubectl get nodes -o json` and `kubectl get pods -A -o json` output)",
-            m_files.empty() ? std::string() : m_files.front());
+namespace {
 
-    // Nodes, first of each name kept.
+/// Counts of pods by what their times say, for the import's notes.
+struct PodCounts {
+    int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0;
+};
+
+/// Nodes, first of each name kept; returns name -> node index.
+std::unordered_map<std::string, int32_t> addNodes(const K8sObjects& o, Trace& trace, Diagnostics& diag)
+{
     std::unordered_map<std::string, int32_t> nodeIndex;
     for (const K8sNode& n : o.nodes) {
         if (!nodeIndex.emplace(n.name, int32_t(trace.nodes.size())).second) {
@@ -104,8 +90,12 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         }
         trace.nodes.push_back(std::move(node));
     }
+    return nodeIndex;
+}
 
-    // The latest moment the dump shows: pods still running run until then.
+/// The latest moment the dump shows: pods still running run until then.
+double dumpTime(const K8sObjects& o, const SchedulerLog& log)
+{
     double dumpS = -1;
     for (const K8sNode& n : o.nodes)
         dumpS = std::max(dumpS, n.createdS);
@@ -114,13 +104,42 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             dumpS = std::max(dumpS, t);
     for (const K8sEvent& e : o.events)
         dumpS = std::max(dumpS, e.lastS);
-    for (const SchedulerLog::Decision& d : m_log.decisions)
+    for (const SchedulerLog::Decision& d : log.decisions)
         dumpS = std::max(dumpS, d.unixS);
+    return dumpS;
+}
 
-    std::vector<char> runGiven(o.pods.size(), 0); // by task (at most one per pod): a decision log gave its run time
-    // Pods, first of each uid (or namespace/name) kept.
-    std::unordered_map<std::string, uint32_t> podTask; // uid and ns/name -> task
-    int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0;
+/// The pod's task: its request (GPU models as a mask) and where and when it ran, as logged.
+Task taskOf(const K8sPod& p, const std::string& key, const std::unordered_map<std::string, int32_t>& nodeIndex, Trace& trace,
+    Diagnostics& diag)
+{
+    Task t;
+    t.request = p.request;
+    if (p.request.needsGpu())
+        for (const std::string& model : p.gpuModels) {
+            const int m = trace.internGpuModel(model);
+            if (m >= 0)
+                t.request.gpuModelMask |= 1u << m;
+        }
+    if (!p.nodeName.empty()) {
+        const auto it = nodeIndex.find(p.nodeName);
+        if (it == nodeIndex.end())
+            diag.warn("unknown-node", p.file, -1, p.pointer + "/spec/nodeName",
+                "pod " + trace::quoted(key) + " is bound to " + trace::quoted(p.nodeName) + ", which no node object names");
+        else
+            t.logged.node = NodeId { it->second };
+        t.logged.startTimeS = p.scheduledS >= 0 ? p.scheduledS : p.startedS;
+    }
+    t.logged.endTimeS = p.endS;
+    return t;
+}
+
+/// Pods, first of each uid (or namespace/name) kept, one job of one task each. `podTask` gets
+/// uid and ns/name -> task, `runGiven` (by task) whether a decision log gave the run time.
+Status addPods(const K8sObjects& o, double dumpS, const std::unordered_map<std::string, int32_t>& nodeIndex, Trace& trace,
+    ImportContext& ctx, std::unordered_map<std::string, uint32_t>& podTask, std::vector<char>& runGiven, PodCounts& counts)
+{
+    Diagnostics& diag = ctx.diagnostics;
     for (const K8sPod& p : o.pods) {
         const std::string key = p.ns.empty() ? p.name : p.ns + "/" + p.name; // decision logs' pods may have no namespace
         if ((!p.uid.empty() && podTask.count(p.uid)) || podTask.count(key)) {
@@ -142,29 +161,12 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         j.gang = true;
         j.firstTask = task;
         j.taskCount = 1;
-        Task t;
-        t.request = p.request;
-        if (p.request.needsGpu())
-            for (const std::string& model : p.gpuModels) {
-                const int m = trace.internGpuModel(model);
-                if (m >= 0)
-                    t.request.gpuModelMask |= 1u << m;
-            }
-        if (!p.nodeName.empty()) {
-            const auto it = nodeIndex.find(p.nodeName);
-            if (it == nodeIndex.end())
-                diag.warn("unknown-node", p.file, -1, p.pointer + "/spec/nodeName",
-                    "pod " + trace::quoted(key) + " is bound to " + trace::quoted(p.nodeName) + ", which no node object names");
-            else
-                t.logged.node = NodeId { it->second };
-            t.logged.startTimeS = p.scheduledS >= 0 ? p.scheduledS : p.startedS;
-        }
-        t.logged.endTimeS = p.endS;
+        const Task t = taskOf(p, key, nodeIndex, trace, diag);
         const double start = t.logged.startTimeS;
         // Static pods run before their mirror object is created: they arrived when they started.
         if (start >= 0 && (j.submitTimeS < 0 || start < j.submitTimeS)) {
             j.submitTimeS = start;
-            ++startedBeforeCreated;
+            ++counts.startedBeforeCreated;
         }
         if (p.runS >= 0) {
             j.runTimeS = p.runS; // a decision log says how long it runs
@@ -173,12 +175,12 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             j.runTimeS = p.endS - start;
         } else if (start >= 0 && dumpS >= start) {
             j.runTimeS = dumpS - start; // still running: until the dump's last moment
-            ++running;
+            ++counts.running;
         } else if (p.nodeName.empty()) {
-            ++pending;
+            ++counts.pending;
         }
         if (p.createdS < 0)
-            ++noTimes;
+            ++counts.noTimes;
         for (const auto& [name, value] : p.extended)
             diag.note("k8s-extended-request " + name, value > 0 ? 1 : 0);
         trace.jobs.push_back(j);
@@ -186,6 +188,11 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         if (int64_t(trace.tasks.size()) > ctx.options.maxTasks)
             return Error { ErrorCode::Range, "more than " + std::to_string(ctx.options.maxTasks) + " pods", p.file, -1, -1 };
     }
+    return {};
+}
+
+void reportPods(const Trace& trace, const PodCounts& counts, const std::string& files, Diagnostics& diag)
+{
     // The objects are a snapshot: a node may show less than it had when a pod was bound to it
     // (resized, or the resource's name changed). Kept as logged; replay "as logged" reports it.
     int64_t beyond = 0;
@@ -196,47 +203,51 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         }
     if (beyond)
         diag.note("k8s-bound-beyond-node-allocatable", beyond);
-    if (running)
-        diag.note("k8s-running-at-dump", running);
-    if (startedBeforeCreated)
-        diag.note("k8s-started-before-created (static pods: arrival = start)", startedBeforeCreated);
-    if (pending)
-        diag.note("k8s-pending-at-dump", pending);
-    if (noTimes)
+    if (counts.running)
+        diag.note("k8s-running-at-dump", counts.running);
+    if (counts.startedBeforeCreated)
+        diag.note("k8s-started-before-created (static pods: arrival = start)", counts.startedBeforeCreated);
+    if (counts.pending)
+        diag.note("k8s-pending-at-dump", counts.pending);
+    if (counts.noTimes)
         diag.warn("missing-field", files, -1, "",
-            std::to_string(noTimes) + " pods without a creation time (not replayed in time)");
+            std::to_string(counts.noTimes) + " pods without a creation time (not replayed in time)");
+}
 
-    const auto binds = foldLoggedDecisions(trace, ctx, nodeIndex, podTask);
-    if (m_logYear > 0) // the year klog lines were read in, even when it came from a file's date
-        trace.metadata["import.logYear"] = std::to_string(m_logYear);
-    // A bind in a scheduler's log is timed to the microsecond, the pod's PodScheduled condition to
-    // the second: the log's time is the logged start (so pods bound in the same second replay in
-    // the order they were bound).
-    {
-        int64_t retimed = 0;
-        for (const auto& [taskIndex, when] : binds) {
-            Task& task = trace.tasks[taskIndex];
-            Job& job = trace.jobs[taskIndex]; // one job per pod, in pod order
-            if (!task.logged.node.valid() || (task.logged.startTimeS >= 0 && std::abs(task.logged.startTimeS - when) > 1.0))
-                continue; // a different binding (the pod was rescheduled): keep the pod's own
-            task.logged.startTimeS = when;
-            if (!runGiven[taskIndex]) { // else the log's own run time stands
-                if (task.logged.endTimeS >= when)
-                    job.runTimeS = task.logged.endTimeS - when;
-                else if (dumpS >= when)
-                    job.runTimeS = dumpS - when;
-            }
-            job.submitTimeS = job.submitTimeS < 0 ? when : std::min(job.submitTimeS, when);
-            ++retimed;
+/// A bind in a scheduler's log is timed to the microsecond, the pod's PodScheduled condition to
+/// the second: the log's time is the logged start (so pods bound in the same second replay in
+/// the order they were bound).
+void retimeFromLog(const std::vector<std::pair<uint32_t, double>>& binds, const std::vector<char>& runGiven, double dumpS,
+    Trace& trace, Diagnostics& diag)
+{
+    int64_t retimed = 0;
+    for (const auto& [taskIndex, when] : binds) {
+        Task& task = trace.tasks[taskIndex];
+        Job& job = trace.jobs[taskIndex]; // one job per pod, in pod order
+        if (!task.logged.node.valid() || (task.logged.startTimeS >= 0 && std::abs(task.logged.startTimeS - when) > 1.0))
+            continue; // a different binding (the pod was rescheduled): keep the pod's own
+        task.logged.startTimeS = when;
+        if (!runGiven[taskIndex]) { // else the log's own run time stands
+            if (task.logged.endTimeS >= when)
+                job.runTimeS = task.logged.endTimeS - when;
+            else if (dumpS >= when)
+                job.runTimeS = dumpS - when;
         }
-        if (retimed)
-            diag.note("k8s-start-times-from-the-scheduler-log", retimed);
+        job.submitTimeS = job.submitTimeS < 0 ? when : std::min(job.submitTimeS, when);
+        ++retimed;
     }
+    if (retimed)
+        diag.note("k8s-start-times-from-the-scheduler-log", retimed);
+}
+
+/// Ignored kinds and the events that are not about scheduling (Pulled, Started, NodeReady...):
+/// counted, listed.
+void reportIgnored(const K8sObjects& o, Trace& trace, Diagnostics& diag)
+{
     if (!o.ignoredKinds.empty())
         for (const auto& [kind, n] : o.ignoredKinds)
             diag.note("k8s-ignored " + kind, n);
     if (!o.otherEvents.empty()) {
-        // Events that are not about scheduling (Pulled, Started, NodeReady...): counted, listed.
         std::string list;
         int64_t total = 0;
         for (const auto& [reason, n] : o.otherEvents) {
@@ -246,11 +257,52 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
         diag.note("k8s-other-events", total);
         trace.metadata["k8s.otherEvents"] = list;
     }
+}
+
+} // namespace
+
+Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
+{
+    m_text.release(); // the last file's text is not needed any more
+    K8sObjects& o = m_objects;
+    Diagnostics& diag = ctx.diagnostics;
+    const std::string files = [&] {
+        std::string s;
+        for (const std::string& f : m_files)
+            s += (s.empty() ? "" : ", ") + f;
+        return s;
+    }();
+    if (o.nodes.empty() && o.pods.empty() && m_hasLog)
+        return makeError(ErrorCode::Empty,
+            "a scheduler's log needs the cluster it scheduled: add `kubectl get nodes -o json` and `kubectl get pods -A -o json` "
+            "output, or node and pod records to a decision log (" + files + ")",
+            m_files.empty() ? std::string() : m_files.front());
+    if (o.nodes.empty() && o.pods.empty())
+        return makeError(ErrorCode::Empty,
+            o.events.empty() && o.otherEvents.empty() ? "no Kubernetes node or pod in " + files
+                                                      : "events but no node or pod objects in " + files
+                    + " (add `kubectl get nodes -o json` and `kubectl get pods -A -o json` output)",
+            m_files.empty() ? std::string() : m_files.front());
+
+    const std::unordered_map<std::string, int32_t> nodeIndex = addNodes(o, trace, diag);
+    const double dumpS = dumpTime(o, m_log);
+    std::vector<char> runGiven(o.pods.size(), 0); // by task (at most one per pod): a decision log gave its run time
+    std::unordered_map<std::string, uint32_t> podTask; // uid and ns/name -> task
+    PodCounts counts;
+    if (Status s = addPods(o, dumpS, nodeIndex, trace, ctx, podTask, runGiven, counts); !s)
+        return s;
+    reportPods(trace, counts, files, diag);
+
+    const auto binds = foldLoggedDecisions(trace, ctx, nodeIndex, podTask);
+    if (m_logYear > 0) // the year klog lines were read in, even when it came from a file's date
+        trace.metadata["import.logYear"] = std::to_string(m_logYear);
+    retimeFromLog(binds, runGiven, dumpS, trace, diag);
+    reportIgnored(o, trace, diag);
     rebaseToEarliestSubmit(trace);
     trace.metadata["k8s.requests"] = "containers summed, max'ed with init containers (sidecars counted), + overhead; "
                                      "cpu rounded up to milli-cores, memory up to MiB; node allocatable rounded down";
-    if (running)
-        trace.metadata["k8s.runningAtDump"] = std::to_string(running) + " pods still running: run time until the dump's last time";
+    if (counts.running)
+        trace.metadata["k8s.runningAtDump"] = std::to_string(counts.running) + " pods still running: run time until the dump's last time";
     return {};
 }
 

@@ -398,6 +398,93 @@ bool Reader::about(od::value v, Item& it)
     });
 }
 
+bool Reader::listItems(od::value v, const std::string& at, int depth)
+{
+    if (depth >= kMaxListDepth) {
+        warn("bad-list", at, "Lists nested deeper than " + std::to_string(kMaxListDepth) + "; ignored");
+        return true;
+    }
+    return elements(v, *this, at + "/items", [&](std::size_t i, od::value child) {
+        bool isObject = false;
+        if (!item(child, at + "/items/" + std::to_string(i), depth + 1, isObject))
+            return false;
+        if (!isObject)
+            ++m_out.ignoredKinds["(not an object)"];
+        return true;
+    });
+}
+
+bool Reader::eventField(std::string_view key, od::value x, const std::string& at, Item& it)
+{
+    switch (key.empty() ? 0 : key[0]) {
+    case 'i':
+        if (key == "involvedObject") {
+            it.involved = true;
+            return about(x, it);
+        }
+        break;
+    case 'm':
+        if (key == "message")
+            return string(x, it.message);
+        break;
+    case 's':
+        if (key == "source")
+            return fields(x, *this, at, [&](std::string_view k, od::value y) { return k != "component" || string(y, it.sourceComponent); });
+        if (key == "series")
+            return fields(x, *this, at, [&](std::string_view k, od::value y) {
+                if (k == "count")
+                    return integer(y, it.seriesCount);
+                if (k == "lastObservedTime")
+                    return string(y, it.seriesLast);
+                return true;
+            });
+        break;
+    case 'r':
+        if (key == "regarding") {
+            it.regarding = true;
+            return about(x, it);
+        }
+        if (key == "reason")
+            return string(x, it.reason);
+        if (key == "reportingController")
+            return string(x, it.reportingController);
+        if (key == "reportingComponent")
+            return string(x, it.reportingComponent);
+        break;
+    case 'n':
+        if (key == "note")
+            return string(x, it.note);
+        break;
+    case 'f':
+        if (key == "firstTimestamp")
+            return string(x, it.firstTimestamp);
+        break;
+    case 'l':
+        if (key == "lastTimestamp")
+            return string(x, it.lastTimestamp);
+        break;
+    case 'e':
+        if (key == "eventTime")
+            return string(x, it.eventTime);
+        break;
+    case 'c':
+        if (key == "count")
+            return integer(x, it.count);
+        break;
+    case 'd':
+        if (key == "deprecatedFirstTimestamp")
+            return string(x, it.deprecatedFirst);
+        if (key == "deprecatedLastTimestamp")
+            return string(x, it.deprecatedLast);
+        if (key == "deprecatedCount")
+            return integer(x, it.deprecatedCount);
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
 bool Reader::item(od::value v, const std::string& at, int depth, bool& kubernetes)
 {
     kubernetes = false;
@@ -410,102 +497,21 @@ bool Reader::item(od::value v, const std::string& at, int depth, bool& kubernete
         return true;
     Item it;
     const bool ok = fields(v, *this, at, [&](std::string_view key, od::value x) {
-        switch (key.empty() ? 0 : key[0]) {
-        case 'a':
-            if (key == "apiVersion")
-                return true;
-            break;
-        case 'k':
-            if (key == "kind")
-                return string(x, it.kind);
-            break;
-        case 'i':
-            if (key == "items") {
-                it.isList = true;
-                if (depth >= kMaxListDepth) {
-                    warn("bad-list", at, "Lists nested deeper than " + std::to_string(kMaxListDepth) + "; ignored");
-                    return true;
-                }
-                return elements(x, *this, at + "/items", [&](std::size_t i, od::value child) {
-                    bool isObject = false;
-                    if (!item(child, at + "/items/" + std::to_string(i), depth + 1, isObject))
-                        return false;
-                    if (!isObject)
-                        ++m_out.ignoredKinds["(not an object)"];
-                    return true;
-                });
-            }
-            if (key == "involvedObject") {
-                it.involved = true;
-                return about(x, it);
-            }
-            break;
-        case 'm':
-            if (key == "metadata")
-                return metadata(x, at + "/metadata", it);
-            if (key == "message")
-                return string(x, it.message);
-            break;
-        case 's':
-            if (key == "spec")
-                return spec(x, at + "/spec", it);
-            if (key == "status")
-                return status(x, at + "/status", it);
-            if (key == "source")
-                return fields(x, *this, at, [&](std::string_view k, od::value y) { return k != "component" || string(y, it.sourceComponent); });
-            if (key == "series")
-                return fields(x, *this, at, [&](std::string_view k, od::value y) {
-                    if (k == "count")
-                        return integer(y, it.seriesCount);
-                    if (k == "lastObservedTime")
-                        return string(y, it.seriesLast);
-                    return true;
-                });
-            break;
-        case 'r':
-            if (key == "regarding") {
-                it.regarding = true;
-                return about(x, it);
-            }
-            if (key == "reason")
-                return string(x, it.reason);
-            if (key == "reportingController")
-                return string(x, it.reportingController);
-            if (key == "reportingComponent")
-                return string(x, it.reportingComponent);
-            break;
-        case 'n':
-            if (key == "note")
-                return string(x, it.note);
-            break;
-        case 'f':
-            if (key == "firstTimestamp")
-                return string(x, it.firstTimestamp);
-            break;
-        case 'l':
-            if (key == "lastTimestamp")
-                return string(x, it.lastTimestamp);
-            break;
-        case 'e':
-            if (key == "eventTime")
-                return string(x, it.eventTime);
-            break;
-        case 'c':
-            if (key == "count")
-                return integer(x, it.count);
-            break;
-        case 'd':
-            if (key == "deprecatedFirstTimestamp")
-                return string(x, it.deprecatedFirst);
-            if (key == "deprecatedLastTimestamp")
-                return string(x, it.deprecatedLast);
-            if (key == "deprecatedCount")
-                return integer(x, it.deprecatedCount);
-            break;
-        default:
-            break;
+        if (key == "apiVersion")
+            return true;
+        if (key == "kind")
+            return string(x, it.kind);
+        if (key == "items") {
+            it.isList = true;
+            return listItems(x, at, depth);
         }
-        return true;
+        if (key == "metadata")
+            return metadata(x, at + "/metadata", it);
+        if (key == "spec")
+            return spec(x, at + "/spec", it);
+        if (key == "status")
+            return status(x, at + "/status", it);
+        return eventField(key, x, at, it);
     });
     if (!ok)
         return false;

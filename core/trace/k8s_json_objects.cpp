@@ -57,10 +57,156 @@ void Reader::node(const Item& it, const std::string& at)
     m_out.nodes.push_back(std::move(n));
 }
 
+namespace {
+
+using Sum = std::vector<std::pair<std::string, Int>>; // few resources: a flat list
+
+Int& entry(Sum& s, const std::string& k)
+{
+    for (auto& [name, v] : s)
+        if (name == k)
+            return v;
+    s.emplace_back(k, 0);
+    return s.back().second;
+}
+
+void add(Sum& a, const Sum& b)
+{
+    for (const auto& [k, v] : b)
+        entry(a, k) += v;
+}
+
+void maxInto(Sum& a, const Sum& b)
+{
+    for (const auto& [k, v] : b) {
+        Int& x = entry(a, k);
+        x = std::max(x, v);
+    }
+}
+
+/// A pod's requests in nano-units, summed as kube-scheduler does, with what QoS needs (cpu and
+/// memory requests and limits) and the first bad quantity.
+struct PodRequests {
+    Sum total, qosRequests, qosLimits;
+    bool allLimited = true;
+    std::string badPointer, badMessage;
+
+    void noteBad(const ResourceList& l)
+    {
+        if (!l.badPointer.empty() && badPointer.empty()) {
+            badPointer = l.badPointer;
+            badMessage = l.badMessage;
+        }
+    }
+    void request(const std::string& k, const Quantity& q, const std::string& cAt, Sum& out)
+    {
+        const auto n = nanoUnits(q);
+        if (!n) {
+            if (badPointer.empty()) {
+                badPointer = cAt + "/resources/requests/" + pointerKey(k);
+                badMessage = "quantity out of range";
+            }
+            return;
+        }
+        entry(out, k) += *n;
+        if ((k == "cpu" || k == "memory") && *n != 0)
+            entry(qosRequests, k) += *n;
+    }
+    /// A container's effective requests into `out`: its requests, limits standing in for missing ones.
+    void effective(const Container& c, const std::string& cAt, Sum& out)
+    {
+        noteBad(c.requests);
+        noteBad(c.limits);
+        bool cpuLimit = false, memLimit = false;
+        for (const auto& [k, q] : c.requests.values)
+            request(k, q, cAt, out);
+        for (const auto& [k, q] : c.limits.values) {
+            if (!c.requests.find(k))
+                request(k, q, cAt, out);
+            if ((k == "cpu" || k == "memory") && !q.isZero()) {
+                if (const auto n = nanoUnits(q))
+                    entry(qosLimits, k) += *n;
+                (k == "cpu" ? cpuLimit : memLimit) = true;
+            }
+        }
+        allLimited = allLimited && cpuLimit && memLimit;
+    }
+};
+
 // Kubernetes' pod requests (k8s.io/component-helpers resource.PodRequests): containers summed;
 // each init container needs its own request plus the restartable (sidecar) init containers before
 // it, and the pod the max of that and the sum; sidecars also add to the sum; then the overhead.
 // Limits stand in for missing requests (the API server's defaulting). Exact, in nano-units.
+PodRequests podRequests(const Item& it, const std::string& at)
+{
+    PodRequests r;
+    Sum initMax, sidecars;
+    for (std::size_t i = 0; i < it.containers.size(); ++i) {
+        Sum one;
+        r.effective(it.containers[i], at + "/spec/containers/" + std::to_string(i), one);
+        add(r.total, one);
+    }
+    for (std::size_t i = 0; i < it.initContainers.size(); ++i) {
+        Sum one;
+        r.effective(it.initContainers[i], at + "/spec/initContainers/" + std::to_string(i), one);
+        if (it.initContainers[i].sidecar) {
+            add(r.total, one);
+            add(sidecars, one);
+            maxInto(initMax, sidecars);
+        } else {
+            add(one, sidecars);
+            maxInto(initMax, one);
+        }
+    }
+    maxInto(r.total, initMax);
+    r.noteBad(it.overhead);
+    for (const auto& [k, q] : it.overhead.values)
+        if (const auto n = nanoUnits(q))
+            entry(r.total, k) += *n;
+    return r;
+}
+
+/// The summed requests into the pod's units (rounded up); resources out of range go to `outOfRange`.
+void setRequest(const Sum& total, K8sPod& p, std::vector<std::string>& outOfRange)
+{
+    auto scaled = [&](Int nanos, int unitExp10, int unitExp2, const std::string& k) -> int64_t {
+        const auto v = scaledQuantity(Quantity { nanos, -9, 0 }, unitExp10, unitExp2, Round::Up);
+        if (!v)
+            outOfRange.push_back(k);
+        return v.value_or(0);
+    };
+    for (const auto& [k, v] : total) {
+        if (k == "cpu")
+            p.request.cpuMilli = scaled(v, -3, 0, k);
+        else if (k == "memory")
+            p.request.memMiB = scaled(v, 0, 20, k);
+        else if (v == 0)
+            continue;
+        else if (std::find(std::begin(kGpuResources), std::end(kGpuResources), k) != std::end(kGpuResources)) {
+            p.request.numGpu = int32_t(std::min<int64_t>(scaled(v, 0, 0, k), 4096));
+            p.request.gpuMilli = 1000;
+        } else {
+            p.extended.emplace_back(k, scaled(v, 0, 0, k));
+        }
+    }
+}
+
+/// QoS as Kubernetes derives it (cpu and memory only).
+const char* derivedQos(const PodRequests& r)
+{
+    auto sorted = [](Sum s) {
+        std::sort(s.begin(), s.end());
+        return s;
+    };
+    if (r.qosRequests.empty() && r.qosLimits.empty())
+        return "BestEffort";
+    if (r.allLimited && r.qosLimits.size() == 2 && sorted(r.qosRequests) == sorted(r.qosLimits))
+        return "Guaranteed";
+    return "Burstable";
+}
+
+} // namespace
+
 void Reader::pod(const Item& it, const std::string& at)
 {
     K8sPod p;
@@ -80,129 +226,22 @@ void Reader::pod(const Item& it, const std::string& at)
     p.phase = it.phase;
     p.priority = int32_t(std::clamp<int64_t>(it.priority, INT32_MIN, INT32_MAX));
 
-    using Sum = std::vector<std::pair<std::string, Int>>; // few resources: a flat list
-    auto at_ = [](Sum& s, const std::string& k) -> Int& {
-        for (auto& [name, v] : s)
-            if (name == k)
-                return v;
-        s.emplace_back(k, 0);
-        return s.back().second;
-    };
-    auto add = [&](Sum& a, const Sum& b) {
-        for (const auto& [k, v] : b)
-            at_(a, k) += v;
-    };
-    auto maxInto = [&](Sum& a, const Sum& b) {
-        for (const auto& [k, v] : b) {
-            Int& x = at_(a, k);
-            x = std::max(x, v);
-        }
-    };
-    Sum qosRequests, qosLimits;
-    bool allLimited = true;
-    std::string badPointer, badMessage;
-    auto effective = [&](const Container& c, const std::string& cAt, Sum& out) {
-        for (const ResourceList* l : { &c.requests, &c.limits })
-            if (!l->badPointer.empty() && badPointer.empty()) {
-                badPointer = l->badPointer;
-                badMessage = l->badMessage;
-            }
-        bool cpuLimit = false, memLimit = false;
-        auto request = [&](const std::string& k, const Quantity& q) {
-            const auto n = nanoUnits(q);
-            if (!n) {
-                if (badPointer.empty()) {
-                    badPointer = cAt + "/resources/requests/" + pointerKey(k);
-                    badMessage = "quantity out of range";
-                }
-                return;
-            }
-            at_(out, k) += *n;
-            if ((k == "cpu" || k == "memory") && *n != 0)
-                at_(qosRequests, k) += *n;
-        };
-        for (const auto& [k, q] : c.requests.values)
-            request(k, q);
-        for (const auto& [k, q] : c.limits.values) {
-            if (!c.requests.find(k))
-                request(k, q);
-            if ((k == "cpu" || k == "memory") && !q.isZero()) {
-                if (const auto n = nanoUnits(q))
-                    at_(qosLimits, k) += *n;
-                (k == "cpu" ? cpuLimit : memLimit) = true;
-            }
-        }
-        allLimited = allLimited && cpuLimit && memLimit;
-    };
-    Sum total, initMax, sidecars;
-    for (std::size_t i = 0; i < it.containers.size(); ++i) {
-        Sum one;
-        effective(it.containers[i], at + "/spec/containers/" + std::to_string(i), one);
-        add(total, one);
-    }
-    for (std::size_t i = 0; i < it.initContainers.size(); ++i) {
-        Sum one;
-        effective(it.initContainers[i], at + "/spec/initContainers/" + std::to_string(i), one);
-        if (it.initContainers[i].sidecar) {
-            add(total, one);
-            add(sidecars, one);
-            maxInto(initMax, sidecars);
-        } else {
-            add(one, sidecars);
-            maxInto(initMax, one);
-        }
-    }
-    maxInto(total, initMax);
-    if (!it.overhead.badPointer.empty() && badPointer.empty()) {
-        badPointer = it.overhead.badPointer;
-        badMessage = it.overhead.badMessage;
-    }
-    for (const auto& [k, q] : it.overhead.values)
-        if (const auto n = nanoUnits(q))
-            at_(total, k) += *n;
-    if (!badPointer.empty()) { // a pod whose request is unknown is not guessed
-        warn("bad-quantity", badPointer, badMessage);
+    const PodRequests requests = podRequests(it, at);
+    if (!requests.badPointer.empty()) { // a pod whose request is unknown is not guessed
+        warn("bad-quantity", requests.badPointer, requests.badMessage);
         return;
     }
-    bool ok = true;
-    auto scaled = [&](Int nanos, int unitExp10, int unitExp2, const std::string& k) -> int64_t {
-        const auto v = scaledQuantity(Quantity { nanos, -9, 0 }, unitExp10, unitExp2, Round::Up);
-        if (!v) {
-            warn("bad-quantity", at + "/spec", "the " + k + " request is out of range");
-            ok = false;
-        }
-        return v.value_or(0);
-    };
-    for (const auto& [k, v] : total) {
-        if (k == "cpu")
-            p.request.cpuMilli = scaled(v, -3, 0, k);
-        else if (k == "memory")
-            p.request.memMiB = scaled(v, 0, 20, k);
-        else if (v == 0)
-            continue;
-        else if (std::find(std::begin(kGpuResources), std::end(kGpuResources), k) != std::end(kGpuResources)) {
-            p.request.numGpu = int32_t(std::min<int64_t>(scaled(v, 0, 0, k), 4096));
-            p.request.gpuMilli = 1000;
-        } else {
-            p.extended.emplace_back(k, scaled(v, 0, 0, k));
-        }
-    }
-    if (!ok)
+    std::vector<std::string> outOfRange;
+    setRequest(requests.total, p, outOfRange);
+    for (const std::string& k : outOfRange)
+        warn("bad-quantity", at + "/spec", "the " + k + " request is out of range");
+    if (!outOfRange.empty())
         return;
-    // QoS: status.qosClass, else as Kubernetes derives it (cpu and memory only).
+    // QoS: status.qosClass, else as Kubernetes derives it.
     p.qos = it.qosClass;
     if (p.qos.empty()) {
         p.qosDerived = true;
-        auto sorted = [](Sum s) {
-            std::sort(s.begin(), s.end());
-            return s;
-        };
-        if (qosRequests.empty() && qosLimits.empty())
-            p.qos = "BestEffort";
-        else if (allLimited && qosLimits.size() == 2 && sorted(qosRequests) == sorted(qosLimits))
-            p.qos = "Guaranteed";
-        else
-            p.qos = "Burstable";
+        p.qos = derivedQos(requests);
     }
     if (!it.selectorModel.empty())
         p.gpuModels = { it.selectorModel };

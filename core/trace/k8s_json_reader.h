@@ -111,6 +111,10 @@ private:
     bool status(od::value v, const std::string& at, Item& it);
     bool about(od::value v, Item& it);
     bool nodeSelectorTerms(od::value v, Item& it);
+    /// A List's items, each read as an object of its own.
+    bool listItems(od::value v, const std::string& at, int depth);
+    /// A field only events have (core/v1 or events.k8s.io/v1); other keys are skipped.
+    bool eventField(std::string_view key, od::value x, const std::string& at, Item& it);
     void node(const Item& it, const std::string& at);
     void pod(const Item& it, const std::string& at);
     void event(const Item& it, const std::string& at);

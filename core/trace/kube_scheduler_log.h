@@ -73,6 +73,8 @@ public:
     int64_t scoreLines = 0;
 
 private:
+    /// Reads a decision log's decision records (decision_log_reader.cpp).
+    struct DecisionRecords;
     struct PendingTerm {
         int32_t slot, plugin;
         double score;

@@ -81,7 +81,70 @@ struct LsfImporter::State {
     std::map<std::string, int64_t> otherRecords, status;
     std::vector<std::string> files;
     int64_t records = 0;
+
+    /// Status, user, queue and name from a JOB_FINISH record; `after` is the index past its
+    /// execution hosts.
+    void describe(const std::vector<std::string_view>& f, std::size_t after, int64_t jStatus, int64_t uid, Trace& trace, Job& job);
+    /// One task per distinct execution host (f[first..after)), holding the slots it lists there.
+    void addTasks(const std::vector<std::string_view>& f, std::size_t first, std::size_t after, int64_t slots, int64_t start,
+        Trace& trace, Job& job);
 };
+
+void LsfImporter::State::describe(const std::vector<std::string_view>& f, std::size_t after, int64_t jStatus, int64_t uid,
+    Trace& trace, Job& job)
+{
+    job.status = int16_t(jStatus & 64 ? 1 : jStatus & 32 ? 0 : -1); // DONE 64, EXIT 32
+    ++status[jStatus & 64 ? "DONE" : jStatus & 32 ? "EXIT" : "status " + std::to_string(jStatus)];
+    const std::string user = sanitizeUtf8(f[kUserName]);
+    if (!user.empty()) {
+        auto [it, fresh] = userIndex.emplace(user, int32_t(trace.users.size()));
+        if (fresh)
+            trace.users.push_back(user);
+        job.user = it->second;
+    } else {
+        job.user = int32_t(uid);
+    }
+    if (!f[kQueue].empty())
+        job.qos = int16_t(trace.internQos(sanitizeUtf8(f[kQueue])));
+    const std::string_view name = !f[after + 2].empty() ? f[after + 2] : f[after + 3];
+    if (!name.empty())
+        trace.setJobName(job, sanitizeUtf8(name.substr(0, 256)));
+}
+
+void LsfImporter::State::addTasks(const std::vector<std::string_view>& f, std::size_t first, std::size_t after, int64_t slots,
+    int64_t start, Trace& trace, Job& job)
+{
+    std::vector<std::pair<std::string_view, int64_t>> perHost;
+    for (std::size_t k = first; k < after; ++k) {
+        auto it = std::find_if(perHost.begin(), perHost.end(), [&](const auto& p) { return p.first == f[k]; });
+        if (it == perHost.end())
+            perHost.push_back({ f[k], 1 });
+        else
+            ++it->second;
+    }
+    job.gang = true;
+    job.firstTask = uint32_t(trace.tasks.size());
+    if (perHost.empty()) { // never dispatched: the request, unplaced
+        Task task;
+        task.request.cpuMilli = std::max<int64_t>(slots, 1) * 1000;
+        trace.tasks.push_back(task);
+    }
+    for (const auto& [host, n] : perHost) {
+        Task task;
+        task.request.cpuMilli = n * 1000;
+        task.logged.startTimeS = double(start);
+        task.logged.endTimeS = double(start) + job.runTimeS;
+        auto [it, fresh] = nodeIndex.emplace(std::string(host), int32_t(trace.nodes.size()));
+        if (fresh) {
+            Node node;
+            node.name = sanitizeUtf8(host);
+            trace.nodes.push_back(std::move(node));
+        }
+        task.logged.node = NodeId { it->second };
+        trace.tasks.push_back(task);
+    }
+    job.taskCount = uint32_t(trace.tasks.size() - job.firstTask);
+}
 
 LsfImporter::LsfImporter()
     : m(std::make_unique<State>())
@@ -150,54 +213,8 @@ Status LsfImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
         job.runTimeS = ran ? double(std::max<int64_t>(end - start, 0)) : -1;
         if (ran && end < start)
             row.warn("end-before-start", "eventTime", "finishes before it starts; run time taken as 0");
-        job.status = int16_t(jStatus & 64 ? 1 : jStatus & 32 ? 0 : -1); // DONE 64, EXIT 32
-        ++m->status[jStatus & 64 ? "DONE" : jStatus & 32 ? "EXIT" : "status " + std::to_string(jStatus)];
-        const std::string user = sanitizeUtf8(f[kUserName]);
-        if (!user.empty()) {
-            auto [it, fresh] = m->userIndex.emplace(user, int32_t(trace.users.size()));
-            if (fresh)
-                trace.users.push_back(user);
-            job.user = it->second;
-        } else {
-            job.user = int32_t(uid);
-        }
-        if (!f[kQueue].empty())
-            job.qos = int16_t(trace.internQos(sanitizeUtf8(f[kQueue])));
-        const std::string_view name = !f[after + 2].empty() ? f[after + 2] : f[after + 3];
-        if (!name.empty())
-            trace.setJobName(job, sanitizeUtf8(name.substr(0, 256)));
-
-        // One task per distinct execution host, holding the slots it lists there.
-        std::vector<std::pair<std::string_view, int64_t>> perHost;
-        for (std::size_t k = exAt + 1; k < after; ++k) {
-            auto it = std::find_if(perHost.begin(), perHost.end(), [&](const auto& p) { return p.first == f[k]; });
-            if (it == perHost.end())
-                perHost.push_back({ f[k], 1 });
-            else
-                ++it->second;
-        }
-        job.gang = true;
-        job.firstTask = uint32_t(trace.tasks.size());
-        if (perHost.empty()) { // never dispatched: the request, unplaced
-            Task task;
-            task.request.cpuMilli = std::max<int64_t>(slots, 1) * 1000;
-            trace.tasks.push_back(task);
-        }
-        for (const auto& [host, n] : perHost) {
-            Task task;
-            task.request.cpuMilli = n * 1000;
-            task.logged.startTimeS = double(start);
-            task.logged.endTimeS = double(start) + job.runTimeS;
-            auto [it, fresh] = m->nodeIndex.emplace(std::string(host), int32_t(trace.nodes.size()));
-            if (fresh) {
-                Node node;
-                node.name = sanitizeUtf8(host);
-                trace.nodes.push_back(std::move(node));
-            }
-            task.logged.node = NodeId { it->second };
-            trace.tasks.push_back(task);
-        }
-        job.taskCount = uint32_t(trace.tasks.size() - job.firstTask);
+        m->describe(f, after, jStatus, uid, trace, job);
+        m->addTasks(f, exAt + 1, after, slots, start, trace, job);
         trace.jobs.push_back(std::move(job));
         if (auto e = ctx.tooManyTasks(reader, trace.tasks.size()))
             return *e;

@@ -27,6 +27,11 @@ public:
     std::size_t decisions() const { return m_decisions; }
 
 private:
+    Status decision(const std::vector<std::string_view>& f, Trace& trace);
+    Status reason(const std::vector<std::string_view>& f, LoggedDecisions& l);
+    Status reward(const std::vector<std::string_view>& f, LoggedDecisions& l);
+    Status candidate(const std::vector<std::string_view>& f, Trace& trace);
+
     uint32_t m_reasonsLeft = 0, m_candidatesLeft = 0, m_rewardsLeft = 0;
     std::size_t m_decisions = 0;
 };

@@ -49,6 +49,111 @@ Status finish(LineReader& reader, int64_t rows, const char* what)
     return {};
 }
 
+/// Column indexes of an openb pod list (-1: absent).
+struct PodColumns {
+    explicit PodColumns(const ColumnMap& cols)
+        : name(cols.index("name"))
+        , cpu(cols.index("cpu_milli"))
+        , mem(cols.index("memory_mib"))
+        , numGpu(cols.index("num_gpu"))
+        , gpuMilli(cols.index("gpu_milli"))
+        , spec(cols.index("gpu_spec"))
+        , qos(cols.index("qos"))
+        , phase(cols.index("pod_phase"))
+        , create(cols.index("creation_time"))
+        , del(cols.index("deletion_time"))
+        , sched(cols.index("scheduled_time"))
+    {
+    }
+    int name, cpu, mem, numGpu, gpuMilli, spec, qos, phase, create, del, sched;
+};
+
+/// The pod's request, its GPU share checked against its GPU count.
+void readRequest(RowReader& row, const PodColumns& c, TaskRequest& req)
+{
+    req.cpuMilli = row.integer(c.cpu, "cpu_milli", true, 0, 0, kMaxResource);
+    req.memMiB = row.integer(c.mem, "memory_mib", true, 0, 0, kMaxResource);
+    req.numGpu = int32_t(row.integer(c.numGpu, "num_gpu", true, 0, 0, 4096));
+    req.gpuMilli = int32_t(row.integer(c.gpuMilli, "gpu_milli", true, 0, 0, 1000));
+    if (row.ok() && req.numGpu == 0 && req.gpuMilli != 0)
+        row.fail("inconsistent", "gpu_milli",
+            "gpu_milli is " + std::to_string(req.gpuMilli) + " but num_gpu is 0; row skipped");
+    if (row.ok() && req.numGpu > 0 && req.gpuMilli == 0)
+        row.fail("inconsistent", "gpu_milli", "num_gpu is " + std::to_string(req.numGpu)
+                + " but gpu_milli is 0; row skipped");
+    if (row.ok() && req.numGpu > 1 && req.gpuMilli != 1000)
+        row.fail("inconsistent", "gpu_milli",
+            "a task with " + std::to_string(req.numGpu) + " GPUs must ask for whole GPUs (1000), found "
+                + std::to_string(req.gpuMilli) + "; row skipped");
+}
+
+/// gpu_spec: GPU models separated by '|', into the request's model mask.
+void readGpuSpec(RowReader& row, int col, Trace& trace, std::vector<std::string_view>& models, TaskRequest& req)
+{
+    std::string_view spec = trimmed(row.text(col));
+    if (spec.empty())
+        return;
+    splitChar(spec, '|', models);
+    for (std::string_view m : models) {
+        m = trimmed(m);
+        if (m.empty())
+            continue;
+        std::string model = isValidUtf8(m) ? std::string(m) : sanitizeUtf8(m);
+        int idx = trace.internGpuModel(model);
+        if (idx < 0) {
+            row.fail("too-many-models", "gpu_spec", "more than 32 GPU models; " + quoted(m));
+            break;
+        }
+        req.gpuModelMask |= 1u << idx;
+    }
+}
+
+/// QoS class and pod phase (the job's status).
+void readQosAndPhase(RowReader& row, const PodColumns& c, Trace& trace, Job& job)
+{
+    if (c.qos >= 0) {
+        std::string qos = row.utf8Text(c.qos, "qos");
+        if (!qos.empty())
+            job.qos = int16_t(trace.internQos(qos));
+    }
+    if (c.phase >= 0) {
+        std::string_view phase = trimmed(row.text(c.phase));
+        if (phase == "Pending")
+            job.status = int16_t(PodPhase::Pending);
+        else if (phase == "Running")
+            job.status = int16_t(PodPhase::Running);
+        else if (phase == "Succeeded")
+            job.status = int16_t(PodPhase::Succeeded);
+        else if (phase == "Failed")
+            job.status = int16_t(PodPhase::Failed);
+        else if (!phase.empty())
+            row.warn("unknown-value", "pod_phase", quoted(phase) + " is not a known phase; kept as unknown");
+    }
+}
+
+/// Creation, scheduling and deletion times: the job's submit and run time, the task's logged
+/// start and end. False when a time is bad (the row failed).
+bool readTimes(RowReader& row, const PodColumns& c, Job& job, Task& task)
+{
+    const double created = row.real(c.create, "creation_time", false, -1, 0);
+    const double deleted = row.real(c.del, "deletion_time", false, -1, 0);
+    const double scheduled = row.real(c.sched, "scheduled_time", false, -1, 0);
+    if (!row.ok())
+        return false;
+    job.submitTimeS = created;
+    task.logged.startTimeS = scheduled;
+    task.logged.endTimeS = deleted;
+    if (scheduled >= 0 && deleted >= 0) {
+        if (deleted >= scheduled)
+            job.runTimeS = deleted - scheduled;
+        else
+            row.warn("inconsistent", "deletion_time", "deleted before it was scheduled; run time unknown");
+    }
+    if (created >= 0 && scheduled >= 0 && scheduled < created)
+        row.warn("inconsistent", "scheduled_time", "scheduled before it was created");
+    return true;
+}
+
 } // namespace
 
 Status importOpenbNodes(LineReader& reader, Trace& trace, ImportContext& ctx)
@@ -117,10 +222,7 @@ Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
     if (!header)
         return header.error();
     const ColumnMap& cols = header.value();
-    const int cName = cols.index("name"), cCpu = cols.index("cpu_milli"), cMem = cols.index("memory_mib"),
-              cNumGpu = cols.index("num_gpu"), cGpuMilli = cols.index("gpu_milli"), cSpec = cols.index("gpu_spec"),
-              cQos = cols.index("qos"), cPhase = cols.index("pod_phase"), cCreate = cols.index("creation_time"),
-              cDelete = cols.index("deletion_time"), cSched = cols.index("scheduled_time");
+    const PodColumns c(cols);
     const std::string& file = reader.displayName();
     const FeasibilityChecker feasibility(trace);
 
@@ -151,83 +253,21 @@ Status importOpenbPods(LineReader& reader, Trace& trace, ImportContext& ctx)
         }
         Job job;
         Task task;
-        std::string name = row.utf8Text(cName, "name");
+        std::string name = row.utf8Text(c.name, "name");
         if (name.empty())
             row.fail("missing-value", "name", "pod name is empty");
-        TaskRequest& req = task.request;
-        req.cpuMilli = row.integer(cCpu, "cpu_milli", true, 0, 0, kMaxResource);
-        req.memMiB = row.integer(cMem, "memory_mib", true, 0, 0, kMaxResource);
-        req.numGpu = int32_t(row.integer(cNumGpu, "num_gpu", true, 0, 0, 4096));
-        req.gpuMilli = int32_t(row.integer(cGpuMilli, "gpu_milli", true, 0, 0, 1000));
-        if (row.ok() && req.numGpu == 0 && req.gpuMilli != 0)
-            row.fail("inconsistent", "gpu_milli",
-                "gpu_milli is " + std::to_string(req.gpuMilli) + " but num_gpu is 0; row skipped");
-        if (row.ok() && req.numGpu > 0 && req.gpuMilli == 0)
-            row.fail("inconsistent", "gpu_milli", "num_gpu is " + std::to_string(req.numGpu)
-                    + " but gpu_milli is 0; row skipped");
-        if (row.ok() && req.numGpu > 1 && req.gpuMilli != 1000)
-            row.fail("inconsistent", "gpu_milli",
-                "a task with " + std::to_string(req.numGpu) + " GPUs must ask for whole GPUs (1000), found "
-                    + std::to_string(req.gpuMilli) + "; row skipped");
-        if (cSpec >= 0 && row.ok()) {
-            std::string_view spec = trimmed(row.text(cSpec));
-            if (!spec.empty()) {
-                splitChar(spec, '|', models);
-                for (std::string_view m : models) {
-                    m = trimmed(m);
-                    if (m.empty())
-                        continue;
-                    std::string model = isValidUtf8(m) ? std::string(m) : sanitizeUtf8(m);
-                    int idx = trace.internGpuModel(model);
-                    if (idx < 0) {
-                        row.fail("too-many-models", "gpu_spec", "more than 32 GPU models; " + quoted(m));
-                        break;
-                    }
-                    req.gpuModelMask |= 1u << idx;
-                }
-            }
-        }
-        if (cQos >= 0) {
-            std::string qos = row.utf8Text(cQos, "qos");
-            if (!qos.empty())
-                job.qos = int16_t(trace.internQos(qos));
-        }
-        if (cPhase >= 0) {
-            std::string_view phase = trimmed(row.text(cPhase));
-            if (phase == "Pending")
-                job.status = int16_t(PodPhase::Pending);
-            else if (phase == "Running")
-                job.status = int16_t(PodPhase::Running);
-            else if (phase == "Succeeded")
-                job.status = int16_t(PodPhase::Succeeded);
-            else if (phase == "Failed")
-                job.status = int16_t(PodPhase::Failed);
-            else if (!phase.empty())
-                row.warn("unknown-value", "pod_phase", quoted(phase) + " is not a known phase; kept as unknown");
-        }
-        const double created = row.real(cCreate, "creation_time", false, -1, 0);
-        const double deleted = row.real(cDelete, "deletion_time", false, -1, 0);
-        const double scheduled = row.real(cSched, "scheduled_time", false, -1, 0);
-        if (!row.ok())
+        readRequest(row, c, task.request);
+        if (c.spec >= 0 && row.ok())
+            readGpuSpec(row, c.spec, trace, models, task.request);
+        readQosAndPhase(row, c, trace, job);
+        if (!readTimes(row, c, job, task))
             continue;
-        job.submitTimeS = created;
-        task.logged.startTimeS = scheduled;
-        task.logged.endTimeS = deleted;
-        if (scheduled >= 0 && deleted >= 0) {
-            if (deleted >= scheduled)
-                job.runTimeS = deleted - scheduled;
-            else
-                row.warn("inconsistent", "deletion_time", "deleted before it was scheduled; run time unknown");
-        }
-        if (created >= 0 && scheduled >= 0 && scheduled < created)
-            row.warn("inconsistent", "scheduled_time", "scheduled before it was created");
-
         if (const int64_t first = seen.add(name, reader.lineNumber()); first >= 0) {
             row.fail("duplicate-id", "name",
                 "duplicate pod " + quoted(name) + " (first at line " + std::to_string(first) + "); row skipped");
             continue;
         }
-        if (feasibility.hasNodes() && !feasibility.canEverHost(req))
+        if (feasibility.hasNodes() && !feasibility.canEverHost(task.request))
             row.warn("never-fits", "",
                 "pod " + quoted(name) + " asks for more than any node has; it can never run");
 

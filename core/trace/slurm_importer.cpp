@@ -35,6 +35,120 @@ int16_t statusOf(std::string_view state)
     return -1;
 }
 
+/// One sacct row's columns by index (-1: not in the layout); a bad value fails the row.
+struct SacctRow {
+    const std::vector<std::string_view>& fields;
+    RowReader& row;
+    std::string& error;
+
+    std::string_view text(int col) const { return col >= 0 ? trimmed(fields[std::size_t(col)]) : std::string_view(); }
+
+    /// Unix seconds; -1 when absent or bad.
+    double time(int col, const char* name, const LocalTimeZone& zone)
+    {
+        const std::string_view t = text(col);
+        if (col < 0 || isSlurmNoTime(t))
+            return -1;
+        auto civil = parseSlurmDateTime(t, error);
+        if (!civil) {
+            row.fail("bad-time", name, error + "; row skipped");
+            return -1;
+        }
+        return double(zone.toUnix(*civil));
+    }
+
+    /// A count in 0..kMaxCount; -1 when absent or bad.
+    int64_t count(int col, const char* name)
+    {
+        const std::string_view t = text(col);
+        int64_t v = 0;
+        if (t.empty())
+            return -1;
+        if (const ParseStatus s = parseInt64(t, v); s != ParseStatus::Ok || v < 0 || v > kMaxCount) {
+            row.fail(s == ParseStatus::Ok ? "out-of-range" : "bad-number", name,
+                (s == ParseStatus::Ok ? quoted(t) + " is outside 0.." + std::to_string(kMaxCount) : parseMessage(s, t)) + "; row skipped");
+            return -1;
+        }
+        return v;
+    }
+
+    SlurmTres tres(int col, const char* name)
+    {
+        if (text(col).empty())
+            return {};
+        auto r = parseSlurmTres(text(col), error);
+        if (!r) {
+            row.fail("bad-tres", name, error + "; row skipped");
+            return {};
+        }
+        return *r;
+    }
+
+    /// Seconds; -1 when absent or bad (a warning, not a failure).
+    double duration(int col, const char* name)
+    {
+        if (text(col).empty())
+            return -1;
+        auto d = parseSlurmDuration(text(col), error);
+        if (!d && !error.empty()) {
+            row.warn("bad-duration", name, error + "; taken as unknown");
+            error.clear();
+        }
+        return d ? *d : -1;
+    }
+};
+
+/// What a job row says before it becomes a Job (times in Unix seconds, -1 = unknown).
+struct SacctValues {
+    double submit = -1, eligible = -1, start = -1, end = -1;
+    SlurmTres alloc, req;
+    int64_t nodesCount = -1, cpus = -1, priority = -1;
+    std::optional<SlurmMemory> reqMem;
+    std::optional<std::vector<std::string>> hosts;
+};
+
+int64_t firstPositive(std::initializer_list<int64_t> vs)
+{
+    for (int64_t v : vs)
+        if (v > 0)
+            return v;
+    return int64_t(-1);
+}
+
+/// Reads the columns of a job row; false (the row failed) when one is bad.
+bool readValues(SacctRow& r, const SacctLayout& L, const LocalTimeZone& zone, SacctValues& v)
+{
+    v.submit = r.time(L.submit, "Submit", zone);
+    v.eligible = r.time(L.eligible, "Eligible", zone);
+    v.start = r.time(L.start, "Start", zone);
+    v.end = r.time(L.end, "End", zone);
+    v.alloc = r.tres(L.allocTres, "AllocTRES");
+    v.req = r.tres(L.reqTres, "ReqTRES");
+    v.nodesCount = firstPositive({ r.count(L.nnodes, "NNodes"), r.count(L.allocNodes, "AllocNodes"), v.alloc.nodes,
+        r.count(L.reqNodes, "ReqNodes"), v.req.nodes });
+    v.cpus = firstPositive({ r.count(L.ncpus, "NCPUS"), r.count(L.allocCpus, "AllocCPUS"), v.alloc.cpu,
+        r.count(L.reqCpus, "ReqCPUS"), v.req.cpu });
+    v.priority = r.count(L.priority, "Priority");
+    if (!r.text(L.reqMem).empty() && !(v.reqMem = parseSlurmMemory(r.text(L.reqMem), r.error)))
+        r.row.fail("bad-memory", "ReqMem", r.error + "; row skipped");
+    if (v.submit < 0 && r.row.ok())
+        r.row.fail("no-submit", "Submit", "no submit time; row skipped");
+    if (r.row.ok() && !(v.hosts = expandHostlist(r.text(L.nodeList), kMaxHosts, r.error)))
+        r.row.fail("bad-nodelist", "NodeList", r.error + "; row skipped");
+    return r.row.ok();
+}
+
+/// The job's state word, upper case ("CANCELLED by 123" -> "CANCELLED"; none -> "UNKNOWN").
+std::string stateOf(const SacctRow& r, const SacctLayout& L)
+{
+    std::string state(r.text(L.state).substr(0, r.text(L.state).find(' ')));
+    for (char& c : state)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    if (state.empty())
+        state = "UNKNOWN";
+    return state;
+}
+
 } // namespace
 
 struct SlurmImporter::State {
@@ -52,7 +166,222 @@ struct SlurmImporter::State {
     int64_t ordinal = 0, rows = 0, eligibleLater = 0, estimatedRun = 0, cappedRun = 0, estimatedWait = 0;
     int64_t perCpuFlag = 0, hostCountDiffers = 0, startBeforeSubmit = 0, neverStarted = 0;
     bool anyNodeList = false;
+
+    /// The time zone and the --sacct-fields layout, once per file.
+    Status setUp(const ImportOptions& options, std::optional<SacctLayout>& layout, std::vector<std::string_view>& fields,
+        std::string& error);
+    /// A header line sets the layout (`header` true); a data row without one needs a known layout.
+    Status detectLayout(const std::vector<std::string_view>& fields, std::optional<SacctLayout>& layout, const std::string& file,
+        int64_t lineNo, std::string& error, bool& header);
+    /// Ids: JobIDRaw, else a numeric JobID; arrays (123_4), het jobs (123+0) and exports without
+    /// ids get the row's ordinal (the JobID text is then the job's name). False: a duplicate.
+    bool identify(SacctRow& r, const SacctLayout& L, std::string_view jobIdText, int64_t lineNo, Job& job, bool& idFromText);
+    /// Eligible time, time limit, status, priority, QoS, user, group and name.
+    void describe(SacctRow& r, const SacctLayout& L, const SacctValues& v, const std::string& state, bool idFromText,
+        std::string_view jobIdText, Trace& trace, Job& job);
+    /// Run time and logged start/end.
+    void runTimes(SacctRow& r, const SacctLayout& L, const std::string& state, SacctValues& v, Job& job);
+    /// One task per allocated node; false (the row failed) when there are too many.
+    bool addTasks(SacctRow& r, const SacctLayout& L, const SacctValues& v, Trace& trace, Job& job);
 };
+
+Status SlurmImporter::State::setUp(const ImportOptions& options, std::optional<SacctLayout>& layout, std::vector<std::string_view>& fields,
+    std::string& error)
+{
+    if (!zone) {
+        zone = LocalTimeZone::make(options.timezone, error);
+        if (!zone)
+            return makeError(ErrorCode::Invalid, "--timezone: " + error);
+    }
+    if (!options.sacctFields.empty()) {
+        splitChar(options.sacctFields, ',', fields);
+        layout = sacctLayoutFromNames(fields, "--sacct-fields", error);
+        if (!layout)
+            return makeError(ErrorCode::Invalid, "--sacct-fields: " + error);
+    }
+    return {};
+}
+
+Status SlurmImporter::State::detectLayout(const std::vector<std::string_view>& fields, std::optional<SacctLayout>& layout,
+    const std::string& file, int64_t lineNo, std::string& error, bool& header)
+{
+    header = looksLikeSacctHeader(fields);
+    if (header) {
+        layout = sacctLayoutFromNames(fields, "header", error);
+        if (!layout)
+            return Error { ErrorCode::Format, error, file, lineNo, -1 };
+        return {};
+    }
+    if (!layout) {
+        layout = knownHeaderlessSacctLayout(fields);
+        if (!layout)
+            return Error { ErrorCode::Format,
+                "sacct output without a header line, in no known layout (" + std::to_string(fields.size())
+                    + " fields; known: " + knownSacctLayoutsText()
+                    + "); give the field names in order with --sacct-fields, as for sacct --format",
+                file, lineNo, -1 };
+    }
+    if (std::find(layouts.begin(), layouts.end(), layout->source) == layouts.end())
+        layouts.push_back(layout->source);
+    return {};
+}
+
+bool SlurmImporter::State::identify(SacctRow& r, const SacctLayout& L, std::string_view jobIdText, int64_t lineNo, Job& job, bool& idFromText)
+{
+    ++ordinal;
+    int64_t id = -1;
+    idFromText = false;
+    if (int64_t v = 0; parseInt64(r.text(L.jobIdRaw), v) == ParseStatus::Ok && v >= 0)
+        id = v;
+    else if (parseInt64(jobIdText, v) == ParseStatus::Ok && v >= 0)
+        id = v;
+    else
+        id = ordinal, idFromText = !jobIdText.empty();
+    if (!jobIdText.empty()) {
+        auto [it, fresh] = seenJobIds.emplace(std::string(jobIdText), lineNo);
+        if (!fresh) {
+            r.row.fail("duplicate-id", "JobID", "duplicate job " + quoted(jobIdText) + " (first at line "
+                    + std::to_string(it->second) + "); row skipped");
+            return false;
+        }
+    }
+    job.id = JobId { id };
+    return true;
+}
+
+void SlurmImporter::State::describe(SacctRow& r, const SacctLayout& L, const SacctValues& v, const std::string& state,
+    bool idFromText, std::string_view jobIdText, Trace& trace, Job& job)
+{
+    job.submitTimeS = v.submit;
+    if (v.eligible > v.submit) {
+        job.submitTimeS = v.eligible; // held or dependent: the scheduler could not start it earlier
+        ++eligibleLater;
+    }
+    job.requestedTimeS = r.duration(L.timelimit, "Timelimit");
+    if (job.requestedTimeS < 0 && L.timelimitRaw >= 0) {
+        int64_t minutes = 0;
+        if (parseInt64(r.text(L.timelimitRaw), minutes) == ParseStatus::Ok && minutes > 0)
+            job.requestedTimeS = double(minutes) * 60;
+    }
+    job.status = statusOf(state);
+    job.priority = int32_t(std::clamp<int64_t>(v.priority, 0, INT32_MAX));
+    if (!r.text(L.qos).empty())
+        job.qos = int16_t(trace.internQos(sanitizeUtf8(r.text(L.qos))));
+    if (!r.text(L.user).empty()) {
+        auto [it, fresh] = userIndex.emplace(sanitizeUtf8(r.text(L.user)), int32_t(trace.users.size()));
+        if (fresh)
+            trace.users.push_back(it->first);
+        job.user = it->second;
+    } else if (int64_t uid = 0; parseInt64(r.text(L.uid), uid) == ParseStatus::Ok && uid >= 0 && uid < INT32_MAX) {
+        job.user = int32_t(uid);
+    }
+    if (int64_t gid = 0; parseInt64(r.text(L.gid), gid) == ParseStatus::Ok && gid >= 0 && gid < INT32_MAX)
+        job.group = int32_t(gid);
+    const std::string_view name = !r.text(L.jobName).empty() ? r.text(L.jobName) : idFromText ? jobIdText : std::string_view();
+    if (!name.empty())
+        trace.setJobName(job, sanitizeUtf8(name.substr(0, 256)));
+}
+
+void SlurmImporter::State::runTimes(SacctRow& r, const SacctLayout& L, const std::string& state, SacctValues& v, Job& job)
+{
+    // Run time: End - Start; without either (an anonymised export): CPUTimeRAW / CPUs, capped at
+    // the time limit (a larger allocation than the request, e.g. whole nodes, inflates it), and
+    // the wait ResvCPURAW / CPUs. Estimates are counted and named in the summary.
+    double& start = v.start;
+    double& end = v.end;
+    const double elapsed = r.duration(L.elapsed, "Elapsed");
+    if (start >= 0 && end >= 0) {
+        job.runTimeS = end - start;
+        if (job.runTimeS < 0) {
+            r.row.warn("end-before-start", "End", "ends before it starts; run time unknown");
+            job.runTimeS = -1, end = -1;
+        }
+    } else if (start >= 0 && elapsed >= 0 && state != "RUNNING" && state != "SUSPENDED") {
+        job.runTimeS = elapsed, end = start + elapsed;
+    } else if (L.start < 0 && L.end < 0 && L.cpuTimeRaw >= 0) {
+        double cpuSeconds = 0;
+        if (parseDouble(r.text(L.cpuTimeRaw), cpuSeconds) == ParseStatus::Ok && cpuSeconds >= 0) {
+            job.runTimeS = cpuSeconds / double(std::max<int64_t>(v.cpus, 1));
+            ++estimatedRun;
+            if (job.requestedTimeS > 0 && job.runTimeS > job.requestedTimeS)
+                job.runTimeS = job.requestedTimeS, ++cappedRun;
+            double resv = 0;
+            if (parseDouble(r.text(L.resvCpuRaw), resv) == ParseStatus::Ok && resv >= 0) {
+                start = job.submitTimeS + resv / double(std::max<int64_t>(v.cpus, 1));
+                end = start + job.runTimeS;
+                ++estimatedWait;
+            }
+        }
+    } else if (L.start < 0 && elapsed >= 0) {
+        job.runTimeS = elapsed;
+    }
+    // A node-list column that names no node: the job never got an allocation (cancelled while
+    // pending; sacct then prints Start = End = the cancel time). It is kept, not replayed.
+    if (L.nodeList >= 0 && v.hosts->empty() && start >= 0) {
+        start = end = -1;
+        job.runTimeS = -1;
+        ++neverStarted;
+    }
+    if (start >= 0 && start < job.submitTimeS)
+        ++startBeforeSubmit;
+}
+
+bool SlurmImporter::State::addTasks(SacctRow& r, const SacctLayout& L, const SacctValues& v, Trace& trace, Job& job)
+{
+    // Tasks: one per allocated node (the node list when it names them), the job's CPUs, memory
+    // and GPUs spread over them (rounded up).
+    const std::vector<std::string>& hosts = *v.hosts;
+    anyNodeList |= L.nodeList >= 0;
+    int64_t tasks = hosts.empty() ? std::max<int64_t>(v.nodesCount, 1) : int64_t(hosts.size());
+    if (!hosts.empty() && v.nodesCount > 0 && v.nodesCount != tasks)
+        ++hostCountDiffers;
+    if (tasks > int64_t(kMaxHosts)) {
+        r.row.fail("out-of-range", "NNodes", std::to_string(tasks) + " nodes; at most " + std::to_string(kMaxHosts) + "; row skipped");
+        return false;
+    }
+    const int64_t jobCpus = std::max<int64_t>(v.cpus, 1);
+    double memTotal = 0;
+    if (v.alloc.memMiB >= 0)
+        memTotal = v.alloc.memMiB;
+    else if (v.reqMem)
+        memTotal = v.reqMem->perCpu ? v.reqMem->mib * double(jobCpus) : v.reqMem->mib * double(std::max<int64_t>(v.nodesCount, 1));
+    else if (v.req.memMiB >= 0)
+        memTotal = v.req.memMiB;
+    if (v.reqMem && v.reqMem->flagInNumber)
+        ++perCpuFlag;
+    const SlurmTres& gpuSource = v.alloc.gpus >= 0 ? v.alloc : v.req;
+    const int64_t gpus = std::max<int64_t>(gpuSource.gpus, 0);
+    uint32_t mask = 0;
+    if (gpus > 0 && !gpuSource.gpuModel.empty())
+        if (const int mi = trace.internGpuModel(sanitizeUtf8(gpuSource.gpuModel)); mi >= 0)
+            mask = 1u << mi;
+
+    job.gang = true;
+    job.firstTask = uint32_t(trace.tasks.size());
+    job.taskCount = uint32_t(tasks);
+    for (int64_t k = 0; k < tasks; ++k) {
+        Task task;
+        task.request.cpuMilli = (jobCpus + tasks - 1) / tasks * 1000;
+        task.request.memMiB = int64_t(std::llround(memTotal / double(tasks)));
+        task.request.numGpu = int32_t((gpus + tasks - 1) / tasks);
+        task.request.gpuMilli = task.request.numGpu > 0 ? 1000 : 0;
+        task.request.gpuModelMask = task.request.numGpu > 0 ? mask : 0;
+        task.logged.startTimeS = v.start;
+        task.logged.endTimeS = v.start >= 0 ? v.end : -1;
+        if (!hosts.empty()) {
+            const std::string& h = hosts[std::size_t(k)];
+            auto [it, fresh] = nodeIndex.emplace(h, int32_t(trace.nodes.size()));
+            if (fresh) {
+                Node n;
+                n.name = sanitizeUtf8(h);
+                trace.nodes.push_back(std::move(n));
+            }
+            task.logged.node = NodeId { it->second };
+        }
+        trace.tasks.push_back(task);
+    }
+    return true;
+}
 
 SlurmImporter::SlurmImporter()
     : m(std::make_unique<State>())
@@ -64,20 +393,12 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
 {
     const std::string& file = reader.displayName();
     m->files.push_back(file);
+    // The parsers' messages: one text for the whole file.
     std::string error;
-    if (!m->zone) {
-        m->zone = LocalTimeZone::make(ctx.options.timezone, error);
-        if (!m->zone)
-            return makeError(ErrorCode::Invalid, "--timezone: " + error);
-    }
     std::optional<SacctLayout> layout;
     std::vector<std::string_view> fields;
-    if (!ctx.options.sacctFields.empty()) {
-        splitChar(ctx.options.sacctFields, ',', fields);
-        layout = sacctLayoutFromNames(fields, "--sacct-fields", error);
-        if (!layout)
-            return makeError(ErrorCode::Invalid, "--sacct-fields: " + error);
-    }
+    if (Status s = m->setUp(ctx.options, layout, fields, error); !s)
+        return s;
     std::string_view line;
     const std::size_t base = trace.jobs.size();
     while (reader.next(line)) {
@@ -89,23 +410,11 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
         // `sacct --parsable` (not parsable2) ends every line with a '|'.
         if (fields.size() > 1 && trimmed(fields.back()).empty() && (!layout || fields.size() == layout->fieldCount + 1))
             fields.pop_back();
-        if (looksLikeSacctHeader(fields)) {
-            layout = sacctLayoutFromNames(fields, "header", error);
-            if (!layout)
-                return Error { ErrorCode::Format, error, file, reader.lineNumber(), -1 };
+        bool header = false;
+        if (Status s = m->detectLayout(fields, layout, file, reader.lineNumber(), error, header); !s)
+            return s;
+        if (header)
             continue;
-        }
-        if (!layout) {
-            layout = knownHeaderlessSacctLayout(fields);
-            if (!layout)
-                return Error { ErrorCode::Format,
-                    "sacct output without a header line, in no known layout (" + std::to_string(fields.size())
-                        + " fields; known: " + knownSacctLayoutsText()
-                        + "); give the field names in order with --sacct-fields, as for sacct --format",
-                    file, reader.lineNumber(), -1 };
-        }
-        if (std::find(m->layouts.begin(), m->layouts.end(), layout->source) == m->layouts.end())
-            m->layouts.push_back(layout->source);
         const SacctLayout& L = *layout;
         RowReader row(ctx, file, reader.lineNumber(), fields);
         if (fields.size() != L.fieldCount) {
@@ -113,8 +422,8 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
                     + std::to_string(fields.size()) + "; row skipped");
             continue;
         }
-        auto text = [&](int col) { return col >= 0 ? trimmed(fields[std::size_t(col)]) : std::string_view(); };
-        const std::string_view jobIdText = text(L.jobId);
+        SacctRow r { fields, row, error };
+        const std::string_view jobIdText = r.text(L.jobId);
         if (const auto dot = jobIdText.find('.'); dot != std::string_view::npos) {
             m->steps.push_back({ std::string(jobIdText.substr(0, dot)), file, reader.lineNumber() });
             continue;
@@ -125,226 +434,21 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
             trace.jobs.reserve(base + n);
             trace.tasks.reserve(trace.tasks.size() + n);
         }
-        auto time = [&](int col, const char* name) -> double {
-            const std::string_view t = text(col);
-            if (col < 0 || isSlurmNoTime(t))
-                return -1;
-            auto civil = parseSlurmDateTime(t, error);
-            if (!civil) {
-                row.fail("bad-time", name, error + "; row skipped");
-                return -1;
-            }
-            return double(m->zone->toUnix(*civil));
-        };
-        auto count = [&](int col, const char* name) -> int64_t {
-            const std::string_view t = text(col);
-            int64_t v = 0;
-            if (t.empty())
-                return -1;
-            if (const ParseStatus s = parseInt64(t, v); s != ParseStatus::Ok || v < 0 || v > kMaxCount) {
-                row.fail(s == ParseStatus::Ok ? "out-of-range" : "bad-number", name,
-                    (s == ParseStatus::Ok ? quoted(t) + " is outside 0.." + std::to_string(kMaxCount) : parseMessage(s, t)) + "; row skipped");
-                return -1;
-            }
-            return v;
-        };
-        auto tres = [&](int col, const char* name) -> SlurmTres {
-            if (text(col).empty())
-                return {};
-            auto r = parseSlurmTres(text(col), error);
-            if (!r) {
-                row.fail("bad-tres", name, error + "; row skipped");
-                return {};
-            }
-            return *r;
-        };
-        auto duration = [&](int col, const char* name) -> double {
-            if (text(col).empty())
-                return -1;
-            auto d = parseSlurmDuration(text(col), error);
-            if (!d && !error.empty()) {
-                row.warn("bad-duration", name, error + "; taken as unknown");
-                error.clear();
-            }
-            return d ? *d : -1;
-        };
-
-        const double submit = time(L.submit, "Submit");
-        const double eligible = time(L.eligible, "Eligible");
-        double start = time(L.start, "Start");
-        double end = time(L.end, "End");
-        const SlurmTres alloc = tres(L.allocTres, "AllocTRES"), req = tres(L.reqTres, "ReqTRES");
-        auto firstPositive = [](std::initializer_list<int64_t> vs) {
-            for (int64_t v : vs)
-                if (v > 0)
-                    return v;
-            return int64_t(-1);
-        };
-        const int64_t nodesCount = firstPositive({ count(L.nnodes, "NNodes"), count(L.allocNodes, "AllocNodes"), alloc.nodes,
-            count(L.reqNodes, "ReqNodes"), req.nodes });
-        const int64_t cpus = firstPositive({ count(L.ncpus, "NCPUS"), count(L.allocCpus, "AllocCPUS"), alloc.cpu,
-            count(L.reqCpus, "ReqCPUS"), req.cpu });
-        const int64_t priority = count(L.priority, "Priority");
-        std::optional<SlurmMemory> reqMem;
-        if (!text(L.reqMem).empty() && !(reqMem = parseSlurmMemory(text(L.reqMem), error)))
-            row.fail("bad-memory", "ReqMem", error + "; row skipped");
-        if (submit < 0 && row.ok())
-            row.fail("no-submit", "Submit", "no submit time; row skipped");
-        std::optional<std::vector<std::string>> hosts;
-        if (row.ok() && !(hosts = expandHostlist(text(L.nodeList), kMaxHosts, error)))
-            row.fail("bad-nodelist", "NodeList", error + "; row skipped");
-        if (!row.ok())
+        SacctValues v;
+        if (!readValues(r, L, *m->zone, v))
             continue;
-
-        // Ids: JobIDRaw, else a numeric JobID; arrays (123_4), het jobs (123+0) and exports without
-        // ids get the row's ordinal (the JobID text is then the job's name).
-        ++m->ordinal;
-        int64_t id = -1;
-        bool idFromText = false;
-        if (int64_t v = 0; parseInt64(text(L.jobIdRaw), v) == ParseStatus::Ok && v >= 0)
-            id = v;
-        else if (parseInt64(jobIdText, v) == ParseStatus::Ok && v >= 0)
-            id = v;
-        else
-            id = m->ordinal, idFromText = !jobIdText.empty();
-        if (!jobIdText.empty()) {
-            auto [it, fresh] = m->seenJobIds.emplace(std::string(jobIdText), reader.lineNumber());
-            if (!fresh) {
-                row.fail("duplicate-id", "JobID", "duplicate job " + quoted(jobIdText) + " (first at line "
-                        + std::to_string(it->second) + "); row skipped");
-                continue;
-            }
-        }
-        std::string state(text(L.state).substr(0, text(L.state).find(' '))); // "CANCELLED by 123"
-        for (char& c : state)
-            c = char(std::toupper(static_cast<unsigned char>(c)));
-        if (state.empty())
-            state = "UNKNOWN";
-        ++m->states[state];
-        if (!text(L.cluster).empty())
-            ++m->clusters[std::string(text(L.cluster))];
-
         Job job;
-        job.id = JobId { id };
-        job.submitTimeS = submit;
-        if (eligible > submit) {
-            job.submitTimeS = eligible; // held or dependent: the scheduler could not start it earlier
-            ++m->eligibleLater;
-        }
-        job.requestedTimeS = duration(L.timelimit, "Timelimit");
-        if (job.requestedTimeS < 0 && L.timelimitRaw >= 0) {
-            int64_t minutes = 0;
-            if (parseInt64(text(L.timelimitRaw), minutes) == ParseStatus::Ok && minutes > 0)
-                job.requestedTimeS = double(minutes) * 60;
-        }
-        job.status = statusOf(state);
-        job.priority = int32_t(std::clamp<int64_t>(priority, 0, INT32_MAX));
-        if (!text(L.qos).empty())
-            job.qos = int16_t(trace.internQos(sanitizeUtf8(text(L.qos))));
-        if (!text(L.user).empty()) {
-            auto [it, fresh] = m->userIndex.emplace(sanitizeUtf8(text(L.user)), int32_t(trace.users.size()));
-            if (fresh)
-                trace.users.push_back(it->first);
-            job.user = it->second;
-        } else if (int64_t uid = 0; parseInt64(text(L.uid), uid) == ParseStatus::Ok && uid >= 0 && uid < INT32_MAX) {
-            job.user = int32_t(uid);
-        }
-        if (int64_t gid = 0; parseInt64(text(L.gid), gid) == ParseStatus::Ok && gid >= 0 && gid < INT32_MAX)
-            job.group = int32_t(gid);
-        const std::string_view name = !text(L.jobName).empty() ? text(L.jobName) : idFromText ? jobIdText : std::string_view();
-        if (!name.empty())
-            trace.setJobName(job, sanitizeUtf8(name.substr(0, 256)));
-
-        // Run time: End - Start; without either (an anonymised export): CPUTimeRAW / CPUs, capped at
-        // the time limit (a larger allocation than the request, e.g. whole nodes, inflates it), and
-        // the wait ResvCPURAW / CPUs. Estimates are counted and named in the summary.
-        const double elapsed = duration(L.elapsed, "Elapsed");
-        if (start >= 0 && end >= 0) {
-            job.runTimeS = end - start;
-            if (job.runTimeS < 0) {
-                row.warn("end-before-start", "End", "ends before it starts; run time unknown");
-                job.runTimeS = -1, end = -1;
-            }
-        } else if (start >= 0 && elapsed >= 0 && state != "RUNNING" && state != "SUSPENDED") {
-            job.runTimeS = elapsed, end = start + elapsed;
-        } else if (L.start < 0 && L.end < 0 && L.cpuTimeRaw >= 0) {
-            double cpuSeconds = 0;
-            if (parseDouble(text(L.cpuTimeRaw), cpuSeconds) == ParseStatus::Ok && cpuSeconds >= 0) {
-                job.runTimeS = cpuSeconds / double(std::max<int64_t>(cpus, 1));
-                ++m->estimatedRun;
-                if (job.requestedTimeS > 0 && job.runTimeS > job.requestedTimeS)
-                    job.runTimeS = job.requestedTimeS, ++m->cappedRun;
-                double resv = 0;
-                if (parseDouble(text(L.resvCpuRaw), resv) == ParseStatus::Ok && resv >= 0) {
-                    start = job.submitTimeS + resv / double(std::max<int64_t>(cpus, 1));
-                    end = start + job.runTimeS;
-                    ++m->estimatedWait;
-                }
-            }
-        } else if (L.start < 0 && elapsed >= 0) {
-            job.runTimeS = elapsed;
-        }
-        // A node-list column that names no node: the job never got an allocation (cancelled while
-        // pending; sacct then prints Start = End = the cancel time). It is kept, not replayed.
-        if (L.nodeList >= 0 && hosts->empty() && start >= 0) {
-            start = end = -1;
-            job.runTimeS = -1;
-            ++m->neverStarted;
-        }
-        if (start >= 0 && start < job.submitTimeS)
-            ++m->startBeforeSubmit;
-
-        // Tasks: one per allocated node (the node list when it names them), the job's CPUs, memory
-        // and GPUs spread over them (rounded up).
-        m->anyNodeList |= L.nodeList >= 0;
-        int64_t tasks = hosts->empty() ? std::max<int64_t>(nodesCount, 1) : int64_t(hosts->size());
-        if (!hosts->empty() && nodesCount > 0 && nodesCount != tasks)
-            ++m->hostCountDiffers;
-        if (tasks > int64_t(kMaxHosts)) {
-            row.fail("out-of-range", "NNodes", std::to_string(tasks) + " nodes; at most " + std::to_string(kMaxHosts) + "; row skipped");
+        bool idFromText = false;
+        if (!m->identify(r, L, jobIdText, reader.lineNumber(), job, idFromText))
             continue;
-        }
-        const int64_t jobCpus = std::max<int64_t>(cpus, 1);
-        double memTotal = 0;
-        if (alloc.memMiB >= 0)
-            memTotal = alloc.memMiB;
-        else if (reqMem)
-            memTotal = reqMem->perCpu ? reqMem->mib * double(jobCpus) : reqMem->mib * double(std::max<int64_t>(nodesCount, 1));
-        else if (req.memMiB >= 0)
-            memTotal = req.memMiB;
-        if (reqMem && reqMem->flagInNumber)
-            ++m->perCpuFlag;
-        const SlurmTres& gpuSource = alloc.gpus >= 0 ? alloc : req;
-        const int64_t gpus = std::max<int64_t>(gpuSource.gpus, 0);
-        uint32_t mask = 0;
-        if (gpus > 0 && !gpuSource.gpuModel.empty())
-            if (const int mi = trace.internGpuModel(sanitizeUtf8(gpuSource.gpuModel)); mi >= 0)
-                mask = 1u << mi;
-
-        job.gang = true;
-        job.firstTask = uint32_t(trace.tasks.size());
-        job.taskCount = uint32_t(tasks);
-        for (int64_t k = 0; k < tasks; ++k) {
-            Task task;
-            task.request.cpuMilli = (jobCpus + tasks - 1) / tasks * 1000;
-            task.request.memMiB = int64_t(std::llround(memTotal / double(tasks)));
-            task.request.numGpu = int32_t((gpus + tasks - 1) / tasks);
-            task.request.gpuMilli = task.request.numGpu > 0 ? 1000 : 0;
-            task.request.gpuModelMask = task.request.numGpu > 0 ? mask : 0;
-            task.logged.startTimeS = start;
-            task.logged.endTimeS = start >= 0 ? end : -1;
-            if (!hosts->empty()) {
-                const std::string& h = (*hosts)[std::size_t(k)];
-                auto [it, fresh] = m->nodeIndex.emplace(h, int32_t(trace.nodes.size()));
-                if (fresh) {
-                    Node n;
-                    n.name = sanitizeUtf8(h);
-                    trace.nodes.push_back(std::move(n));
-                }
-                task.logged.node = NodeId { it->second };
-            }
-            trace.tasks.push_back(task);
-        }
+        const std::string state = stateOf(r, L);
+        ++m->states[state];
+        if (!r.text(L.cluster).empty())
+            ++m->clusters[std::string(r.text(L.cluster))];
+        m->describe(r, L, v, state, idFromText, jobIdText, trace, job);
+        m->runTimes(r, L, state, v, job);
+        if (!m->addTasks(r, L, v, trace, job))
+            continue;
         trace.jobs.push_back(std::move(job));
         if (auto e = ctx.tooManyTasks(reader, trace.tasks.size()))
             return *e;

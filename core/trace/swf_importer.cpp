@@ -40,6 +40,128 @@ bool parseHeaderComment(std::string_view line, std::string& key, std::string& va
     return true;
 }
 
+/// Cluster size from the header comments (-1 = not given).
+struct SwfHeader {
+    int64_t maxProcs = -1, maxNodes = -1;
+};
+
+/// A "; Key: value" header comment: into the metadata (repeated keys, like Note: and Queue:,
+/// joined one per line); MaxProcs and MaxNodes also into `header`.
+void readHeaderComment(const std::string& key, const std::string& value, int64_t lineNo, Trace& trace, ImportContext& ctx,
+    const std::string& file, SwfHeader& header)
+{
+    if (key == "MaxProcs" || key == "MaxNodes") {
+        int64_t v = 0;
+        if (parseInt64(value, v) == ParseStatus::Ok && v > 0 && v <= kMaxProcs)
+            (key == "MaxProcs" ? header.maxProcs : header.maxNodes) = v;
+        else
+            ctx.diagnostics.warn("bad-header", file, lineNo, key, quoted(value) + " is not a positive processor count; ignored");
+    }
+    std::string& slot = trace.metadata["swf." + key];
+    if (!slot.empty())
+        slot += '\n';
+    slot += value;
+}
+
+/// The row's processors (requested, else allocated), or -1 when the row fails: run time, processor
+/// count, submit time, job number and gang size are checked.
+int64_t validProcs(RowReader& row, const double (&v)[kSwfFields], bool pool, int64_t k)
+{
+    const double runTime = v[3];
+    if (runTime <= 0) {
+        row.fail("run-time-not-positive", "run_time",
+            "run time " + formatDouble(runTime) + " <= 0; job skipped (as docs/model.md §2.1 says)");
+        return -1;
+    }
+    const double procsD = v[7] > 0 ? v[7] : v[4];
+    if (!(procsD >= 1) || procsD > double(kMaxProcs)) {
+        row.fail("no-processors", "requested_procs",
+            "neither requested (" + formatDouble(v[7]) + ") nor allocated (" + formatDouble(v[4])
+                + ") processors is a valid count (1.." + std::to_string(kMaxProcs) + "); job skipped");
+        return -1;
+    }
+    if (v[1] < 0) {
+        row.fail("out-of-range", "submit_time", "submit time " + formatDouble(v[1]) + " is negative; job skipped");
+        return -1;
+    }
+    // Found by fuzz_swf under UBSan: a job number of 4.8e67 was cast to int64 (undefined).
+    if (!(std::fabs(v[0]) <= 9.0e15)) {
+        row.fail("out-of-range", "job_number", "job number " + formatDouble(v[0]) + " is out of range; job skipped");
+        return -1;
+    }
+    const int64_t procs = int64_t(std::ceil(procsD));
+    if (!pool && (procs + k - 1) / k > kMaxGangTasks) {
+        row.fail("out-of-range", "requested_procs",
+            std::to_string(procs) + " processors in nodes of " + std::to_string(k) + " is a gang of more than "
+                + std::to_string(kMaxGangTasks) + " tasks; job skipped");
+        return -1;
+    }
+    return procs;
+}
+
+/// Times, status, user and group of a valid row; a missing requested time is the run time
+/// (counted in `fallbacks`).
+void describeJob(const double (&v)[kSwfFields], Job& job, int64_t& fallbacks)
+{
+    const double runTime = v[3];
+    job.submitTimeS = v[1];
+    job.runTimeS = runTime;
+    if (v[8] > 0) {
+        job.requestedTimeS = v[8];
+    } else {
+        job.requestedTimeS = runTime;
+        ++fallbacks;
+    }
+    job.status = int16_t(std::clamp(v[10], -1.0, 32000.0));
+    job.user = int32_t(std::clamp(v[11], -1.0, 2e9));
+    job.group = int32_t(std::clamp(v[12], -1.0, 2e9));
+    job.priority = 0;
+    job.gang = true;
+}
+
+/// The job's tasks: one on the pool, or one per node of `k` processors.
+void addTasks(Job& job, int64_t procs, bool pool, int64_t k, double waitS, int32_t poolIndex, Trace& trace)
+{
+    job.firstTask = uint32_t(trace.tasks.size());
+    const int64_t taskCount = pool ? 1 : (procs + k - 1) / k;
+    for (int64_t i = 0; i < taskCount; ++i) {
+        Task task;
+        task.request.cpuMilli = (pool ? procs : std::min(k, procs - i * k)) * 1000;
+        if (waitS >= 0) {
+            task.logged.startTimeS = job.submitTimeS + waitS;
+            task.logged.endTimeS = task.logged.startTimeS + job.runTimeS;
+            if (pool)
+                task.logged.node = NodeId { poolIndex };
+        }
+        trace.tasks.push_back(task);
+    }
+    job.taskCount = uint32_t(taskCount);
+}
+
+/// The cluster: one pool of `clusterProcs`, or nodes of `k` processors.
+Status addCluster(int64_t clusterProcs, bool pool, int64_t k, const std::string& file, Trace& trace)
+{
+    if (pool) {
+        Node n;
+        n.name = "pool";
+        n.cpuMilli = clusterProcs * 1000;
+        trace.nodes.push_back(std::move(n));
+        return {};
+    }
+    const int64_t count = (clusterProcs + k - 1) / k;
+    if (count > 10'000'000)
+        return makeError(ErrorCode::Range, "--procs-per-node " + std::to_string(k) + " gives "
+                + std::to_string(count) + " nodes; too many", file);
+    for (int64_t i = 0; i < count; ++i) {
+        Node n;
+        n.name = "node" + std::to_string(i);
+        n.cpuMilli = std::min(k, clusterProcs - i * k) * 1000;
+        trace.nodes.push_back(std::move(n));
+    }
+    trace.metadata["swf.procsPerNode"] = std::to_string(k);
+    return {};
+}
+
 } // namespace
 
 Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
@@ -54,7 +176,8 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
     DuplicateGuard<int64_t> seenIds([&](std::size_t i) { return trace.jobs[base + i].id.value; });
     std::vector<std::string_view> fields;
     std::string_view line;
-    int64_t maxProcsHeader = -1, maxNodesHeader = -1, largestRequest = 0;
+    SwfHeader header;
+    int64_t largestRequest = 0;
     int64_t records = 0, fallbacks = 0;
     std::string key, value;
 
@@ -65,21 +188,8 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
         if (t.empty())
             continue;
         if (t[0] == ';') {
-            if (parseHeaderComment(t, key, value)) {
-                if (key == "MaxProcs" || key == "MaxNodes") {
-                    int64_t v = 0;
-                    if (parseInt64(value, v) == ParseStatus::Ok && v > 0 && v <= kMaxProcs)
-                        (key == "MaxProcs" ? maxProcsHeader : maxNodesHeader) = v;
-                    else
-                        ctx.diagnostics.warn("bad-header", file, reader.lineNumber(), key,
-                            quoted(value) + " is not a positive processor count; ignored");
-                }
-                // Repeated keys (Note:, Queue:) are joined, one per line.
-                std::string& slot = trace.metadata["swf." + key];
-                if (!slot.empty())
-                    slot += '\n';
-                slot += value;
-            }
+            if (parseHeaderComment(t, key, value))
+                readHeaderComment(key, value, reader.lineNumber(), trace, ctx, file, header);
             continue;
         }
         ++records;
@@ -104,35 +214,9 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
             v[i] = row.real(i, kFieldNames[i], true, -1, -1e300);
         if (!row.ok())
             continue;
-        const double runTime = v[3];
-        if (runTime <= 0) {
-            row.fail("run-time-not-positive", "run_time",
-                "run time " + formatDouble(runTime) + " <= 0; job skipped (as docs/model.md §2.1 says)");
+        const int64_t procs = validProcs(row, v, pool, k);
+        if (procs < 0)
             continue;
-        }
-        const double procsD = v[7] > 0 ? v[7] : v[4];
-        if (!(procsD >= 1) || procsD > double(kMaxProcs)) {
-            row.fail("no-processors", "requested_procs",
-                "neither requested (" + formatDouble(v[7]) + ") nor allocated (" + formatDouble(v[4])
-                    + ") processors is a valid count (1.." + std::to_string(kMaxProcs) + "); job skipped");
-            continue;
-        }
-        if (v[1] < 0) {
-            row.fail("out-of-range", "submit_time", "submit time " + formatDouble(v[1]) + " is negative; job skipped");
-            continue;
-        }
-        // Found by fuzz_swf under UBSan: a job number of 4.8e67 was cast to int64 (undefined).
-        if (!(std::fabs(v[0]) <= 9.0e15)) {
-            row.fail("out-of-range", "job_number", "job number " + formatDouble(v[0]) + " is out of range; job skipped");
-            continue;
-        }
-        const int64_t procs = int64_t(std::ceil(procsD));
-        if (!pool && (procs + k - 1) / k > kMaxGangTasks) {
-            row.fail("out-of-range", "requested_procs",
-                std::to_string(procs) + " processors in nodes of " + std::to_string(k) + " is a gang of more than "
-                    + std::to_string(kMaxGangTasks) + " tasks; job skipped");
-            continue;
-        }
         const double waitS = v[2];
         Job job;
         job.id = JobId { int64_t(v[0]) };
@@ -142,41 +226,15 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
                     + "); row skipped");
             continue;
         }
-        job.submitTimeS = v[1];
-        job.runTimeS = runTime;
-        if (v[8] > 0) {
-            job.requestedTimeS = v[8];
-        } else {
-            job.requestedTimeS = runTime;
-            ++fallbacks;
-        }
-        job.status = int16_t(std::clamp(v[10], -1.0, 32000.0));
-        job.user = int32_t(std::clamp(v[11], -1.0, 2e9));
-        job.group = int32_t(std::clamp(v[12], -1.0, 2e9));
-        job.priority = 0;
-        job.gang = true;
+        describeJob(v, job, fallbacks);
         largestRequest = std::max(largestRequest, procs);
         // The header comes before the jobs, so the cluster size is known here when it is given.
-        const int64_t headerProcs = maxProcsHeader > 0 ? maxProcsHeader : maxNodesHeader;
+        const int64_t headerProcs = header.maxProcs > 0 ? header.maxProcs : header.maxNodes;
         if (headerProcs > 0 && procs > headerProcs)
             row.warn("never-fits", "requested_procs",
                 "job " + std::to_string(job.id.value) + " asks for " + std::to_string(procs)
                     + " processors, the cluster has " + std::to_string(headerProcs) + "; it can never run");
-
-        job.firstTask = uint32_t(trace.tasks.size());
-        const int64_t taskCount = pool ? 1 : (procs + k - 1) / k;
-        for (int64_t i = 0; i < taskCount; ++i) {
-            Task task;
-            task.request.cpuMilli = (pool ? procs : std::min(k, procs - i * k)) * 1000;
-            if (waitS >= 0) {
-                task.logged.startTimeS = job.submitTimeS + waitS;
-                task.logged.endTimeS = task.logged.startTimeS + job.runTimeS;
-                if (pool)
-                    task.logged.node = NodeId { poolIndex };
-            }
-            trace.tasks.push_back(task);
-        }
-        job.taskCount = uint32_t(taskCount);
+        addTasks(job, procs, pool, k, waitS, poolIndex, trace);
         trace.jobs.push_back(std::move(job));
         if (auto e = ctx.tooManyTasks(reader, trace.tasks.size()))
             return *e;
@@ -186,34 +244,15 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
     if (records == 0)
         return Error { ErrorCode::Empty, "SWF log has no job lines", file, -1, -1 };
 
-    const int64_t clusterProcs = maxProcsHeader > 0 ? maxProcsHeader
-        : maxNodesHeader > 0                        ? maxNodesHeader
-                                                    : largestRequest;
+    const int64_t clusterProcs = header.maxProcs > 0 ? header.maxProcs
+        : header.maxNodes > 0                        ? header.maxNodes
+                                                     : largestRequest;
     trace.metadata["swf.clusterProcs"] = std::to_string(clusterProcs);
     trace.metadata["swf.records"] = std::to_string(records);
     trace.metadata["swf.requestedTimeFallbacks"] = std::to_string(fallbacks);
     if (fallbacks > 0)
         ctx.diagnostics.note("requested-time-fallback", fallbacks);
-
-    if (pool) {
-        Node n;
-        n.name = "pool";
-        n.cpuMilli = clusterProcs * 1000;
-        trace.nodes.push_back(std::move(n));
-    } else {
-        const int64_t count = (clusterProcs + k - 1) / k;
-        if (count > 10'000'000)
-            return makeError(ErrorCode::Range, "--procs-per-node " + std::to_string(k) + " gives "
-                    + std::to_string(count) + " nodes; too many", file);
-        for (int64_t i = 0; i < count; ++i) {
-            Node n;
-            n.name = "node" + std::to_string(i);
-            n.cpuMilli = std::min(k, clusterProcs - i * k) * 1000;
-            trace.nodes.push_back(std::move(n));
-        }
-        trace.metadata["swf.procsPerNode"] = std::to_string(k);
-    }
-    return {};
+    return addCluster(clusterProcs, pool, k, file, trace);
 }
 
 int suggestedProcsPerNode(const std::string& swfPath, const Trace& trace)

@@ -40,27 +40,9 @@ const T& pickWeighted(Rng& rng, const T (&items)[N], double (*weightOf)(const T&
     return items[N - 1];
 }
 
-} // namespace
-
-Result<Trace> generateTrace(const GeneratorOptions& o)
+/// Nodes: the first one of each shape is guaranteed so every request class has a home.
+void addNodes(const GeneratorOptions& o, Rng& rng, Trace& t)
 {
-    if (o.nodes < 1 || o.nodes > 1'000'000)
-        return makeError(ErrorCode::Invalid, "--nodes must be between 1 and 1000000");
-    if (o.jobs < 1 || o.jobs > 100'000'000)
-        return makeError(ErrorCode::Invalid, "--jobs must be between 1 and 100000000");
-    if (!(o.targetGpuLoad > 0 && o.targetGpuLoad < 10))
-        return makeError(ErrorCode::Invalid, "target GPU load must be in (0, 10)");
-
-    Rng rng(o.seed);
-    Trace t;
-    t.sourceFormat = "generated";
-    t.metadata["generator.seed"] = std::to_string(o.seed);
-    t.metadata["generator.nodes"] = std::to_string(o.nodes);
-    t.metadata["generator.jobs"] = std::to_string(o.jobs);
-    t.internQos("LS");
-    t.internQos("BE");
-
-    // Nodes: the first one of each shape is guaranteed so every request class has a home.
     for (int i = 0; i < o.nodes; ++i) {
         const NodeShape& s = i < int(std::size(kShapes))
             ? kShapes[i]
@@ -76,12 +58,55 @@ Result<Trace> generateTrace(const GeneratorOptions& o)
         n.power = PowerModel { s.idleW, s.peakW };
         t.nodes.push_back(std::move(n));
     }
-    int64_t totalGpuMilli = t.totalGpus() * 1000;
+}
 
-    // Jobs: requests and run times first, then the arrival span from the offered load.
+/// A job's task request for a draw `kind` in [0, 1); `tasks` gets its gang size.
+TaskRequest drawRequest(Rng& rng, double kind, int& tasks)
+{
     static constexpr int kShareMilli[] = { 500, 250, 300, 200, 700, 400, 100, 600, 750 };
     static constexpr int kMultiGpu[] = { 2, 4, 8 };
-    double gpuWork = 0; // gpu-milli x seconds
+    static constexpr int kCpuOnlyCores[] = { 1, 2, 4, 8, 16 };
+    static constexpr int kShareCores[] = { 4, 2, 8, 6 };
+    static constexpr int kShareMemGiB[] = { 16, 8, 32, 24 };
+    static constexpr int kWholeCores[] = { 8, 4, 12 };
+    static constexpr int kWholeMemGiB[] = { 32, 64, 16, 48 };
+    tasks = 1;
+    TaskRequest r;
+    // Requests come from a few standard sizes with skewed popularity, as in real traces (openb
+    // needs 53 request classes to cover 95 % of its tasks); skewedPick favours the first sizes.
+    auto skewedPick = [&rng](std::size_t n) { return std::size_t(std::floor(double(n) * std::pow(rng.uniform(), 2.0))); };
+    if (kind < 0.18) { // CPU-only
+        r.cpuMilli = int64_t(kCpuOnlyCores[skewedPick(std::size(kCpuOnlyCores))]) * 1000;
+        r.memMiB = r.cpuMilli / 1000 * 4096;
+        if (rng.uniform() < 0.1)
+            tasks = int(2 + rng.below(3));
+    } else if (kind < 0.55) { // GPU share
+        r.numGpu = 1;
+        r.gpuMilli = kShareMilli[skewedPick(std::size(kShareMilli))];
+        r.cpuMilli = int64_t(kShareCores[skewedPick(std::size(kShareCores))]) * 1000;
+        r.memMiB = int64_t(kShareMemGiB[skewedPick(std::size(kShareMemGiB))]) * 1024;
+    } else if (kind < 0.93) { // one whole GPU
+        r.numGpu = 1;
+        r.gpuMilli = 1000;
+        r.cpuMilli = int64_t(kWholeCores[skewedPick(std::size(kWholeCores))]) * 1000;
+        r.memMiB = int64_t(kWholeMemGiB[skewedPick(std::size(kWholeMemGiB))]) * 1024;
+    } else { // multi-GPU, sometimes a gang of several such tasks
+        r.numGpu = kMultiGpu[rng.below(std::size(kMultiGpu))];
+        r.gpuMilli = 1000;
+        r.cpuMilli = int64_t(r.numGpu) * 8000;
+        r.memMiB = int64_t(r.numGpu) * 65536;
+        if (rng.uniform() < 0.25)
+            tasks = 2;
+    }
+    if (r.needsGpu() && rng.uniform() < 0.1) // model constraint on 10 % of GPU tasks
+        r.gpuModelMask = rng.uniform() < 0.5 ? (1u << 0) : ((1u << 0) | (1u << 3));
+    return r;
+}
+
+/// Jobs: requests and run times (arrivals come later); returns their GPU work (gpu-milli x seconds).
+double addJobs(const GeneratorOptions& o, Rng& rng, Trace& t)
+{
+    double gpuWork = 0;
     t.jobs.reserve(std::size_t(o.jobs));
     for (int64_t j = 0; j < o.jobs; ++j) {
         Job job;
@@ -96,40 +121,7 @@ Result<Trace> generateTrace(const GeneratorOptions& o)
         job.status = 1;
         const double kind = rng.uniform();
         int tasks = 1;
-        TaskRequest r;
-        // Requests come from a few standard sizes with skewed popularity, as in real traces (openb
-        // needs 53 request classes to cover 95 % of its tasks); skewedPick favours the first sizes.
-        auto skewedPick = [&rng](std::size_t n) { return std::size_t(std::floor(double(n) * std::pow(rng.uniform(), 2.0))); };
-        static constexpr int kCpuOnlyCores[] = { 1, 2, 4, 8, 16 };
-        static constexpr int kShareCores[] = { 4, 2, 8, 6 };
-        static constexpr int kShareMemGiB[] = { 16, 8, 32, 24 };
-        static constexpr int kWholeCores[] = { 8, 4, 12 };
-        static constexpr int kWholeMemGiB[] = { 32, 64, 16, 48 };
-        if (kind < 0.18) { // CPU-only
-            r.cpuMilli = int64_t(kCpuOnlyCores[skewedPick(std::size(kCpuOnlyCores))]) * 1000;
-            r.memMiB = r.cpuMilli / 1000 * 4096;
-            if (rng.uniform() < 0.1)
-                tasks = int(2 + rng.below(3));
-        } else if (kind < 0.55) { // GPU share
-            r.numGpu = 1;
-            r.gpuMilli = kShareMilli[skewedPick(std::size(kShareMilli))];
-            r.cpuMilli = int64_t(kShareCores[skewedPick(std::size(kShareCores))]) * 1000;
-            r.memMiB = int64_t(kShareMemGiB[skewedPick(std::size(kShareMemGiB))]) * 1024;
-        } else if (kind < 0.93) { // one whole GPU
-            r.numGpu = 1;
-            r.gpuMilli = 1000;
-            r.cpuMilli = int64_t(kWholeCores[skewedPick(std::size(kWholeCores))]) * 1000;
-            r.memMiB = int64_t(kWholeMemGiB[skewedPick(std::size(kWholeMemGiB))]) * 1024;
-        } else { // multi-GPU, sometimes a gang of several such tasks
-            r.numGpu = kMultiGpu[rng.below(std::size(kMultiGpu))];
-            r.gpuMilli = 1000;
-            r.cpuMilli = int64_t(r.numGpu) * 8000;
-            r.memMiB = int64_t(r.numGpu) * 65536;
-            if (rng.uniform() < 0.25)
-                tasks = 2;
-        }
-        if (r.needsGpu() && rng.uniform() < 0.1) // model constraint on 10 % of GPU tasks
-            r.gpuModelMask = rng.uniform() < 0.5 ? (1u << 0) : ((1u << 0) | (1u << 3));
+        const TaskRequest r = drawRequest(rng, kind, tasks);
         job.firstTask = uint32_t(t.tasks.size());
         job.taskCount = uint32_t(tasks);
         for (int k = 0; k < tasks; ++k) {
@@ -140,15 +132,14 @@ Result<Trace> generateTrace(const GeneratorOptions& o)
         gpuWork += double(r.totalGpuMilli()) * tasks * job.runTimeS;
         t.jobs.push_back(std::move(job));
     }
+    return gpuWork;
+}
 
-    double span = o.spanS;
-    if (span <= 0)
-        span = std::max(3600.0, gpuWork / (o.targetGpuLoad * double(std::max<int64_t>(totalGpuMilli, 1))));
-    t.metadata["generator.spanS"] = std::to_string(int64_t(span));
-
-    // Diurnal arrivals: rate ~ 1 + 0.6 sin(2 pi (t/day - 1/4)), sampled by inverting the cumulative
-    // rate on a grid of uniform order statistics (keeps the count exact and the result sorted).
-    std::vector<double> u(std::size_t(o.jobs));
+/// Diurnal arrivals over `span`: rate ~ 1 + 0.6 sin(2 pi (t/day - 1/4)), sampled by inverting the
+/// cumulative rate on a grid of uniform order statistics (keeps the count exact and the result sorted).
+void drawArrivals(Rng& rng, double span, Trace& t)
+{
+    std::vector<double> u(t.jobs.size());
     for (double& x : u)
         x = rng.uniform();
     std::sort(u.begin(), u.end());
@@ -170,6 +161,36 @@ Result<Trace> generateTrace(const GeneratorOptions& o)
         }
         t.jobs[i].submitTimeS = std::floor(lo);
     }
+}
+
+} // namespace
+
+Result<Trace> generateTrace(const GeneratorOptions& o)
+{
+    if (o.nodes < 1 || o.nodes > 1'000'000)
+        return makeError(ErrorCode::Invalid, "--nodes must be between 1 and 1000000");
+    if (o.jobs < 1 || o.jobs > 100'000'000)
+        return makeError(ErrorCode::Invalid, "--jobs must be between 1 and 100000000");
+    if (!(o.targetGpuLoad > 0 && o.targetGpuLoad < 10))
+        return makeError(ErrorCode::Invalid, "target GPU load must be in (0, 10)");
+
+    Rng rng(o.seed);
+    Trace t;
+    t.sourceFormat = "generated";
+    t.metadata["generator.seed"] = std::to_string(o.seed);
+    t.metadata["generator.nodes"] = std::to_string(o.nodes);
+    t.metadata["generator.jobs"] = std::to_string(o.jobs);
+    t.internQos("LS");
+    t.internQos("BE");
+    addNodes(o, rng, t);
+    const int64_t totalGpuMilli = t.totalGpus() * 1000;
+    const double gpuWork = addJobs(o, rng, t);
+
+    double span = o.spanS;
+    if (span <= 0)
+        span = std::max(3600.0, gpuWork / (o.targetGpuLoad * double(std::max<int64_t>(totalGpuMilli, 1))));
+    t.metadata["generator.spanS"] = std::to_string(int64_t(span));
+    drawArrivals(rng, span, t);
     return t;
 }
 

@@ -9,52 +9,46 @@
 
 namespace schedlab::trace {
 
-Result<LoadedTrace> loadTrace(
-    const std::vector<std::string>& paths, const ImportOptions& options, ProgressFn progressFn, CancelToken cancel)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    if (paths.empty())
-        return makeError(ErrorCode::Invalid, "no trace file given");
+namespace {
 
-    LoadedTrace out;
-    auto spooled = std::make_shared<SpooledFiles>();
-    // A folder (a kubectl or Sonobuoy dump) stands for the files under it that a format claims;
-    // the others are listed as ignored.
-    std::vector<std::string> inputs;
-    for (const std::string& p : paths) {
-        std::error_code ec;
-        if (p != "-" && std::filesystem::is_directory(p, ec)) {
-            std::vector<std::string> found;
-            for (auto it = std::filesystem::recursive_directory_iterator(p, std::filesystem::directory_options::skip_permission_denied, ec);
-                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-                if (it->is_regular_file(ec) && !it->path().filename().string().starts_with("."))
-                    found.push_back(it->path().string());
-            if (ec)
-                return makeError(ErrorCode::Io, "cannot list the folder: " + ec.message(), p);
-            std::sort(found.begin(), found.end());
-            std::size_t claimed = 0;
-            std::string ignored;
-            for (const std::string& f : found) {
-                auto head = peekFile(f, 64 * 1024);
-                if (head && detectFileFromText(head.value(), baseName(f))) {
-                    inputs.push_back(f);
-                    ++claimed;
-                } else {
-                    out.diagnostics.note("ignored-file (no format claims it)");
-                    ignored += (ignored.empty() ? "" : ", ") + baseName(f);
-                }
-            }
-            if (claimed == 0)
-                return makeError(ErrorCode::Empty,
-                    "no trace file in the folder (" + std::to_string(found.size()) + " files, none of a known format"
-                        + (ignored.empty() ? "" : ": " + ignored.substr(0, 200)) + ")",
-                    p);
-            if (!ignored.empty())
-                out.trace.metadata["ignoredFiles"] = ignored;
-            continue;
+/// A folder (a kubectl or Sonobuoy dump) stands for the files under it that a format claims;
+/// the others are listed as ignored.
+Status addFolder(const std::string& p, std::vector<std::string>& inputs, LoadedTrace& out)
+{
+    std::error_code ec;
+    std::vector<std::string> found;
+    for (auto it = std::filesystem::recursive_directory_iterator(p, std::filesystem::directory_options::skip_permission_denied, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_regular_file(ec) && !it->path().filename().string().starts_with("."))
+            found.push_back(it->path().string());
+    if (ec)
+        return makeError(ErrorCode::Io, "cannot list the folder: " + ec.message(), p);
+    std::sort(found.begin(), found.end());
+    std::size_t claimed = 0;
+    std::string ignored;
+    for (const std::string& f : found) {
+        auto head = peekFile(f, 64 * 1024);
+        if (head && detectFileFromText(head.value(), baseName(f))) {
+            inputs.push_back(f);
+            ++claimed;
+        } else {
+            out.diagnostics.note("ignored-file (no format claims it)");
+            ignored += (ignored.empty() ? "" : ", ") + baseName(f);
         }
-        inputs.push_back(p);
     }
+    if (claimed == 0)
+        return makeError(ErrorCode::Empty,
+            "no trace file in the folder (" + std::to_string(found.size()) + " files, none of a known format"
+                + (ignored.empty() ? "" : ": " + ignored.substr(0, 200)) + ")",
+            p);
+    if (!ignored.empty())
+        out.trace.metadata["ignoredFiles"] = ignored;
+    return {};
+}
+
+/// Each input's format and size into out.files.
+Status identify(const std::vector<std::string>& inputs, const ImportOptions& options, SpooledFiles& spooled, LoadedTrace& out)
+{
     for (const std::string& p : inputs) {
         // A stream is read once, whole, into a temporary copy: detection and the importer both
         // start from its first byte.
@@ -64,7 +58,7 @@ Result<LoadedTrace> loadTrace(
             if (!copy)
                 return copy.error();
             readPath = copy.value();
-            spooled->add(readPath);
+            spooled.add(readPath);
             if (p == "-")
                 shown = kStdinName;
         }
@@ -78,26 +72,15 @@ Result<LoadedTrace> loadTrace(
         ::stat(readPath.c_str(), &st);
         out.files.push_back(LoadedFile { shown, readPath, match->format, match->kind, int64_t(st.st_size), 0 });
     }
-    out.spooled = std::move(spooled);
-    const TraceFormat& format = *out.files[0].format;
-    for (const LoadedFile& f : out.files) {
-        if (f.format != &format)
-            return makeError(ErrorCode::Invalid,
-                "cannot combine a " + f.kind + " file with a " + out.files[0].kind + " file in one trace", baseName(f.path));
-    }
-    if (Status s = format.arrange(out.files); !s)
-        return s.error();
+    return {};
+}
 
-    int64_t totalBytes = 0;
-    for (const LoadedFile& f : out.files)
-        totalBytes += f.bytes;
-
-    ThrottledProgress progress(std::move(progressFn));
-    ImportContext ctx { options, out.diagnostics, progress, cancel, 0, std::max<int64_t>(totalBytes, 1) };
+/// Runs the format's import over the files, in their arranged order.
+Status importFiles(const TraceFormat& format, const ImportOptions& options, ImportContext& ctx, CancelToken cancel, LoadedTrace& out)
+{
     Trace& trace = out.trace;
     trace.sourceFormat = format.name();
     std::unique_ptr<FormatImport> import = format.startImport();
-
     for (LoadedFile& f : out.files) {
         if (cancel.isCancelled())
             return makeError(ErrorCode::Cancelled, "import cancelled");
@@ -119,9 +102,50 @@ Result<LoadedTrace> loadTrace(
                 w.file, w.line, -1 };
         }
     }
-    if (Status st = import->finish(trace, ctx); !st)
-        return st.error();
-    recordImportOptions(options, trace.metadata);
+    return import->finish(trace, ctx);
+}
+
+} // namespace
+
+Result<LoadedTrace> loadTrace(
+    const std::vector<std::string>& paths, const ImportOptions& options, ProgressFn progressFn, CancelToken cancel)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    if (paths.empty())
+        return makeError(ErrorCode::Invalid, "no trace file given");
+
+    LoadedTrace out;
+    auto spooled = std::make_shared<SpooledFiles>();
+    std::vector<std::string> inputs;
+    for (const std::string& p : paths) {
+        std::error_code ec;
+        if (p != "-" && std::filesystem::is_directory(p, ec)) {
+            if (Status s = addFolder(p, inputs, out); !s)
+                return s.error();
+            continue;
+        }
+        inputs.push_back(p);
+    }
+    if (Status s = identify(inputs, options, *spooled, out); !s)
+        return s.error();
+    out.spooled = std::move(spooled);
+    const TraceFormat& format = *out.files[0].format;
+    for (const LoadedFile& f : out.files) {
+        if (f.format != &format)
+            return makeError(ErrorCode::Invalid,
+                "cannot combine a " + f.kind + " file with a " + out.files[0].kind + " file in one trace", baseName(f.path));
+    }
+    if (Status s = format.arrange(out.files); !s)
+        return s.error();
+
+    int64_t totalBytes = 0;
+    for (const LoadedFile& f : out.files)
+        totalBytes += f.bytes;
+    ThrottledProgress progress(std::move(progressFn));
+    ImportContext ctx { options, out.diagnostics, progress, cancel, 0, std::max<int64_t>(totalBytes, 1) };
+    if (Status s = importFiles(format, options, ctx, cancel, out); !s)
+        return s.error();
+    recordImportOptions(options, out.trace.metadata);
     progress.report(1.0);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -10,16 +10,10 @@
 
 namespace schedlab::trace {
 
-TraceSummary summarize(const LoadedTrace& loaded)
-{
-    const Trace& t = loaded.trace;
-    TraceSummary s;
-    s.format = t.sourceFormat;
-    s.cpuUnit = t.cpuUnit == ResourceUnit::NormalizedNano ? "1e-9 of largest machine" : "milli-core";
-    s.files = loaded.files;
-    s.importSeconds = loaded.seconds;
-    s.metadata = t.metadata;
+namespace {
 
+void summarizeNodes(const Trace& t, TraceSummary& s)
+{
     s.nodes = int64_t(t.nodes.size());
     for (const Node& n : t.nodes) {
         s.totalCpuMilli += n.cpuMilli;
@@ -32,14 +26,52 @@ TraceSummary summarize(const LoadedTrace& loaded)
             ++s.nodesByModel[model];
         }
     }
+}
 
+/// Per-task values whose distributions the summary gives.
+struct TaskValues {
+    std::vector<double> cpu, mem, gpu, run;
+};
+
+void summarizeTask(const Trace& t, const Job& j, const Task& task, TraceSummary& s, TaskValues& v)
+{
+    const TaskRequest& r = task.request;
+    v.cpu.push_back(double(r.cpuMilli));
+    v.mem.push_back(double(r.memMiB));
+    v.gpu.push_back(double(r.totalGpuMilli()));
+    ++s.tasksByNumGpu[r.numGpu];
+    if (!r.needsGpu())
+        ++s.cpuOnlyTasks;
+    else if (r.isGpuShare())
+        ++s.gpuShareTasks;
+    else
+        ++s.wholeGpuTasks;
+    if (r.gpuModelMask != 0)
+        ++s.modelConstrainedTasks;
+    if (task.logged.startTimeS >= 0)
+        ++s.tasksWithLoggedStart;
+    if (task.logged.node.valid())
+        ++s.tasksWithLoggedNode;
+    const double rt = t.taskRunTimeS(j, task);
+    if (rt >= 0) {
+        v.run.push_back(rt);
+        if (j.submitTimeS >= 0) {
+            const double start = task.logged.startTimeS >= 0 ? task.logged.startTimeS : j.submitTimeS + task.submitOffsetS;
+            s.lastEndS = std::max(s.lastEndS, start + rt);
+        }
+    }
+}
+
+void summarizeJobs(const Trace& t, TraceSummary& s)
+{
     s.jobs = int64_t(t.jobs.size());
     s.tasks = int64_t(t.tasks.size());
-    std::vector<double> cpu, mem, gpu, run, perJob;
-    cpu.reserve(t.tasks.size());
-    mem.reserve(t.tasks.size());
-    gpu.reserve(t.tasks.size());
-    run.reserve(t.tasks.size());
+    TaskValues v;
+    std::vector<double> perJob;
+    v.cpu.reserve(t.tasks.size());
+    v.mem.reserve(t.tasks.size());
+    v.gpu.reserve(t.tasks.size());
+    v.run.reserve(t.tasks.size());
     perJob.reserve(t.jobs.size());
     for (const Job& j : t.jobs) {
         perJob.push_back(double(j.taskCount));
@@ -52,43 +84,18 @@ TraceSummary summarize(const LoadedTrace& loaded)
             s.firstSubmitS = s.firstSubmitS < 0 ? j.submitTimeS : std::min(s.firstSubmitS, j.submitTimeS);
             s.lastSubmitS = std::max(s.lastSubmitS, j.submitTimeS);
         }
-        for (uint32_t i = 0; i < j.taskCount; ++i) {
-            const Task& task = t.tasks[j.firstTask + i];
-            const TaskRequest& r = task.request;
-            cpu.push_back(double(r.cpuMilli));
-            mem.push_back(double(r.memMiB));
-            gpu.push_back(double(r.totalGpuMilli()));
-            ++s.tasksByNumGpu[r.numGpu];
-            if (!r.needsGpu())
-                ++s.cpuOnlyTasks;
-            else if (r.isGpuShare())
-                ++s.gpuShareTasks;
-            else
-                ++s.wholeGpuTasks;
-            if (r.gpuModelMask != 0)
-                ++s.modelConstrainedTasks;
-            if (task.logged.startTimeS >= 0)
-                ++s.tasksWithLoggedStart;
-            if (task.logged.node.valid())
-                ++s.tasksWithLoggedNode;
-            const double rt = t.taskRunTimeS(j, task);
-            if (rt >= 0) {
-                run.push_back(rt);
-                if (j.submitTimeS >= 0) {
-                    const double start = task.logged.startTimeS >= 0 ? task.logged.startTimeS
-                                                                     : j.submitTimeS + task.submitOffsetS;
-                    s.lastEndS = std::max(s.lastEndS, start + rt);
-                }
-            }
-        }
+        for (uint32_t i = 0; i < j.taskCount; ++i)
+            summarizeTask(t, j, t.tasks[j.firstTask + i], s, v);
     }
-    s.cpuMilliPerTask = distributionOf(cpu);
-    s.memMiBPerTask = distributionOf(mem);
-    s.gpuMilliPerTask = distributionOf(gpu);
-    s.runTimeS = distributionOf(run);
+    s.cpuMilliPerTask = distributionOf(v.cpu);
+    s.memMiBPerTask = distributionOf(v.mem);
+    s.gpuMilliPerTask = distributionOf(v.gpu);
+    s.runTimeS = distributionOf(v.run);
     s.tasksPerJob = distributionOf(perJob);
+}
 
-    const LoggedDecisions& l = t.logged;
+void summarizeLogged(const LoggedDecisions& l, TraceSummary& s)
+{
     s.loggedDecisions = int64_t(l.decisions.size());
     std::map<int32_t, TraceSummary::LoggedReasonCount> reasons;
     std::map<int32_t, std::vector<uint32_t>> reasonTasks;
@@ -125,6 +132,22 @@ TraceSummary summarize(const LoadedTrace& loaded)
     }
     std::stable_sort(s.loggedReasons.begin(), s.loggedReasons.end(),
         [](const TraceSummary::LoggedReasonCount& a, const TraceSummary::LoggedReasonCount& b) { return a.attempts > b.attempts; });
+}
+
+} // namespace
+
+TraceSummary summarize(const LoadedTrace& loaded)
+{
+    const Trace& t = loaded.trace;
+    TraceSummary s;
+    s.format = t.sourceFormat;
+    s.cpuUnit = t.cpuUnit == ResourceUnit::NormalizedNano ? "1e-9 of largest machine" : "milli-core";
+    s.files = loaded.files;
+    s.importSeconds = loaded.seconds;
+    s.metadata = t.metadata;
+    summarizeNodes(t, s);
+    summarizeJobs(t, s);
+    summarizeLogged(t.logged, s);
 
     s.warnings = loaded.diagnostics.total();
     s.warningsByCategory = loaded.diagnostics.byCategory();
