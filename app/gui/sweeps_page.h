@@ -1,0 +1,51 @@
+#pragma once
+// The Sweeps tab (docs/sweeps.md): a sweep plan's cells followed through their shard files
+// (SweepView, read off the GUI thread by SweepController). A finished cell opens on the dashboard:
+// from the open project when merged, else once the finished cells are merged into it.
+
+#include "project_session.h"
+#include "sweep_controller.h"
+#include "sweep_view.h"
+
+#include "store/sweep_plan.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <string>
+
+namespace schedlab::app {
+
+class SweepsPage : public QWidget {
+    Q_OBJECT
+public:
+    /// Cells merge into `session`'s project (not owned; outlives the page).
+    explicit SweepsPage(ProjectSession* session, QWidget* parent = nullptr);
+    views::SweepView* view() const { return m_view; }
+    SweepController* controller() const { return m_sweeps; }
+    /// Shows the plan at `path` and follows its shard files; false with errorOccurred.
+    bool openPlan(const QString& path);
+    /// Builds and writes a sweep plan, then shows it; nullopt with errorOccurred.
+    std::optional<store::SweepPlan> writePlan(const store::SweepSpec& spec, const QString& path);
+    /// Opens a finished cell: runCellRequested or roundCellRequested, after a merge when needed.
+    void openCell(int cell);
+    /// The project the cells merge into changed (opened, created, closed).
+    void projectChanged();
+
+signals:
+    /// Cell `cell` is stored run `runId` of the open project: show it on the dashboard.
+    void runCellRequested(int cell, qlonglong runId, const QString& policy, qulonglong seed);
+    /// Cell `cell` is a training lineage whose last round is `roundId`: replay it on the dashboard.
+    void roundCellRequested(int cell, qlonglong roundId);
+    /// Finished cells were merged into the open project (`copied` new runs); new rounds come too.
+    void merged(int copied);
+    void errorOccurred(const QString& text);
+
+private:
+    ProjectSession* m_session;
+    views::SweepView* m_view = nullptr;
+    SweepController* m_sweeps = nullptr;
+    int m_pendingCell = -1; ///< opened once the merge it waits for is done
+};
+
+} // namespace schedlab::app
