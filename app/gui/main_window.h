@@ -10,7 +10,6 @@
 #include "import_controller.h"
 #include "incidents_page.h"
 #include "project_session.h"
-#include "run_controller.h"
 #include "run_result.h"
 #include "runs_dock.h"
 #include "sweeps_page.h"
@@ -23,10 +22,7 @@
 #include <string>
 #include <vector>
 
-class QLabel;
 class QMenu;
-class QProgressBar;
-class QPushButton;
 class QTabWidget;
 class QUndoGroup;
 
@@ -38,6 +34,7 @@ class RunOptionsWidget;
 namespace schedlab::app {
 
 class ModeStatus;
+class StatusArea;
 class TraceDock;
 
 class MainWindow : public QMainWindow {
@@ -135,15 +132,10 @@ private:
     void buildPages();
     void connectPages();
     void buildDocks();
-    void buildStatusBar();
     void connectWork();
     void buildMenus();
     void buildFileMenu();
     void buildRunMenu();
-    void showTabDocks(int index);
-    void chooseTrace();
-    /// File > Import Folder: every file under it a format claims (a kubectl dump with its logs).
-    void chooseTraceFolder();
     void applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths);
     /// What applyTrace switched for a trace whose GPUs are not primary, for the status line.
     QString switchAwayFromGpus();
@@ -173,21 +165,16 @@ private:
     views::RunOptionsWidget* m_options = nullptr; ///< the Policies dock
     RunsDock* m_runs = nullptr;
     views::RewardEditor* m_reward = nullptr; ///< the Reward dock
+    StatusArea* m_statusArea = nullptr;
     ModeStatus* m_modeStatus = nullptr;
-    QLabel* m_banner = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QPushButton* m_cancel = nullptr;
-    QLabel* m_status = nullptr;
     QMenu* m_recentMenu = nullptr;
     QUndoGroup* m_undoGroup = nullptr; ///< the reward editor of the shown tab
-    RunController* m_runner = nullptr;
     ImportController* m_importer = nullptr;
     ProjectSession m_session;
     std::shared_ptr<const trace::Trace> m_trace;
     std::vector<std::string> m_tracePaths;
     QString m_traceName;
     bool m_interactive = true;
-    int m_lastTab = 0; ///< the tab whose dock visibility is saved when another is shown
 };
 
 } // namespace schedlab::app

@@ -4,6 +4,7 @@
 
 #include "dashboard_widget.h"
 #include "reward_editor.h"
+#include "trace_dock.h"
 #include "scaler_reward_editor.h"
 
 #include <QAction>
@@ -87,8 +88,9 @@ void MainWindow::buildFileMenu()
         emit autoscaleView()->openLoadRequested();
     });
     file->addSeparator();
-    file->addAction(tr("&Import Trace..."), QKeySequence::Open, this, &MainWindow::chooseTrace);
-    file->addAction(tr("Import &Folder..."), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), this, &MainWindow::chooseTraceFolder);
+    file->addAction(tr("&Import Trace..."), QKeySequence::Open, this, [this] { openTrace(m_traceDock->chooseFiles()); });
+    // Every file under a folder a format claims (a kubectl dump with its logs).
+    file->addAction(tr("Import &Folder..."), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), this, [this] { openTrace(m_traceDock->chooseFolder()); });
     file->addSeparator();
     file->addAction(tr("Export Dashboard as &PNG..."), this, [this] { m_dashboardPage->exportAs("png"); });
     file->addAction(tr("Export Dashboard as P&DF..."), this, [this] { m_dashboardPage->exportAs("pdf"); });

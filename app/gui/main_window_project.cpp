@@ -2,27 +2,16 @@
 // before unsaved runs are dropped.
 
 #include "main_window.h"
+#include "status_area.h"
 
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
 #include <QMessageBox>
 
 #include <algorithm>
 
 namespace schedlab::app {
 
-namespace {
-// "work" -> "work.schedlab": the CLI and the file dialogs know projects by their extension.
-QString withProjectExtension(const QString& path) { return QFileInfo(path).suffix().isEmpty() ? path + ".schedlab" : path; }
-
-bool filesExist(const std::vector<std::string>& files)
-{
-    return !files.empty()
-        && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
-}
-} // namespace
 
 void MainWindow::refreshRounds()
 {
@@ -65,20 +54,13 @@ void MainWindow::projectChanged(bool storeReward)
 
 bool MainWindow::newProject(const QString& given)
 {
-    const QString path = withProjectExtension(given);
-    // The file dialog asked before replacing an existing file.
-    for (const QString& f : { path, path + "-wal", path + "-shm" })
-        if (QFileInfo::exists(f) && !QFile::remove(f)) {
-            showError(tr("%1: cannot replace the existing file").arg(f));
-            return false;
-        }
-    if (Status s = m_session.open(path, false); !s) {
+    if (Status s = m_session.create(ProjectSession::withExtension(given)); !s) {
         showError(QString::fromStdString(s.error().toString()));
         return false;
     }
     m_runs->clear(true); // runs still loading from the previous project are dropped
     projectChanged(true);
-    m_status->setText(tr("New project %1").arg(m_session.path()));
+    showStatus(tr("New project %1").arg(m_session.path()));
     return true;
 }
 
@@ -96,28 +78,14 @@ bool MainWindow::openProject(const QString& path)
     }
     m_session = std::move(next);
     m_runs->clear(true); // runs still loading from the previous project are dropped
-    m_banner->setVisible(false);
+    m_statusArea->clearError();
     // The trace of the newest finished run (or round), when its files are still where they were.
-    std::vector<int64_t> traceIds;
-    for (auto it = rows->rbegin(); it != rows->rend(); ++it)
-        if (it->status == "finished")
-            traceIds.push_back(it->traceId);
-    if (auto rounds = m_session.project()->rounds())
-        for (auto it = rounds->rbegin(); it != rounds->rend(); ++it)
-            if (it->status == "finished")
-                traceIds.push_back(it->traceId);
-    for (int64_t traceId : traceIds) {
-        if (traceId < 0)
-            continue;
-        const std::vector<std::string> files = m_session.traceFilesOf(traceId);
-        if (filesExist(files) && files != m_tracePaths)
-            openTrace(files, m_session.traceOptionsOf(traceId));
-        break;
-    }
+    if (auto last = m_session.newestTrace(rows.value()); last && last->first != m_tracePaths)
+        openTrace(last->first, last->second);
     const auto finished = std::count_if(rows->begin(), rows->end(), [](const store::RunRow& r) { return r.status == "finished"; });
     m_runs->listStored(rows.value(), 4); // the newest finished runs are shown right away
     projectChanged(false);
-    m_status->setText(tr("Opened %1: %2 stored runs (%3 finished)").arg(m_session.path()).arg(rows->size()).arg(finished));
+    showStatus(tr("Opened %1: %2 stored runs (%3 finished)").arg(m_session.path()).arg(rows->size()).arg(finished));
     return true;
 }
 
@@ -141,32 +109,20 @@ bool MainWindow::saveProject()
         showError(QString::fromStdString(s.error().toString()));
         return false;
     }
-    m_status->setText(tr("Saved to %1").arg(m_session.path()));
+    showStatus(tr("Saved to %1").arg(m_session.path()));
     return true;
 }
 
 bool MainWindow::saveProjectAs(const QString& path)
 {
-    const QString target = QFileInfo(withProjectExtension(path)).absoluteFilePath();
+    const QString target = QFileInfo(ProjectSession::withExtension(path)).absoluteFilePath();
     if (m_session.isOpen() && target == m_session.path())
         return saveProject();
     // Stored runs come along by copying the current project; then the unsaved runs are added.
-    for (const QString& f : { target, target + "-wal", target + "-shm" })
-        if (QFileInfo::exists(f) && !QFile::remove(f)) {
-            showError(tr("%1: cannot replace the existing file").arg(f));
-            return false;
-        }
-    if (m_session.isOpen())
-        if (Status s = m_session.copyTo(target); !s) {
-            showError(QString::fromStdString(s.error().toString()));
-            return false;
-        }
-    ProjectSession next;
-    if (Status s = next.open(target, false); !s) {
+    if (Status s = m_session.saveAs(target); !s) {
         showError(QString::fromStdString(s.error().toString()));
         return false;
     }
-    m_session = std::move(next);
     refreshRounds();
     m_trainingPage->storeRewardSetting();
     return saveProject();

@@ -4,6 +4,7 @@
 #include "main_window.h"
 
 #include "mode_status.h"
+#include "status_area.h"
 #include "trace_dock.h"
 
 #include "dashboard_widget.h"
@@ -15,10 +16,6 @@
 
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
-#include <QListWidget>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSettings>
 #include <QTabWidget>
 
@@ -26,48 +23,21 @@
 
 namespace schedlab::app {
 
-void MainWindow::chooseTrace()
-{
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"),
-        QSettings().value("paths/lastTraceDir").toString(),
-        tr("Traces and scheduler logs (*.csv *.gz *.swf *.sltrace *.json *.jsonl *.log *.txt *.acct*);;All files (*)"));
-    if (files.isEmpty())
-        return;
-    QSettings().setValue("paths/lastTraceDir", QFileInfo(files.front()).absolutePath());
-    std::vector<std::string> paths;
-    for (const QString& f : files)
-        paths.push_back(f.toStdString());
-    openTrace(paths);
-}
-
-void MainWindow::chooseTraceFolder()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Import Folder (a kubectl dump, scheduler logs)"),
-        QSettings().value("paths/lastTraceDir").toString());
-    if (dir.isEmpty())
-        return;
-    QSettings().setValue("paths/lastTraceDir", dir);
-    openTrace({ dir.toStdString() });
-}
-
 bool MainWindow::openTrace(const std::vector<std::string>& paths, const trace::ImportOptions& options)
 {
     if (paths.empty() || !confirmDiscard())
         return false;
     // Parsed on a worker (ImportController): the window keeps painting and the cancel button works.
-    m_banner->setVisible(false);
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_cancel->setVisible(true);
-    m_status->setText(tr("Importing %1…").arg(QString::fromStdString(trace::baseName(paths.front()))));
+    m_statusArea->clearError();
+    m_statusArea->setBusy(true);
+    showStatus(tr("Importing %1…").arg(QString::fromStdString(trace::baseName(paths.front()))));
     m_importer->start(paths, options);
     return true;
 }
 
 void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths)
 {
-    m_progress->setVisible(m_runner->isRunning());
-    m_cancel->setVisible(m_runner->isRunning());
+    m_statusArea->setBusy(m_runs->isRunning());
     m_traceDock->setTrace(loaded, paths);
     // Shares the loaded trace: no copy of a large trace on the GUI thread.
     m_trace = std::shared_ptr<const trace::Trace>(loaded, &loaded->trace);
@@ -84,7 +54,7 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
     const QString noGpuNote = switchAwayFromGpus();
     refreshDashboard();
     updateTitle();
-    m_status->setText(tr("Loaded %1 jobs on %2 nodes in %3 s")
+    showStatus(tr("Loaded %1 jobs on %2 nodes in %3 s")
                           .arg(m_trace->jobs.size())
                           .arg(m_trace->nodes.size())
                           .arg(loaded->seconds, 0, 'f', 2)
@@ -151,31 +121,17 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
         keyed.policy = p;
         m_dashboardPage->colourOf(views::colourKey(keyed));
     }
-    m_banner->setVisible(false);
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_cancel->setVisible(true);
-    m_runs->beginBatch();
-    m_runner->start(batch);
+    m_statusArea->clearError();
+    m_statusArea->setBusy(true);
+    m_runs->start(batch);
 }
 
 void MainWindow::batchFinished(bool cancelled, const QString& error)
 {
-    m_progress->setVisible(false);
-    m_cancel->setVisible(false);
+    m_statusArea->setBusy(false);
     if (!error.isEmpty())
         showError(error);
-    QString done = tr("Done");
-    // A fill workload above the ratio was trimmed (as the FGD authors do): say so.
-    for (const views::RunResult& r : results())
-        if (r.fill && r.fill->podsRemoved > 0) {
-            done = tr("Done. The pod list asks for %1 % of GPU capacity: %2 pods removed at random down to "
-                      "the ratio, as the FGD authors do")
-                       .arg(r.fill->originalRequestPct, 0, 'f', 1)
-                       .arg(r.fill->podsRemoved);
-            break;
-        }
-    m_status->setText(cancelled ? tr("Cancelled") : error.isEmpty() ? done : tr("Run failed"));
+    showStatus(cancelled ? tr("Cancelled") : error.isEmpty() ? m_runs->doneText() : tr("Run failed"));
     emit batchDone();
 }
 
@@ -198,11 +154,7 @@ void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
     showTab(0);
     // The round's own mode and trace: a fill-trained round replayed in timed mode (or on another
     // trace) says nothing about how it was judged.
-    std::optional<store::RoundRow> round;
-    if (auto rows = m_session.project() ? m_session.project()->rounds() : Result<std::vector<store::RoundRow>>(std::vector<store::RoundRow> {}))
-        for (const store::RoundRow& r : rows.value())
-            if (!rounds.empty() && "learned:" + r.checkpoint == rounds.front())
-                round = r;
+    const std::optional<store::RoundRow> round = rounds.empty() ? std::nullopt : m_session.roundOfPolicy(rounds.front());
     if (!round) {
         runPolicies(policies);
         return;
@@ -249,14 +201,9 @@ bool MainWindow::planSweep(const QString& path, int shards)
     spec.seeds = seeds.value();
     spec.base = baseSpec();
     spec.shards = shards;
-    auto plan = m_sweepsPage->writePlan(spec, path);
-    if (!plan)
+    if (!m_sweepsPage->writePlan(spec, path))
         return false;
     openSweep(path);
-    m_status->setText(tr("Wrote %1: %2 cells in %3 shards. On the cluster: schedlab-cli sweep emit slurm %1 (or k8s)")
-                          .arg(QFileInfo(path).fileName())
-                          .arg(plan->cells.size())
-                          .arg(plan->shards));
     return true;
 }
 
@@ -270,16 +217,9 @@ bool MainWindow::planTrainingSweep(const QString& path, int shards, const QStrin
     if (!spec)
         return false;
     spec->shards = shards;
-    auto plan = m_sweepsPage->writePlan(*spec, path);
-    if (!plan)
+    if (!m_sweepsPage->writePlan(*spec, path))
         return false;
     openSweep(path);
-    m_status->setText(tr("Wrote %1: %2 training cells (%3 weight vectors, %4 rounds each) in %5 shards")
-                          .arg(QFileInfo(path).fileName())
-                          .arg(plan->cells.size())
-                          .arg(spec->weights.size())
-                          .arg(spec->train->rounds)
-                          .arg(plan->shards));
     return true;
 }
 
@@ -299,24 +239,21 @@ void MainWindow::showRunCell(int cell, qlonglong runId, const QString& policy, q
         return;
     }
     m_tabs->setCurrentIndex(0);
-    m_status->setText(tr("Sweep cell %1 (%2 seed %3) is run %4 of the project").arg(cell).arg(policy).arg(seed).arg(runId));
+    showStatus(tr("Sweep cell %1 (%2 seed %3) is run %4 of the project").arg(cell).arg(policy).arg(seed).arg(runId));
 }
 
 void MainWindow::showRoundCell(int cell, qlonglong roundId)
 {
     // A training cell: its last round, replayed on the dashboard with the checked baselines.
     refreshRounds();
-    if (auto rounds = m_session.project()->rounds())
-        for (const store::RoundRow& r : *rounds)
-            if (r.id == roundId) {
-                showRoundsOnDashboard({ "learned:" + r.checkpoint });
-                m_status->setText(tr("Sweep cell %1 is round %2 of the project (weights %3)")
-                                      .arg(cell)
-                                      .arg(roundId)
-                                      .arg(QString::fromStdString(r.weights)));
-                return;
-            }
-    showError(tr("Sweep cell %1: the project names round %2, which it does not list").arg(cell).arg(roundId));
+    const std::optional<store::RoundRow> round = m_session.round(roundId);
+    if (!round) {
+        showError(tr("Sweep cell %1: the project names round %2, which it does not list").arg(cell).arg(roundId));
+        return;
+    }
+    showRoundsOnDashboard({ "learned:" + round->checkpoint });
+    showStatus(
+        tr("Sweep cell %1 is round %2 of the project (weights %3)").arg(cell).arg(roundId).arg(QString::fromStdString(round->weights)));
 }
 
 void MainWindow::openAutoscaleLoad(const QString& loadPath, const QString& servicePath, bool run)
@@ -333,7 +270,7 @@ bool MainWindow::setSchedulerConfig(const QString& path)
         return false;
     }
     if (!path.isEmpty())
-        m_status->setText(tr("Scheduler configuration: %1").arg(summary));
+        showStatus(tr("Scheduler configuration: %1").arg(summary));
     return true;
 }
 

@@ -16,6 +16,10 @@ RunsDock::RunsDock(ProjectSession* session, std::function<QColor(const std::stri
     setObjectName("runsDock");
     m_list = new QListWidget(this);
     m_storedLoads = new JobTracker(this);
+    m_runner = new RunController(this);
+    connect(m_runner, &RunController::progress, this, &RunsDock::progress);
+    connect(m_runner, &RunController::runFinished, this, &RunsDock::addFinished);
+    connect(m_runner, &RunController::batchFinished, this, &RunsDock::batchFinished);
     connect(m_list, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         if (item->checkState() == Qt::Checked && item->data(Qt::UserRole).toInt() == -1)
             loadStoredRun(item); // a stored run checked for the first time (-2: loading)
@@ -47,7 +51,27 @@ void RunsDock::clear(bool dropLoading)
     m_list->clear();
 }
 
-void RunsDock::beginBatch() { m_batchFrom = m_results.size(); }
+void RunsDock::start(const RunBatch& batch)
+{
+    m_batchFrom = m_results.size();
+    m_runner->start(batch);
+}
+
+void RunsDock::cancel() { m_runner->cancel(); }
+
+bool RunsDock::isRunning() const { return m_runner->isRunning(); }
+
+QString RunsDock::doneText() const
+{
+    // A fill workload above the ratio was trimmed (as the FGD authors do): say so.
+    for (const views::RunResult& r : m_results)
+        if (r.fill && r.fill->podsRemoved > 0)
+            return tr("Done. The pod list asks for %1 % of GPU capacity: %2 pods removed at random down to "
+                      "the ratio, as the FGD authors do")
+                .arg(r.fill->originalRequestPct, 0, 'f', 1)
+                .arg(r.fill->podsRemoved);
+    return tr("Done");
+}
 
 void RunsDock::addFinished(const views::RunResult& r)
 {

@@ -1,11 +1,13 @@
 #pragma once
-// The Runs dock: the session's runs (finished in this session, or stored in the open project and
-// read in the background when first checked). Checked runs are the ones the tabs show.
+// The Runs dock: the session's runs (run here off the GUI thread by RunController, or stored in
+// the open project and read in the background when first checked). Checked runs are the ones the
+// tabs show.
 // Item data: Qt::UserRole = the run's session id (-1 = stored, not loaded; -2 = loading),
 // Qt::UserRole + 1 = its id in the project (-1 = not stored).
 
 #include "job_tracker.h"
 #include "project_session.h"
+#include "run_controller.h"
 #include "run_result.h"
 
 #include <QDockWidget>
@@ -34,8 +36,12 @@ public:
     bool hasUnsavedRuns() const;
     /// Drops every run; `dropLoading` also drops stored runs still loading (another project).
     void clear(bool dropLoading);
-    /// The next runs to arrive are one batch, listed in the order they were asked for.
-    void beginBatch();
+    /// Runs a batch; its runs are listed (checked) in the order they were asked for.
+    void start(const RunBatch& batch);
+    void cancel();
+    bool isRunning() const;
+    /// What the last batch's end says: "Done", or how a fill workload was trimmed.
+    QString doneText() const;
     /// Lists a finished run, checked, in its batch's order.
     void addFinished(const views::RunResult& run);
     /// Drops the session's runs that are not stored (another trace was opened).
@@ -51,6 +57,9 @@ public:
     Status save(const trace::Trace* trace, const std::vector<std::string>& traceFiles);
 
 signals:
+    void progress(double fraction, const QString& what);
+    /// The batch ended (or was cancelled / failed).
+    void batchFinished(bool cancelled, const QString& error);
     /// The checked runs changed (a check, a run added or loaded).
     void checkedRunsChanged();
     /// The unsaved state may have changed.
@@ -68,6 +77,7 @@ private:
     ProjectSession* m_session;
     std::function<QColor(const std::string&)> m_colourOf;
     QListWidget* m_list = nullptr;
+    RunController* m_runner = nullptr;
     JobTracker* m_storedLoads = nullptr; ///< stored runs read in the background
     std::vector<views::RunResult> m_results;
     std::size_t m_batchFrom = 0; ///< index in m_results where the running batch's runs begin

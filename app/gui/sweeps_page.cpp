@@ -3,6 +3,7 @@
 #include "store/project.h"
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QVBoxLayout>
 
 #include <cstdlib>
@@ -47,18 +48,31 @@ bool SweepsPage::openPlan(const QString& path)
     return true;
 }
 
-std::optional<store::SweepPlan> SweepsPage::writePlan(const store::SweepSpec& spec, const QString& path)
+bool SweepsPage::writePlan(const store::SweepSpec& spec, const QString& path)
 {
     auto plan = store::makeSweepPlan(spec);
     if (!plan) {
         emit errorOccurred(QString::fromStdString(plan.error().toString()));
-        return std::nullopt;
+        return false;
     }
     if (Status s = store::writeSweepPlan(*plan, path.toStdString()); !s) {
         emit errorOccurred(QString::fromStdString(s.error().toString()));
-        return std::nullopt;
+        return false;
     }
-    return std::move(plan).value();
+    const QString name = QFileInfo(path).fileName();
+    if (spec.train)
+        emit statusMessage(tr("Wrote %1: %2 training cells (%3 weight vectors, %4 rounds each) in %5 shards")
+                               .arg(name)
+                               .arg(plan->cells.size())
+                               .arg(spec.weights.size())
+                               .arg(spec.train->rounds)
+                               .arg(plan->shards));
+    else
+        emit statusMessage(tr("Wrote %1: %2 cells in %3 shards. On the cluster: schedlab-cli sweep emit slurm %1 (or k8s)")
+                               .arg(name)
+                               .arg(plan->cells.size())
+                               .arg(plan->shards));
+    return true;
 }
 
 void SweepsPage::openCell(int cell)

@@ -25,8 +25,8 @@ public:
     SweepController* controller() const { return m_sweeps; }
     /// Shows the plan at `path` and follows its shard files; false with errorOccurred.
     bool openPlan(const QString& path);
-    /// Builds and writes a sweep plan, then shows it; nullopt with errorOccurred.
-    std::optional<store::SweepPlan> writePlan(const store::SweepSpec& spec, const QString& path);
+    /// Builds and writes a sweep plan (statusMessage says what it holds); false with errorOccurred.
+    bool writePlan(const store::SweepSpec& spec, const QString& path);
     /// Opens a finished cell: runCellRequested or roundCellRequested, after a merge when needed.
     void openCell(int cell);
     /// The project the cells merge into changed (opened, created, closed).
@@ -39,6 +39,7 @@ signals:
     void roundCellRequested(int cell, qlonglong roundId);
     /// Finished cells were merged into the open project (`copied` new runs); new rounds come too.
     void merged(int copied);
+    void statusMessage(const QString& text);
     void errorOccurred(const QString& text);
 
 private:

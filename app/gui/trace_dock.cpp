@@ -6,11 +6,14 @@
 #include "trace/swf_importer.h"
 #include "trace/trace_summary.h"
 
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTableView>
@@ -86,6 +89,30 @@ void TraceDock::setTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const
                                                                    : trace::suggestedProcsPerNode(paths.front(), loaded->trace));
     }
     m_jobs->setTrace(std::shared_ptr<const trace::Trace>(loaded, &loaded->trace));
+}
+
+std::vector<std::string> TraceDock::chooseFiles()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"),
+        QSettings().value("paths/lastTraceDir").toString(),
+        tr("Traces and scheduler logs (*.csv *.gz *.swf *.sltrace *.json *.jsonl *.log *.txt *.acct*);;All files (*)"));
+    if (files.isEmpty())
+        return {};
+    QSettings().setValue("paths/lastTraceDir", QFileInfo(files.front()).absolutePath());
+    std::vector<std::string> paths;
+    for (const QString& f : files)
+        paths.push_back(f.toStdString());
+    return paths;
+}
+
+std::vector<std::string> TraceDock::chooseFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Import Folder (a kubectl dump, scheduler logs)"),
+        QSettings().value("paths/lastTraceDir").toString());
+    if (dir.isEmpty())
+        return {};
+    QSettings().setValue("paths/lastTraceDir", dir);
+    return { dir.toStdString() };
 }
 
 } // namespace schedlab::app

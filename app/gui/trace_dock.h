@@ -27,6 +27,11 @@ public:
     /// Shows a loaded trace read from `paths` (shares it, no copy).
     void setTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths);
 
+    /// Asks for trace files (or a folder: a kubectl dump, scheduler logs) to import, starting where
+    /// the last ones were; empty when the user cancelled.
+    std::vector<std::string> chooseFiles();
+    std::vector<std::string> chooseFolder();
+
 signals:
     /// The user asked to read the trace again with these options (SWF: processors per node).
     void reloadRequested(const schedlab::trace::ImportOptions& options);
