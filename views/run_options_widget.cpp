@@ -5,6 +5,7 @@
 #include "policy/queue_policy.h"
 #include "sim/room_options.h"
 #include "sim/timed_replay.h"
+#include "workflow/run_args.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -130,13 +131,8 @@ QWidget* RunOptionsWidget::buildSchedulerConfigRow()
     connect(m_schedulerConfigButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("KubeSchedulerConfiguration"),
             QSettings().value("paths/schedulerConfig").toString(), tr("YAML (*.yaml *.yml);;All files (*)"));
-        if (path.isEmpty())
-            return;
-        QString error, summary;
-        if (setSchedulerConfig(path, &error, &summary))
-            emit schedulerConfigSet(summary);
-        else
-            emit schedulerConfigFailed(error);
+        if (!path.isEmpty())
+            setSchedulerConfig(path);
     });
     connect(clear, &QToolButton::clicked, this, [this] { setSchedulerConfig({}); });
     restoreSchedulerConfig();
@@ -160,7 +156,7 @@ void RunOptionsWidget::restoreSchedulerConfig()
                                                "weights, NodeResourcesFit strategy, percentageOfNodesToScore"));
 }
 
-bool RunOptionsWidget::setSchedulerConfig(const QString& path, QString* error, QString* summary)
+bool RunOptionsWidget::setSchedulerConfig(const QString& path)
 {
     if (path.isEmpty()) {
         m_schedulerConfig.clear();
@@ -172,8 +168,7 @@ bool RunOptionsWidget::setSchedulerConfig(const QString& path, QString* error, Q
     std::string text;
     auto c = policy::readKubeSchedulerConfig(path.toStdString(), &text);
     if (!c) {
-        if (error)
-            *error = QString::fromStdString(c.error().toString());
+        emit schedulerConfigFailed(QString::fromStdString(c.error().toString()));
         return false;
     }
     m_schedulerConfig = std::move(text);
@@ -187,14 +182,13 @@ bool RunOptionsWidget::setSchedulerConfig(const QString& path, QString* error, Q
     m_schedulerConfigButton->setText(QFileInfo(path).fileName());
     m_schedulerConfigButton->setToolTip(tip);
     QSettings().setValue("paths/schedulerConfig", QFileInfo(path).absoluteFilePath());
-    if (summary)
-        *summary = QString::fromStdString(c->summary());
+    emit schedulerConfigSet(QString::fromStdString(c->summary()));
     return true;
 }
 
 QString RunOptionsWidget::schedulerConfigLabel() const { return m_schedulerConfigButton->text(); }
 
-sim::RunSpec RunOptionsWidget::spec() const
+sim::RunSpec RunOptionsWidget::spec(std::optional<trace::TimeSpan> window) const
 {
     sim::RunSpec spec;
     if (fillChosen()) {
@@ -210,6 +204,10 @@ sim::RunSpec RunOptionsWidget::spec() const
         sim::parseHeadRule(m_head->currentText().toStdString(), o.head);
         sim::parsePreemption(m_preemption->currentData().toString().toStdString(), o.preemption);
         sim::parseMigration(m_migration->currentData().toString().toStdString(), o.migration);
+        if (window) {
+            o.windowFromS = window->fromS;
+            o.windowToS = window->toS;
+        }
         spec = sim::RunSpec::timed({}, o);
     }
     spec.schedulerConfig = m_schedulerConfig; // used by k8s-default / k8s-sampling only
@@ -225,7 +223,7 @@ std::vector<std::string> RunOptionsWidget::checkedPolicies() const
     return policies;
 }
 
-QString RunOptionsWidget::seedsText() const { return m_seeds->text(); }
+Result<std::vector<uint64_t>> RunOptionsWidget::seeds() const { return workflow::parseSeeds(m_seeds->text().toStdString()); }
 
 double RunOptionsWidget::fillRatio() const { return m_ratio->value(); }
 

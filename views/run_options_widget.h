@@ -3,10 +3,13 @@
 // seeds and the KubeSchedulerConfiguration for k8s-default. What the user sets here is one value,
 // spec(); the window never reads these widgets.
 
+#include "base/result.h"
 #include "sim/run_spec.h"
+#include "trace/load_profile.h"
 
 #include <QWidget>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,13 +30,13 @@ public:
 
     explicit RunOptionsWidget(QWidget* parent = nullptr);
 
-    /// The mode that will run and its options, with the scheduler configuration (no policy, no
-    /// seed, no replay window: the dashboard's strip sets that).
-    sim::RunSpec spec() const;
+    /// The mode that will run and its options, with the scheduler configuration, replaying
+    /// `window` of the trace in timed mode (none: all of it); no policy, no seed.
+    sim::RunSpec spec(std::optional<trace::TimeSpan> window = std::nullopt) const;
     /// The checked placement policies, in list order.
     std::vector<std::string> checkedPolicies() const;
-    /// The seeds as typed: N, A-B or a comma list (workflow::parseSeeds reads them).
-    QString seedsText() const;
+    /// The seeds typed (N, A-B or a comma list); an error that says what is wrong with them.
+    Result<std::vector<uint64_t>> seeds() const;
     /// The fill experiments' inflation ratio (also when the fill mode is not chosen).
     double fillRatio() const;
 
@@ -46,9 +49,9 @@ public:
     bool fillChosen() const;
 
     /// Uses the KubeSchedulerConfiguration at `path` for k8s-default / k8s-sampling runs (empty:
-    /// the built-in defaults) and remembers it. False with `error` set when it does not parse;
-    /// `summary` says what it sets.
-    bool setSchedulerConfig(const QString& path, QString* error = nullptr, QString* summary = nullptr);
+    /// the built-in defaults) and remembers it: schedulerConfigSet (a file) or, false,
+    /// schedulerConfigFailed when it does not parse.
+    bool setSchedulerConfig(const QString& path);
     /// The scheduler configuration button's text: the file's name or "built-in".
     QString schedulerConfigLabel() const;
 
@@ -59,9 +62,9 @@ signals:
     void modeChanged();
     /// The user picked a mode in the box (not emitted by setModeChoice).
     void modeChosen();
-    /// A configuration picked with the button failed to read.
+    /// A configuration file failed to read.
     void schedulerConfigFailed(const QString& error);
-    /// A configuration picked with the button is in use.
+    /// A configuration file is in use; `summary` says what it sets.
     void schedulerConfigSet(const QString& summary);
 
 private:

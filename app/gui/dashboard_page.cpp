@@ -24,6 +24,8 @@ DashboardPage::DashboardPage(QWidget* parent)
     layout->addWidget(m_dashboard, 1);
     connect(m_overview, &views::TraceOverviewWidget::windowChanged, this,
         [this] { emit statusMessage(m_overview->windowText() + tr(" — Run to replay it")); });
+    connect(m_dashboard, &views::DashboardWidget::utilizationChanged, this,
+        [this](views::DashboardWidget::Utilization u) { emit utilizationChanged(workflow::UtilizationKind(int(u))); });
     connect(m_dashboard, &views::DashboardWidget::cursorClicked, this, [this](double x) { emit cursorClicked(x, clickedRun()); });
 }
 
@@ -58,6 +60,15 @@ void DashboardPage::setRuns(const std::vector<views::RunResult>& runs)
 }
 
 QColor DashboardPage::colourOf(const std::string& key) { return m_dashboard->colourOf(key); }
+
+void DashboardPage::reserveColours(const sim::RunSpec& spec, const std::vector<std::string>& policies)
+{
+    for (const std::string& p : policies) {
+        sim::RunSpec keyed = spec;
+        keyed.policy = p;
+        m_dashboard->colourOf(views::colourKey(keyed));
+    }
+}
 
 bool DashboardPage::showCpuMetrics()
 {

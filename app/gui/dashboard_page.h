@@ -6,6 +6,7 @@
 #include "run_result.h"
 
 #include "trace/load_profile.h"
+#include "workflow/run_series.h"
 
 #include <QWidget>
 
@@ -36,6 +37,9 @@ public:
     void setRuns(const std::vector<views::RunResult>& runs);
     /// The colour of a policy (or colour key), the same in every tab and dock.
     QColor colourOf(const std::string& key);
+    /// Gives the runs of `policies` under `spec` their colours now, in this order (not in the
+    /// order the runs happen to finish).
+    void reserveColours(const sim::RunSpec& spec, const std::vector<std::string>& policies);
     /// For a trace whose GPUs are not what it is about: CPU utilization and fragmentation. False
     /// when the plots did not show GPU utilization.
     bool showCpuMetrics();
@@ -47,6 +51,8 @@ public:
 signals:
     /// The runs the plots show (one x-axis kind).
     void runsShown(const std::vector<schedlab::views::RunResult>& runs);
+    /// The user picked the utilization the plots show.
+    void utilizationChanged(schedlab::workflow::UtilizationKind kind);
     /// A click on a plot or the heatmap at `x`, about run `runId` (a session id; -1 = none shown).
     void cursorClicked(double x, int runId);
     void statusMessage(const QString& text);

@@ -16,7 +16,10 @@ IncidentsPage::IncidentsPage(const ProjectSession* session, QWidget* parent)
     layout->addWidget(m_panel);
     m_controller = new IncidentController(m_panel, this);
     connect(m_panel, &views::IncidentPanel::cursorRequested, this, &IncidentsPage::cursorRequested);
-    connect(m_panel, &views::IncidentPanel::forkFinished, this, &IncidentsPage::forkFinished);
+    connect(m_panel, &views::IncidentPanel::forkFinished, this, [this](views::RunResult r) {
+        r.fork = true;
+        emit forkFinished(r);
+    });
     connect(m_panel, &views::IncidentPanel::forkFailed, this, &IncidentsPage::errorOccurred);
 }
 

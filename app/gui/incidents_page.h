@@ -29,6 +29,7 @@ public:
 signals:
     /// The dashboard cursor should move here (dashboard units).
     void cursorRequested(double x);
+    /// A fork finished: a run (RunResult::fork set) for the window to list.
     void forkFinished(const schedlab::views::RunResult& result);
     void errorOccurred(const QString& text);
 

@@ -5,7 +5,6 @@
 #include "tab_docks.h"
 #include "trace_dock.h"
 
-#include "dashboard_widget.h"
 #include "reward_editor.h"
 #include "run_options_widget.h"
 
@@ -77,20 +76,17 @@ void MainWindow::connectPages()
         (connect(from, &std::remove_pointer_t<decltype(from)>::errorOccurred, this, &MainWindow::showError), ...);
     };
     reportTo(m_dashboardPage, m_comparisonPage, m_trainingPage, m_incidentsPage, m_sweepsPage, m_autoscalePage, m_runs);
-    connect(m_dashboardPage, &DashboardPage::statusMessage, this, &MainWindow::showStatus);
-    connect(m_trainingPage, &TrainingPage::statusMessage, this, &MainWindow::showStatus);
-    connect(m_sweepsPage, &SweepsPage::statusMessage, this, &MainWindow::showStatus);
+    auto statusTo = [this](auto*... from) {
+        (connect(from, &std::remove_pointer_t<decltype(from)>::statusMessage, this, &MainWindow::showStatus), ...);
+    };
+    statusTo(m_dashboardPage, m_trainingPage, m_sweepsPage);
     connect(m_dashboardPage, &DashboardPage::runsShown, m_comparisonPage, &ComparisonPage::setRuns);
-    connect(dashboard(), &views::DashboardWidget::utilizationChanged, m_comparisonPage,
-        [this](views::DashboardWidget::Utilization u) { m_comparisonPage->setUtilization(workflow::UtilizationKind(int(u))); });
+    connect(m_dashboardPage, &DashboardPage::utilizationChanged, m_comparisonPage, &ComparisonPage::setUtilization);
     // Incident replay and the dashboard share one cursor: a click on a plot or the heatmap selects
     // the nearest decision; selecting a decision moves the cursor there.
     connect(m_dashboardPage, &DashboardPage::cursorClicked, m_incidentsPage, &IncidentsPage::followDashboardClick);
     connect(m_incidentsPage, &IncidentsPage::cursorRequested, m_dashboardPage, &DashboardPage::setCursorX);
-    connect(m_incidentsPage, &IncidentsPage::forkFinished, this, [this](views::RunResult r) {
-        r.fork = true;
-        m_runs->addFinished(r);
-    });
+    connect(m_incidentsPage, &IncidentsPage::forkFinished, m_runs, &RunsDock::addFinished);
     connect(m_trainingPage, &TrainingPage::showOnDashboard, this, &MainWindow::showRoundsOnDashboard);
     connect(m_trainingPage, &TrainingPage::errorCleared, m_statusArea, &StatusArea::clearError);
     connect(m_trainingPage, &TrainingPage::finished, this, &MainWindow::trainingDone);
@@ -101,7 +97,10 @@ void MainWindow::connectPages()
             showStatus(tr("%1 sweep cells merged into %2").arg(added).arg(m_session.path()));
     });
     connect(m_sweepsPage, &SweepsPage::runCellRequested, this, &MainWindow::showRunCell);
-    connect(m_sweepsPage, &SweepsPage::roundCellRequested, this, &MainWindow::showRoundCell);
+    connect(m_sweepsPage, &SweepsPage::roundCellRequested, this, [this](const std::string& round) {
+        refreshRounds(); // the cell's rounds are listed
+        showRoundsOnDashboard({ round });
+    });
     connect(m_autoscalePage, &AutoscalePage::trainingFinished, this, &MainWindow::scalerTrainingFinished);
 }
 

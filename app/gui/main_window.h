@@ -11,6 +11,7 @@
 #include "incidents_page.h"
 #include "project_session.h"
 #include "run_result.h"
+#include "run_options_widget.h"
 #include "runs_dock.h"
 #include "sweeps_page.h"
 #include "training_page.h"
@@ -28,7 +29,6 @@ class QUndoGroup;
 
 namespace schedlab::views {
 class RewardEditor;
-class RunOptionsWidget;
 } // namespace schedlab::views
 
 namespace schedlab::app {
@@ -83,8 +83,8 @@ public:
 
     /// Uses the KubeSchedulerConfiguration at `path` for k8s-default / k8s-sampling runs (empty:
     /// the built-in defaults); remembered. False (and an error shown) when it does not parse.
-    bool setSchedulerConfig(const QString& path);
-    QString schedulerConfigLabel() const;
+    bool setSchedulerConfig(const QString& path) { return m_options->setSchedulerConfig(path); }
+    QString schedulerConfigLabel() const { return m_options->schedulerConfigLabel(); }
     /// Writes a sweep plan (docs/sweeps.md) of the open trace, the checked policies and seeds and
     /// the dock's options in `shards` shards; false with an error shown.
     bool planSweep(const QString& path, int shards);
@@ -93,7 +93,7 @@ public:
     bool planTrainingSweep(const QString& path, int shards, const QString& weights);
     /// The mode and options the Policies dock sets with the dashboard strip's replay window (no
     /// policy, no seed).
-    sim::RunSpec baseSpec() const;
+    sim::RunSpec baseSpec() const { return m_options->spec(m_dashboardPage->replayWindow()); }
     /// Shows a sweep plan in the Sweeps tab and follows its shard files; false with an error shown.
     bool openSweep(const QString& path);
     /// Opens a sweep cell on the dashboard: from the project when merged, else after merging the
@@ -149,7 +149,6 @@ private:
     /// The session's project changed: the runs, rounds and settings the window shows follow.
     void projectChanged(bool storeReward);
     void showRunCell(int cell, qlonglong runId, const QString& policy, qulonglong seed);
-    void showRoundCell(int cell, qlonglong roundId);
     /// Asks Save / Discard / Cancel when runs are unsaved; false = the user cancelled.
     bool confirmDiscard();
     void cancelWork();

@@ -19,6 +19,9 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 
+#include <optional>
+#include <utility>
+
 namespace schedlab::app {
 
 void MainWindow::buildMenus()
@@ -100,18 +103,28 @@ void MainWindow::buildFileMenu()
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 }
 
+namespace {
+// A sweep plan's shard count and file, asked in turn; nullopt when the user cancelled either.
+std::optional<std::pair<int, QString>> askShardsAndFile(QWidget* parent, const QString& title)
+{
+    bool ok = false;
+    const int shards = QInputDialog::getInt(parent, title, QObject::tr("Shards (one job each on the cluster):"), 4, 1, 100000, 1, &ok);
+    if (!ok)
+        return std::nullopt;
+    const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Sweep plan"), QString(), QObject::tr("Sweep plans (*.sweep)"));
+    if (path.isEmpty())
+        return std::nullopt;
+    return std::make_pair(shards, path);
+}
+} // namespace
+
 void MainWindow::buildRunMenu()
 {
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(tr("&Run Checked Policies"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] { runPolicies(); });
     runMenu->addAction(tr("Plan &Sweep..."), this, [this] {
-        bool ok = false;
-        const int shards = QInputDialog::getInt(this, tr("Plan Sweep"), tr("Shards (one job each on the cluster):"), 4, 1, 100000, 1, &ok);
-        if (!ok)
-            return;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Sweep plan"), QString(), tr("Sweep plans (*.sweep)"));
-        if (!path.isEmpty())
-            planSweep(path, shards);
+        if (const auto target = askShardsAndFile(this, tr("Plan Sweep")))
+            planSweep(target->second, target->first);
     });
     runMenu->addAction(tr("Plan &Training Sweep..."), this, [this] {
         bool ok = false;
@@ -121,12 +134,8 @@ void MainWindow::buildRunMenu()
             QLineEdit::Normal, QString::fromStdString(m_reward->config().toString()), &ok);
         if (!ok || weights.isEmpty())
             return;
-        const int shards = QInputDialog::getInt(this, tr("Plan Training Sweep"), tr("Shards (one job each on the cluster):"), 4, 1, 100000, 1, &ok);
-        if (!ok)
-            return;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Sweep plan"), QString(), tr("Sweep plans (*.sweep)"));
-        if (!path.isEmpty())
-            planTrainingSweep(path, shards, weights);
+        if (const auto target = askShardsAndFile(this, tr("Plan Training Sweep")))
+            planTrainingSweep(target->second, target->first, weights);
     });
     runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelWork);
     runMenu->addAction(tr("Clear &Runs"), this, [this] {

@@ -7,19 +7,10 @@
 #include "status_area.h"
 #include "trace_dock.h"
 
-#include "dashboard_widget.h"
-#include "run_options_widget.h"
-
-#include "trace/import_context.h"
 #include "trace/load_profile.h"
 #include "workflow/run_args.h"
 
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QSettings>
 #include <QTabWidget>
-
-#include <algorithm>
 
 namespace schedlab::app {
 
@@ -44,6 +35,7 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
     m_traceName = QString::fromStdString(trace::baseName(paths.front()));
     m_tracePaths = paths;
     m_trainingPage->setTrace(m_trace, paths);
+    m_sweepsPage->setTrace(m_trace, paths);
     // The load profile: auto's choice, the overview strip, the time axes' origin.
     const trace::LoadProfile profile = trace::loadProfile(*m_trace);
     const workflow::ModeChoice choice = workflow::chooseMode(profile);
@@ -83,17 +75,6 @@ QString MainWindow::switchAwayFromGpus()
         .arg(changed.join(", "));
 }
 
-sim::RunSpec MainWindow::baseSpec() const
-{
-    sim::RunSpec spec = m_options->spec();
-    if (sim::TimedOptions* o = spec.timedOptions())
-        if (const auto window = m_dashboardPage->replayWindow()) {
-            o->windowFromS = window->fromS;
-            o->windowToS = window->toS;
-        }
-    return spec;
-}
-
 void MainWindow::runPolicies(const std::vector<std::string>& given)
 {
     if (!m_trace) {
@@ -105,7 +86,7 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
         showError(tr("Check at least one policy."));
         return;
     }
-    auto seeds = workflow::parseSeeds(m_options->seedsText().toStdString());
+    auto seeds = m_options->seeds();
     if (!seeds) {
         showError(QString::fromStdString(seeds.error().message));
         return;
@@ -115,12 +96,7 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     batch.policies = policies;
     batch.seeds = seeds.value();
     batch.spec = baseSpec();
-    // Colours follow the batch's policy order, not the order in which runs happen to finish.
-    for (const std::string& p : policies) {
-        sim::RunSpec keyed = batch.spec;
-        keyed.policy = p;
-        m_dashboardPage->colourOf(views::colourKey(keyed));
-    }
+    m_dashboardPage->reserveColours(batch.spec, policies);
     m_statusArea->clearError();
     m_statusArea->setBusy(true);
     m_runs->start(batch);
@@ -138,12 +114,8 @@ void MainWindow::batchFinished(bool cancelled, const QString& error)
 void MainWindow::refreshDashboard()
 {
     m_dashboardPage->setRuns(m_runs->checkedRuns()); // the Comparison tab follows
-    std::vector<views::RunResult> replayable;
-    for (const views::RunResult& r : results())
-        if (!r.fork)
-            replayable.push_back(r);
     m_sweepsPage->projectChanged();
-    m_incidentsPage->setRuns(replayable, m_trace);
+    m_incidentsPage->setRuns(m_runs->replayableRuns(), m_trace);
 }
 
 void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
@@ -163,8 +135,7 @@ void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
     const ModeChoice mode = round->kind == store::RoundKind::Fill ? ModeChoice::Fill : ModeChoice::Timed;
     m_options->setModeChoice(mode);
     const std::vector<std::string> files = m_session.traceFilesOf(round->traceId);
-    const bool present = !files.empty()
-        && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
+    const bool present = ProjectSession::filesExist(files);
     if (!present || files == m_tracePaths) {
         if (!present && !files.empty() && files != m_tracePaths)
             showError(tr("The trace round %1 was trained on is not where it was (%2); showing it on the open trace.")
@@ -185,23 +156,7 @@ void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
 
 bool MainWindow::planSweep(const QString& path, int shards)
 {
-    if (!m_trace || m_tracePaths.empty()) {
-        showError(tr("Open a trace first: a sweep plan names its files."));
-        return false;
-    }
-    store::SweepSpec spec;
-    spec.traces = { m_tracePaths };
-    spec.importOptions = trace::importOptionsFromMetadata(m_trace->metadata);
-    spec.policies = m_options->checkedPolicies();
-    auto seeds = workflow::parseSeeds(m_options->seedsText().toStdString());
-    if (!seeds) {
-        showError(QString::fromStdString(seeds.error().message));
-        return false;
-    }
-    spec.seeds = seeds.value();
-    spec.base = baseSpec();
-    spec.shards = shards;
-    if (!m_sweepsPage->writePlan(spec, path))
+    if (!m_sweepsPage->planRuns(path, shards, m_options->checkedPolicies(), m_options->seeds(), baseSpec()))
         return false;
     openSweep(path);
     return true;
@@ -209,15 +164,8 @@ bool MainWindow::planSweep(const QString& path, int shards)
 
 bool MainWindow::planTrainingSweep(const QString& path, int shards, const QString& weights)
 {
-    if (!m_trace || m_tracePaths.empty()) {
-        showError(tr("Open a trace first: a sweep plan names its files."));
-        return false;
-    }
-    auto spec = m_trainingPage->sweepSpec(weights, baseSpec(), m_options->fillRatio());
-    if (!spec)
-        return false;
-    spec->shards = shards;
-    if (!m_sweepsPage->writePlan(*spec, path))
+    const auto spec = m_trainingPage->sweepSpec(weights, baseSpec(), m_options->fillRatio(), shards);
+    if (!spec || !m_sweepsPage->writePlan(*spec, path))
         return false;
     openSweep(path);
     return true;
@@ -242,38 +190,10 @@ void MainWindow::showRunCell(int cell, qlonglong runId, const QString& policy, q
     showStatus(tr("Sweep cell %1 (%2 seed %3) is run %4 of the project").arg(cell).arg(policy).arg(seed).arg(runId));
 }
 
-void MainWindow::showRoundCell(int cell, qlonglong roundId)
-{
-    // A training cell: its last round, replayed on the dashboard with the checked baselines.
-    refreshRounds();
-    const std::optional<store::RoundRow> round = m_session.round(roundId);
-    if (!round) {
-        showError(tr("Sweep cell %1: the project names round %2, which it does not list").arg(cell).arg(roundId));
-        return;
-    }
-    showRoundsOnDashboard({ "learned:" + round->checkpoint });
-    showStatus(
-        tr("Sweep cell %1 is round %2 of the project (weights %3)").arg(cell).arg(roundId).arg(QString::fromStdString(round->weights)));
-}
-
 void MainWindow::openAutoscaleLoad(const QString& loadPath, const QString& servicePath, bool run)
 {
     m_tabs->setCurrentWidget(m_autoscalePage);
     m_autoscalePage->openLoad(loadPath, servicePath, run);
 }
-
-bool MainWindow::setSchedulerConfig(const QString& path)
-{
-    QString error, summary;
-    if (!m_options->setSchedulerConfig(path, &error, &summary)) {
-        showError(error);
-        return false;
-    }
-    if (!path.isEmpty())
-        showStatus(tr("Scheduler configuration: %1").arg(summary));
-    return true;
-}
-
-QString MainWindow::schedulerConfigLabel() const { return m_options->schedulerConfigLabel(); }
 
 } // namespace schedlab::app

@@ -51,13 +51,13 @@ Status removeProjectFiles(const QString& path)
             return makeError(ErrorCode::Io, "cannot replace the existing file", f.toStdString());
     return {};
 }
+} // namespace
 
-bool filesExist(const std::vector<std::string>& files)
+bool ProjectSession::filesExist(const std::vector<std::string>& files)
 {
     return !files.empty()
         && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
 }
-} // namespace
 
 Status ProjectSession::create(const QString& path)
 {

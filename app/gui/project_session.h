@@ -30,6 +30,8 @@ public:
     Status copyTo(const QString& path);
     /// "work" -> "work.schedlab": the CLI and the file dialogs know projects by their extension.
     static QString withExtension(const QString& path);
+    /// Every one of `files` exists (false for none).
+    static bool filesExist(const std::vector<std::string>& files);
     /// Replaces `path` (and its -wal / -shm files) with a new project and makes it current.
     Status create(const QString& path);
     /// Replaces `path` with a copy of the open project (an empty one when none is open) and makes

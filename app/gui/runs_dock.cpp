@@ -38,6 +38,15 @@ std::vector<views::RunResult> RunsDock::checkedRuns() const
     return shown;
 }
 
+std::vector<views::RunResult> RunsDock::replayableRuns() const
+{
+    std::vector<views::RunResult> replayable;
+    for (const views::RunResult& r : m_results)
+        if (!r.fork)
+            replayable.push_back(r);
+    return replayable;
+}
+
 bool RunsDock::hasUnsavedRuns() const
 {
     return std::any_of(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0 && !r.fork; });

@@ -32,6 +32,8 @@ public:
     const std::vector<views::RunResult>& results() const { return m_results; }
     /// The checked runs, in the session's order.
     std::vector<views::RunResult> checkedRuns() const;
+    /// The runs that can be replayed again (no forks).
+    std::vector<views::RunResult> replayableRuns() const;
     /// Runs of the session not stored in a project yet (forks do not count).
     bool hasUnsavedRuns() const;
     /// Drops every run; `dropLoading` also drops stored runs still loading (another project).

@@ -1,6 +1,7 @@
 #include "sweeps_page.h"
 
 #include "store/project.h"
+#include "trace/import_context.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -46,6 +47,33 @@ bool SweepsPage::openPlan(const QString& path)
     }
     projectChanged();
     return true;
+}
+
+void SweepsPage::setTrace(std::shared_ptr<const trace::Trace> trace, const std::vector<std::string>& paths)
+{
+    m_trace = std::move(trace);
+    m_tracePaths = paths;
+}
+
+bool SweepsPage::planRuns(const QString& path, int shards, const std::vector<std::string>& policies,
+    const Result<std::vector<uint64_t>>& seeds, const sim::RunSpec& base)
+{
+    if (!m_trace || m_tracePaths.empty()) {
+        emit errorOccurred(tr("Open a trace first: a sweep plan names its files."));
+        return false;
+    }
+    if (!seeds) {
+        emit errorOccurred(QString::fromStdString(seeds.error().message));
+        return false;
+    }
+    store::SweepSpec spec;
+    spec.traces = { m_tracePaths };
+    spec.importOptions = trace::importOptionsFromMetadata(m_trace->metadata);
+    spec.policies = policies;
+    spec.seeds = seeds.value();
+    spec.base = base;
+    spec.shards = shards;
+    return writePlan(spec, path);
 }
 
 bool SweepsPage::writePlan(const store::SweepSpec& spec, const QString& path)
@@ -98,10 +126,22 @@ void SweepsPage::openCell(int cell)
         return;
     }
     if (run->rfind(store::kRoundKeyPrefix, 0) == 0) // a training cell: its last round
-        emit roundCellRequested(cell, std::atoll(run->c_str() + std::strlen(store::kRoundKeyPrefix)));
+        openRoundCell(cell, std::atoll(run->c_str() + std::strlen(store::kRoundKeyPrefix)));
     else
         emit runCellRequested(cell, std::atoll(run->c_str()), QString::fromStdString(plan.cells[std::size_t(cell)].spec.policy),
             plan.cells[std::size_t(cell)].spec.seed());
+}
+
+void SweepsPage::openRoundCell(int cell, int64_t roundId)
+{
+    const std::optional<store::RoundRow> round = m_session->round(roundId);
+    if (!round) {
+        emit errorOccurred(tr("Sweep cell %1: the project names round %2, which it does not list").arg(cell).arg(roundId));
+        return;
+    }
+    emit roundCellRequested("learned:" + round->checkpoint);
+    emit statusMessage(
+        tr("Sweep cell %1 is round %2 of the project (weights %3)").arg(cell).arg(roundId).arg(QString::fromStdString(round->weights)));
 }
 
 } // namespace schedlab::app

@@ -196,8 +196,12 @@ bool TrainingPage::switchToTimed()
     return true;
 }
 
-std::optional<store::SweepSpec> TrainingPage::sweepSpec(const QString& weights, const sim::RunSpec& base, double fillRatio)
+std::optional<store::SweepSpec> TrainingPage::sweepSpec(const QString& weights, const sim::RunSpec& base, double fillRatio, int shards)
 {
+    if (!m_trace || m_tracePaths.empty()) {
+        emit errorOccurred(tr("Open a trace first: a sweep plan names its files."));
+        return std::nullopt;
+    }
     // This tab's settings (mode, window, episodes, rounds, rate, baselines, seeds), the weight
     // vectors from `weights` (the Reward dock's, or ranges of them).
     const views::TrainRequest r = m_panel->request();
@@ -205,6 +209,7 @@ std::optional<store::SweepSpec> TrainingPage::sweepSpec(const QString& weights, 
     spec.traces = { m_tracePaths };
     spec.importOptions = trace::importOptionsFromMetadata(m_trace->metadata);
     spec.seeds = { r.seed };
+    spec.shards = shards;
     store::SweepTraining t;
     t.rounds = r.rounds;
     t.episodes = r.episodes;

@@ -45,8 +45,8 @@ public:
     bool switchToTimed();
     /// A sweep plan's spec of training cells on the open trace: this tab's settings and one
     /// lineage per weight vector of `weights` (ranges allowed), on `base` (the Policies dock's
-    /// spec; its fill ratio for fill training). Nullopt with errorOccurred.
-    std::optional<store::SweepSpec> sweepSpec(const QString& weights, const sim::RunSpec& base, double fillRatio);
+    /// spec; its fill ratio for fill training), in `shards` shards. Nullopt with errorOccurred.
+    std::optional<store::SweepSpec> sweepSpec(const QString& weights, const sim::RunSpec& base, double fillRatio, int shards);
 
 signals:
     /// "Show on dashboard" with these rounds ("learned:CHECKPOINT").
