@@ -65,6 +65,20 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     files->addWidget(m_service, 2);
     layout->addLayout(files);
 
+    buildPolicyRow(layout);
+    buildRunRow(layout, files);
+    buildIncidentRow(layout);
+
+    buildResults(layout);
+
+    connect(openLoad, &QPushButton::clicked, this, &AutoscaleView::openLoadRequested);
+    connect(openService, &QPushButton::clicked, this, &AutoscaleView::openServiceRequested);
+    connect(m_run, &QPushButton::clicked, this, &AutoscaleView::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &AutoscaleView::cancelRequested);
+}
+
+void AutoscaleView::buildPolicyRow(QVBoxLayout* layout)
+{
     auto* controls = new QHBoxLayout;
     for (const char* p : { "hpa", "forecast", "forecast:naive" }) {
         auto* box = new QCheckBox(QString::fromLatin1(p), this);
@@ -89,8 +103,12 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     connect(openModel, &QPushButton::clicked, this, &AutoscaleView::openModelRequested);
     controls->addStretch(1);
     layout->addLayout(controls);
+}
+
+void AutoscaleView::buildRunRow(QVBoxLayout* layout, QHBoxLayout* files)
+{
     // The window and the run controls on their own row: the tab fits a 1024 px screen.
-    controls = new QHBoxLayout;
+    auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("from h"), this));
     m_fromH = new QDoubleSpinBox(this);
     m_fromH->setRange(0, 1e6);
@@ -132,6 +150,10 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     });
     controls->addStretch(1);
     layout->addLayout(controls);
+}
+
+void AutoscaleView::buildIncidentRow(QVBoxLayout* layout)
+{
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -169,7 +191,10 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     connect(m_incidentRun, &QComboBox::currentIndexChanged, this, [this] { listIncidents(); });
     connect(m_incidentList, &QComboBox::activated, this, [this](int i) { selectIncident(i); });
     connect(m_fork, &QPushButton::clicked, this, [this] { requestFork(m_forkPolicy->currentText().trimmed().toStdString()); });
+}
 
+void AutoscaleView::buildResults(QVBoxLayout* layout)
+{
     auto* split = new QSplitter(Qt::Vertical, this);
     m_summary = new QTableWidget(0, 10, split);
     m_summary->setHorizontalHeaderLabels({ tr("policy"), tr("replica-h"), tr("cost"), tr("SLO min"), tr("missed %"), tr("actions"),
@@ -209,11 +234,6 @@ AutoscaleView::AutoscaleView(QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
     layout->addWidget(split, 1);
-
-    connect(openLoad, &QPushButton::clicked, this, &AutoscaleView::openLoadRequested);
-    connect(openService, &QPushButton::clicked, this, &AutoscaleView::openServiceRequested);
-    connect(m_run, &QPushButton::clicked, this, &AutoscaleView::runRequested);
-    connect(m_cancel, &QPushButton::clicked, this, &AutoscaleView::cancelRequested);
 }
 
 void AutoscaleView::setLoadPath(const QString& path)

@@ -12,6 +12,8 @@
 
 #include <vector>
 
+class QHBoxLayout;
+class QVBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -82,6 +84,10 @@ signals:
     void decisionRequested(int run, double atS);
 
 private:
+    void buildPolicyRow(QVBoxLayout* layout);
+    void buildRunRow(QVBoxLayout* layout, QHBoxLayout* files);
+    void buildIncidentRow(QVBoxLayout* layout);
+    void buildResults(QVBoxLayout* layout);
     void linkRange(int from);
     void render();
     void listIncidents();

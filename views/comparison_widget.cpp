@@ -14,10 +14,8 @@
 
 namespace schedlab::views {
 
-namespace {
-
 // The runs of one policy (colour key) and their values of one figure.
-struct Group {
+struct ComparisonWidget::Group {
     std::string policy;
     std::vector<double> values;
     double mean() const
@@ -30,6 +28,10 @@ struct Group {
     double min() const { return values.empty() ? 0 : *std::min_element(values.begin(), values.end()); }
     double max() const { return values.empty() ? 0 : *std::max_element(values.begin(), values.end()); }
 };
+
+namespace {
+
+using Group = ComparisonWidget::Group;
 
 QString number(double v) { return QString::number(v, 'g', 6); }
 
@@ -130,6 +132,14 @@ void ComparisonWidget::rebuild()
         }
     }
 
+    addMetricCharts(metrics, groups, policies.size());
+    if (!m_runs.front().isFill())
+        addWaitCdf();
+    fillTable(metrics, values, groups, policies);
+}
+
+void ComparisonWidget::addMetricCharts(const std::vector<workflow::NamedValue>& metrics, const std::vector<std::vector<Group>>& groups, std::size_t policyCount)
+{
     for (std::size_t mi = 0; mi < metrics.size(); ++mi) {
         const QString name = QString::fromStdString(metrics[mi].name);
         m_metrics << name;
@@ -159,8 +169,8 @@ void ComparisonWidget::rebuild()
         }
         p->xAxis->setTicker(ticker);
         p->xAxis->grid()->setVisible(false); // a line through the first bar otherwise
-        p->xAxis->setTickLabelRotation(policies.size() > 2 ? 35 : 0); // names side by side would run together
-        p->xAxis->setRange(-0.6, double(policies.size()) - 0.4);
+        p->xAxis->setTickLabelRotation(policyCount > 2 ? 35 : 0); // names side by side would run together
+        p->xAxis->setRange(-0.6, double(policyCount) - 0.4);
         if (lo > hi) { // nothing measured
             p->yAxis->setRange(0, 1);
             auto* note = new QCPItemText(p);
@@ -186,45 +196,50 @@ void ComparisonWidget::rebuild()
         p->yAxis->setRange(lower, hi + 0.2 * span);
         p->replot(QCustomPlot::rpQueuedReplot);
     }
+}
 
-    if (!m_runs.front().isFill()) {
-        // CDF of waits (units that started), a line per run, legend below the axes.
-        QCustomPlot* p = newChart(tr("CDF of waits"));
-        m_grid->removeWidget(p);
-        m_grid->addWidget(p, int(m_charts.size() - 1) / 4, int(m_charts.size() - 1) % 4, 1, 2);
-        p->xAxis->setLabel(tr("wait (s)"));
-        p->yAxis->setLabel(tr("fraction of started jobs"));
-        p->legend->setVisible(true);
-        p->legend->setFont(QFont(font().family(), 8));
-        p->axisRect()->insetLayout()->take(p->legend);
-        p->plotLayout()->addElement(2, 0, p->legend);
-        p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        p->legend->setWrap(3);
-        p->plotLayout()->setRowStretchFactor(2, 0.001);
-        double maxWait = 1;
-        for (const RunResult& r : m_runs) {
-            const std::vector<double> waits = workflow::sortedWaits(r);
-            QVector<double> x, y;
-            const std::size_t n = waits.size(), step = std::max<std::size_t>(1, n / 400);
-            for (std::size_t i = 0; i < n; i += step) {
-                x.push_back(waits[i]);
-                y.push_back(double(i + 1) / double(n));
-            }
-            if (n) {
-                x.push_back(waits.back());
-                y.push_back(1.0);
-                maxWait = std::max(maxWait, waits.back());
-            }
-            QCPGraph* g = p->addGraph();
-            g->setName(QString::fromStdString(r.label));
-            g->setPen(QPen(m_colourOf(r.policy), 1.5));
-            g->setData(x, y, true);
+void ComparisonWidget::addWaitCdf()
+{
+    // CDF of waits (units that started), a line per run, legend below the axes.
+    QCustomPlot* p = newChart(tr("CDF of waits"));
+    m_grid->removeWidget(p);
+    m_grid->addWidget(p, int(m_charts.size() - 1) / 4, int(m_charts.size() - 1) % 4, 1, 2);
+    p->xAxis->setLabel(tr("wait (s)"));
+    p->yAxis->setLabel(tr("fraction of started jobs"));
+    p->legend->setVisible(true);
+    p->legend->setFont(QFont(font().family(), 8));
+    p->axisRect()->insetLayout()->take(p->legend);
+    p->plotLayout()->addElement(2, 0, p->legend);
+    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    p->legend->setWrap(3);
+    p->plotLayout()->setRowStretchFactor(2, 0.001);
+    double maxWait = 1;
+    for (const RunResult& r : m_runs) {
+        const std::vector<double> waits = workflow::sortedWaits(r);
+        QVector<double> x, y;
+        const std::size_t n = waits.size(), step = std::max<std::size_t>(1, n / 400);
+        for (std::size_t i = 0; i < n; i += step) {
+            x.push_back(waits[i]);
+            y.push_back(double(i + 1) / double(n));
         }
-        p->xAxis->setRange(0, maxWait);
-        p->yAxis->setRange(0, 1.02);
-        p->replot(QCustomPlot::rpQueuedReplot);
+        if (n) {
+            x.push_back(waits.back());
+            y.push_back(1.0);
+            maxWait = std::max(maxWait, waits.back());
+        }
+        QCPGraph* g = p->addGraph();
+        g->setName(QString::fromStdString(r.label));
+        g->setPen(QPen(m_colourOf(r.policy), 1.5));
+        g->setData(x, y, true);
     }
+    p->xAxis->setRange(0, maxWait);
+    p->yAxis->setRange(0, 1.02);
+    p->replot(QCustomPlot::rpQueuedReplot);
+}
 
+void ComparisonWidget::fillTable(const std::vector<workflow::NamedValue>& metrics, const std::vector<std::vector<workflow::NamedValue>>& values,
+    const std::vector<std::vector<Group>>& groups, const std::vector<std::string>& policies)
+{
     // Summary table: a row per run, then a mean [min, max] row per policy with several runs.
     m_table->setColumnCount(int(metrics.size()) + 1);
     QStringList headers { tr("run") };

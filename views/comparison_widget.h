@@ -37,7 +37,16 @@ public:
     QTableWidget* table() const { return m_table; }
     bool exportSummaryCsv(const QString& path) const;
 
+    /// The runs of one policy and their values of one metric (comparison_widget.cpp).
+    struct Group;
+
 private:
+    void addMetricCharts(const std::vector<workflow::NamedValue>& metrics, const std::vector<std::vector<Group>>& groups, std::size_t policyCount);
+    /// The CDF of waits (units that started), a line per run (timed runs).
+    void addWaitCdf();
+    /// A row per run, then a mean [min, max] row per policy with several runs.
+    void fillTable(const std::vector<workflow::NamedValue>& metrics, const std::vector<std::vector<workflow::NamedValue>>& values,
+        const std::vector<std::vector<Group>>& groups, const std::vector<std::string>& policies);
     void rebuild();
     QCustomPlot* newChart(const QString& title);
     std::function<QColor(const std::string&)> m_colourOf;

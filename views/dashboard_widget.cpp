@@ -99,67 +99,8 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     auto* rowWidget = new QWidget(split);
     auto* row = new QHBoxLayout(rowWidget);
     row->setContentsMargins(0, 0, 0, 0);
-    for (int i = 0; i < 3; ++i) {
-        auto* p = new QCustomPlot(rowWidget);
-        p->setMinimumSize(140, 240); // three side by side still fit a 1024 px screen with the docks
-        p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-        p->axisRect()->setRangeDrag(Qt::Horizontal);
-        p->axisRect()->setRangeZoom(Qt::Horizontal);
-        // Legend below the axis rect: inside it would hide the peaks an SRE is looking for.
-        p->legend->setVisible(true);
-        p->legend->setFont(QFont(font().family(), 8));
-        p->axisRect()->insetLayout()->take(p->legend);
-        p->plotLayout()->addElement(1, 0, p->legend);
-        p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-        p->legend->setBorderPen(Qt::NoPen);
-        keepLegendFitted(p); // as many columns as fit: no entry cut off on a narrow plot
-        p->plotLayout()->setRowStretchFactor(1, 0.001);
-        auto* cursor = new QCPItemStraightLine(p);
-        cursor->setPen(QPen(QColor(80, 80, 80), 1, Qt::DashLine));
-        cursor->point1->setCoords(0, 0);
-        cursor->point2->setCoords(0, 1);
-        m_plots.push_back(p);
-        m_cursors.push_back(cursor);
-        m_yManual.push_back(false);
-        row->addWidget(p, 1);
-        connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, i] { linkRange(i); });
-        connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
-        // Ctrl+drag: box zoom (x and y); Shift+wheel: zoom y; plain drag pans x, wheel zooms x.
-        connect(p, &QCustomPlot::mouseWheel, p, [this, i, p](QWheelEvent* e) {
-            const bool y = e->modifiers() & Qt::ShiftModifier;
-            p->axisRect()->setRangeZoom(y ? Qt::Vertical : Qt::Horizontal);
-            if (y)
-                m_yManual[std::size_t(i)] = true;
-        });
-        connect(p, &QCustomPlot::mousePress, this, [this, i, p](QMouseEvent* e) {
-            const bool box = e->modifiers() & Qt::ControlModifier;
-            p->setSelectionRectMode(box ? QCP::srmZoom : QCP::srmNone); // set per press
-            if (box)
-                m_yManual[std::size_t(i)] = true;
-            onMouseMove(i, e);
-            if (e->button() == Qt::LeftButton)
-                emit cursorClicked(m_cursorX);
-        });
-        connect(p, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
-        p->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(p, &QWidget::customContextMenuRequested, this,
-            [this, i, p](const QPoint& at) { showPlotMenu(i, p->mapToGlobal(at)); });
-        // Legend click toggles the run's visibility in every plot.
-        connect(p, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
-            auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
-            auto* group = dynamic_cast<PolicyLegendItem*>(item);
-            if (!pli && !group)
-                return;
-            // A run's entry toggles that run; a policy's entry (several seeds) all its runs.
-            const QString name = pli ? pli->plottable()->name() : QString();
-            for (QCustomPlot* plot : m_plots)
-                for (int g = 0; g < plot->graphCount(); ++g)
-                    if (pli ? plot->graph(g)->name() == name : plot->graph(g)->property("policy").toString() == group->policy())
-                        plot->graph(g)->setVisible(!plot->graph(g)->visible());
-            for (QCustomPlot* plot : m_plots)
-                plot->replot(QCustomPlot::rpQueuedReplot);
-        });
-    }
+    for (int i = 0; i < 3; ++i)
+        addPlot(rowWidget, row, i);
     m_heatmap = new HeatmapWidget(split);
     split->addWidget(rowWidget);
     split->addWidget(m_heatmap);
@@ -194,6 +135,69 @@ DashboardWidget::DashboardWidget(QWidget* parent)
     connect(m_fragBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
         [this](int i) { setFragmentation(Fragmentation(i)); });
     rebuild();
+}
+
+void DashboardWidget::addPlot(QWidget* rowWidget, QHBoxLayout* row, int i)
+{
+    auto* p = new QCustomPlot(rowWidget);
+    p->setMinimumSize(140, 240); // three side by side still fit a 1024 px screen with the docks
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->axisRect()->setRangeDrag(Qt::Horizontal);
+    p->axisRect()->setRangeZoom(Qt::Horizontal);
+    // Legend below the axis rect: inside it would hide the peaks an SRE is looking for.
+    p->legend->setVisible(true);
+    p->legend->setFont(QFont(font().family(), 8));
+    p->axisRect()->insetLayout()->take(p->legend);
+    p->plotLayout()->addElement(1, 0, p->legend);
+    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    p->legend->setBorderPen(Qt::NoPen);
+    keepLegendFitted(p); // as many columns as fit: no entry cut off on a narrow plot
+    p->plotLayout()->setRowStretchFactor(1, 0.001);
+    auto* cursor = new QCPItemStraightLine(p);
+    cursor->setPen(QPen(QColor(80, 80, 80), 1, Qt::DashLine));
+    cursor->point1->setCoords(0, 0);
+    cursor->point2->setCoords(0, 1);
+    m_plots.push_back(p);
+    m_cursors.push_back(cursor);
+    m_yManual.push_back(false);
+    row->addWidget(p, 1);
+    connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, i] { linkRange(i); });
+    connect(p, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* e) { onMouseMove(i, e); });
+    // Ctrl+drag: box zoom (x and y); Shift+wheel: zoom y; plain drag pans x, wheel zooms x.
+    connect(p, &QCustomPlot::mouseWheel, p, [this, i, p](QWheelEvent* e) {
+        const bool y = e->modifiers() & Qt::ShiftModifier;
+        p->axisRect()->setRangeZoom(y ? Qt::Vertical : Qt::Horizontal);
+        if (y)
+            m_yManual[std::size_t(i)] = true;
+    });
+    connect(p, &QCustomPlot::mousePress, this, [this, i, p](QMouseEvent* e) {
+        const bool box = e->modifiers() & Qt::ControlModifier;
+        p->setSelectionRectMode(box ? QCP::srmZoom : QCP::srmNone); // set per press
+        if (box)
+            m_yManual[std::size_t(i)] = true;
+        onMouseMove(i, e);
+        if (e->button() == Qt::LeftButton)
+            emit cursorClicked(m_cursorX);
+    });
+    connect(p, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
+    p->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(p, &QWidget::customContextMenuRequested, this,
+        [this, i, p](const QPoint& at) { showPlotMenu(i, p->mapToGlobal(at)); });
+    // Legend click toggles the run's visibility in every plot.
+    connect(p, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+        auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
+        auto* group = dynamic_cast<PolicyLegendItem*>(item);
+        if (!pli && !group)
+            return;
+        // A run's entry toggles that run; a policy's entry (several seeds) all its runs.
+        const QString name = pli ? pli->plottable()->name() : QString();
+        for (QCustomPlot* plot : m_plots)
+            for (int g = 0; g < plot->graphCount(); ++g)
+                if (pli ? plot->graph(g)->name() == name : plot->graph(g)->property("policy").toString() == group->policy())
+                    plot->graph(g)->setVisible(!plot->graph(g)->visible());
+        for (QCustomPlot* plot : m_plots)
+            plot->replot(QCustomPlot::rpQueuedReplot);
+    });
 }
 
 QColor DashboardWidget::colourOf(const std::string& policy)

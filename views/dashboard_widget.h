@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+class QHBoxLayout;
 class QCustomPlot;
 class QCPItemStraightLine;
 class QComboBox;
@@ -70,6 +71,7 @@ signals:
     void cursorClicked(double x);
 
 private:
+    void addPlot(QWidget* rowWidget, QHBoxLayout* row, int i);
     void rebuild();
     void linkRange(int source);
     /// The y range of plot `i` follows its visible data (unless the user zoomed y); notes when empty.

@@ -39,6 +39,23 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
 
+    buildTopRow(layout);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    QWidget* left = buildDecisionList(split);
+
+    QWidget* right = buildInspector(split);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+
+    connectControls();
+}
+
+void IncidentPanel::buildTopRow(QVBoxLayout* layout)
+{
     auto* top = new QHBoxLayout;
     m_run = new QComboBox(this);
     m_run->setObjectName("incidentRun");
@@ -64,8 +81,10 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     top->addWidget(new QLabel(tr("Re-score with:"), this));
     top->addWidget(m_rescore);
     layout->addLayout(top);
+}
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+QWidget* IncidentPanel::buildDecisionList(QSplitter* split)
+{
     auto* left = new QWidget(split);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -130,7 +149,11 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     leftSplit->setStretchFactor(0, 1);
     leftSplit->setStretchFactor(1, 3);
     leftLayout->addWidget(leftSplit);
+    return left;
+}
 
+QWidget* IncidentPanel::buildInspector(QSplitter* split)
+{
     auto* right = new QWidget(split);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -169,12 +192,11 @@ IncidentPanel::IncidentPanel(QWidget* parent)
     rightLayout->addWidget(m_inspector, 1);
     rightLayout->addLayout(forkRow);
     rightLayout->addWidget(m_deltas);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    layout->addWidget(split, 1);
+    return right;
+}
 
+void IncidentPanel::connectControls()
+{
     m_next = new QAction(tr("Next decision"), this);
     m_next->setShortcut(QKeySequence(tr("Alt+Down")));
     m_next->setShortcutContext(Qt::WidgetWithChildrenShortcut);

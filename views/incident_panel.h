@@ -17,6 +17,8 @@
 #include <optional>
 #include <vector>
 
+class QSplitter;
+class QVBoxLayout;
 class QAction;
 class QComboBox;
 class QLabel;
@@ -88,6 +90,10 @@ signals:
     void forkFailed(const QString& error);
 
 private:
+    void buildTopRow(QVBoxLayout* layout);
+    QWidget* buildDecisionList(QSplitter* split);
+    QWidget* buildInspector(QSplitter* split);
+    void connectControls();
     void startIndex(int comboIndex);
     void setBusy(bool busy);
     void onIndexed();

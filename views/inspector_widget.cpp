@@ -180,6 +180,30 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
     const std::string& policy, const QString& when)
 {
     const sim::Decision& d = in.decision;
+    const std::optional<incident::LoggedView> logged = showHeader(in, trace.get(), when);
+    showCandidates(in, logged, policy);
+    std::map<int, int> ranks;
+    std::vector<int> nodes;
+    for (std::size_t i = 0; i < in.candidates.size(); ++i) {
+        ranks[in.candidates[i].node] = int(i) + 1;
+        nodes.push_back(in.candidates[i].node);
+    }
+    const int chosen = d.outcome == sim::Outcome::Placed ? d.node : -1;
+    m_strip->setState(in.state, nodes, chosen);
+    const bool newTrace = trace.get() != m_sizedFor;
+    m_sizedFor = trace.get();
+    m_nodeModel->setState(in.state, std::move(trace), std::move(ranks), chosen, in.request);
+    // Sized once per trace, on a sample of rows: measuring every row's text of a 1,200-node table at
+    // every step was most of the cost of Alt+Down (70 ms a step on openb).
+    if (newTrace) {
+        m_nodes->horizontalHeader()->setResizeContentsPrecision(200);
+        m_nodes->resizeColumnsToContents();
+    }
+}
+
+std::optional<incident::LoggedView> InspectorWidget::showHeader(const incident::Inspection& in, const trace::Trace* trace, const QString& when)
+{
+    const sim::Decision& d = in.decision;
     const trace::TaskRequest& r = in.request;
     QString outcome;
     if (d.outcome == sim::Outcome::Placed)
@@ -253,6 +277,12 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
             line += tr(". Unfit: %1").arg(reasons.join(", "));
         m_reward->setText(m_reward->text() + "<br>" + line + ".");
     }
+    return logged;
+}
+
+void InspectorWidget::showCandidates(const incident::Inspection& in, const std::optional<incident::LoggedView>& logged, const std::string& policy)
+{
+    const sim::Decision& d = in.decision;
     const bool loggedColumn = logged && !logged->candidates.empty();
 
     // Candidates side by side: one column pair (node, score) per policy, the logged scores second.
@@ -322,24 +352,6 @@ void InspectorWidget::setInspection(const incident::Inspection& in, std::shared_
         m_candidates->setItem(0, 1, item(why));
     }
     m_candidates->resizeColumnsToContents();
-
-    std::map<int, int> ranks;
-    std::vector<int> nodes;
-    for (std::size_t i = 0; i < in.candidates.size(); ++i) {
-        ranks[in.candidates[i].node] = int(i) + 1;
-        nodes.push_back(in.candidates[i].node);
-    }
-    const int chosen = d.outcome == sim::Outcome::Placed ? d.node : -1;
-    m_strip->setState(in.state, nodes, chosen);
-    const bool newTrace = trace.get() != m_sizedFor;
-    m_sizedFor = trace.get();
-    m_nodeModel->setState(in.state, std::move(trace), std::move(ranks), chosen, in.request);
-    // Sized once per trace, on a sample of rows: measuring every row's text of a 1,200-node table at
-    // every step was most of the cost of Alt+Down (70 ms a step on openb).
-    if (newTrace) {
-        m_nodes->horizontalHeader()->setResizeContentsPrecision(200);
-        m_nodes->resizeColumnsToContents();
-    }
 }
 
 } // namespace schedlab::views

@@ -5,11 +5,13 @@
 // table of every node; the candidates as the run's policy scored them next to the re-scoring by
 // other policies.
 
+#include "incident/logged_view.h"
 #include "incident/run_index.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 class QLabel;
@@ -58,6 +60,11 @@ public:
     ClusterStrip* strip() const { return m_strip; }
 
 private:
+    /// The decision, its request and outcome, the cluster then, the reward and what the source
+    /// scheduler logged about the task (returned for the candidates' table).
+    std::optional<incident::LoggedView> showHeader(const incident::Inspection& in, const trace::Trace* trace, const QString& when);
+    /// The candidates side by side: the policy's, the logged ones, the re-scoring policies'.
+    void showCandidates(const incident::Inspection& in, const std::optional<incident::LoggedView>& logged, const std::string& policy);
     QLabel* m_header = nullptr;
     QLabel* m_reward = nullptr;
     ClusterStrip* m_strip = nullptr;

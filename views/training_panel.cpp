@@ -35,6 +35,18 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     auto* left = new QWidget(this);
     auto* form = new QFormLayout(left);
+    buildRunRows(left, form);
+    buildTeacherRows(left, form);
+    buildTimedRows(left, form);
+    buildButtons(left, form);
+
+    QWidget* right = buildCurves();
+    layout->addWidget(left);
+    layout->addWidget(right, 1);
+}
+
+void TrainingPanel::buildRunRows(QWidget* left, QFormLayout* form)
+{
     m_mode = new QComboBox(left);
     m_mode->addItems({ tr("fill experiment"), tr("timed replay") });
     m_window = new QDoubleSpinBox(left);
@@ -75,6 +87,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
     form->addRow(tr("Learning rate"), m_lr);
     form->addRow(tr("Discount"), m_gamma);
     form->addRow(tr("Parent"), m_parent);
+}
+
+void TrainingPanel::buildTeacherRows(QWidget* left, QFormLayout* form)
+{
     m_teacher = new QComboBox(left);
     m_teacher->setObjectName("trainTeacher");
     m_teacher->addItem(tr("none"), QString());
@@ -108,6 +124,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
                            "from (WiSE-FT): it keeps much of the gain on the trained workload and much of the start's behaviour "
                            "on others. With validation seeds each episode is validated blended."));
     form->addRow(tr("Blend with the start (1 = off)"), m_blend);
+}
+
+void TrainingPanel::buildTimedRows(QWidget* left, QFormLayout* form)
+{
     m_wait = new QCheckBox(tr("Wait action (timed)"), left);
     m_wait->setToolTip(tr("The agent may hold a job instead of placing it, at most 8 times in a row"));
     m_wait->setEnabled(false);
@@ -144,6 +164,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
                              "past slaS (3600 s), migrations and evictions per hour; rate = the multipliers' step"));
     m_budgets->setEnabled(false);
     form->addRow(tr("Budgets (timed)"), m_budgets);
+}
+
+void TrainingPanel::buildButtons(QWidget* left, QFormLayout* form)
+{
     form->addRow(tr("Baselines"), m_baselines);
     auto* buttons = new QHBoxLayout();
     m_start = new QPushButton(tr("Start round"), left);
@@ -190,7 +214,10 @@ TrainingPanel::TrainingPanel(QWidget* parent)
         emit startRequested(request());
     });
     connect(m_cancel, &QPushButton::clicked, this, &TrainingPanel::cancelRequested);
+}
 
+QWidget* TrainingPanel::buildCurves()
+{
     auto* split = new QSplitter(Qt::Vertical, this);
     // Per-episode plots: a left and a right axis, the legend below the axes in `columns` columns
     // (so it never hides the curves; one row would be wider than the plot and cut the names).
@@ -252,8 +279,7 @@ TrainingPanel::TrainingPanel(QWidget* parent)
         if (!policies.empty())
             emit showOnDashboard(policies);
     });
-    layout->addWidget(left);
-    layout->addWidget(right, 1);
+    return right;
 }
 
 void TrainingPanel::setProjectOpen(bool open)

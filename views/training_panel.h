@@ -15,6 +15,7 @@
 #include <map>
 #include <vector>
 
+class QFormLayout;
 class QCheckBox;
 class QCustomPlot;
 class QComboBox;
@@ -102,6 +103,11 @@ signals:
     void showOnDashboard(const std::vector<std::string>& policies);
 
 private:
+    void buildRunRows(QWidget* left, QFormLayout* form);
+    void buildTeacherRows(QWidget* left, QFormLayout* form);
+    void buildTimedRows(QWidget* left, QFormLayout* form);
+    void buildButtons(QWidget* left, QFormLayout* form);
+    QWidget* buildCurves();
     void replotCurves();
     void replotConstraints();
     QComboBox* m_mode = nullptr;

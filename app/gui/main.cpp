@@ -28,6 +28,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 
 namespace {
 int tabIndex(const QString& name)
@@ -90,6 +91,131 @@ int benchmarkReplot()
         ms.back());
     return 0;
 }
+// The command line's options.
+struct Options {
+    QCommandLineOption screenshot { "screenshot", "Render the window to <png> once the runs finish, then exit.", "png" };
+    QCommandLineOption policies { "policies", "Comma-separated placement policies to run at start.", "list" };
+    QCommandLineOption noRun { "no-run", "Open the trace without running any policy." };
+    QCommandLineOption tab { "tab", "Tab to show at start: dashboard, comparison, training, incidents (the first run indexed), sweeps or autoscaling.",
+        "name", "dashboard" };
+    QCommandLineOption load { "load", "A request load to replay in the Autoscaling tab (with the default replica policies).", "file" };
+    QCommandLineOption service { "service", "The service file for --load.", "json" };
+    QCommandLineOption benchReplot { "bench-replot", "Time replots of the dashboard with 1,000,000 points per series." };
+    QCommandLineOption benchStep { "bench-step", "Time stepping through decisions in the Incidents tab (files, --policies: the first)." };
+    QCommandLineOption size { "size", "Window size for --screenshot, WIDTHxHEIGHT (default 1280x800).", "WxH", "1280x800" };
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        for (const QCommandLineOption* o : { &screenshot, &policies, &noRun, &benchReplot, &tab, &size, &benchStep, &load, &service })
+            parser.addOption(*o);
+        parser.addPositionalArgument("files", "Trace files to open as one trace (default: the bundled sample).");
+    }
+};
+
+// The window at start, what it opens and, with --screenshot, when it is saved.
+struct Startup {
+    const QCommandLineParser& parser;
+    const Options& options;
+    schedlab::app::MainWindow& window;
+    std::function<void()> saveAndQuit;
+    bool screenshot() const { return parser.isSet(options.screenshot); }
+};
+
+// --load: the Autoscaling tab on a load (in the project given, whose replica-policy rounds show
+// beside it), replayed; a screenshot once it is done.
+int startWithLoad(Startup& s, const QString& project)
+{
+    s.window.show();
+    if (!project.isEmpty())
+        s.window.openProject(project);
+    if (s.screenshot())
+        QObject::connect(s.window.autoscaleController(), &schedlab::app::AutoscaleController::finished, &s.window,
+            [&s] { QTimer::singleShot(100, s.saveAndQuit); }, Qt::SingleShotConnection);
+    s.window.openAutoscaleLoad(s.parser.value(s.options.load), s.parser.isSet(s.options.service) ? s.parser.value(s.options.service) : QString(), true);
+    return QApplication::exec();
+}
+
+// A sweep plan (and the project its cells merge into): the Sweeps tab once the shard files are read.
+int startWithSweep(Startup& s, const QString& project, const QString& sweep)
+{
+    s.window.show();
+    if (!project.isEmpty())
+        s.window.openProject(project);
+    if (s.screenshot())
+        QObject::connect(s.window.sweepController(), &schedlab::app::SweepController::progressRead, &s.window, s.saveAndQuit,
+            Qt::SingleShotConnection);
+    if (!s.window.openSweep(sweep) && s.screenshot())
+        return 1;
+    return QApplication::exec();
+}
+
+int startWithProject(Startup& s, const QString& project)
+{
+    const QString tab = s.parser.value(s.options.tab);
+    s.window.showTab(tabIndex(tab));
+    s.window.show();
+    s.window.openProject(project);
+    if (tab == "training")
+        s.window.trainingPanel()->lineage()->selectAll(); // the curves of every stored round
+    if (s.screenshot())
+        QTimer::singleShot(50, s.saveAndQuit);
+    return QApplication::exec();
+}
+
+// --screenshot after a trace's runs: when the batch is done (Incidents: once the first run is
+// indexed, with its first incident inspected).
+void screenshotAfterRuns(Startup& s)
+{
+    if (tabIndex(s.parser.value(s.options.tab)) != 3) {
+        QObject::connect(&s.window, &schedlab::app::MainWindow::batchDone, &s.window, [&s] { QTimer::singleShot(50, s.saveAndQuit); });
+        return;
+    }
+    QObject::connect(&s.window, &schedlab::app::MainWindow::batchDone, &s.window, [&s] {
+        if (s.window.results().empty())
+            return s.saveAndQuit();
+        QObject::connect(s.window.incidentPanel(), &schedlab::views::IncidentPanel::indexed, &s.window,
+            [&s] { QTimer::singleShot(200, s.saveAndQuit); });
+        s.window.incidentPanel()->selectRun(s.window.results().front().id);
+    });
+}
+
+int startWithTrace(Startup& s, std::vector<std::string> files)
+{
+    if (files.empty()) {
+        const QString sample = bundledSample();
+        if (!sample.isEmpty())
+            files.push_back(sample.toStdString());
+    }
+    s.window.show(); // before the tab: the tab's dock visibility applies to a shown window
+    s.window.showTab(tabIndex(s.parser.value(s.options.tab)));
+    const bool willRun = !files.empty() && !s.parser.isSet(s.options.noRun);
+    if (s.screenshot() && willRun)
+        screenshotAfterRuns(s);
+    std::vector<std::string> list;
+    for (const QString& p : s.parser.value(s.options.policies).split(',', Qt::SkipEmptyParts))
+        list.push_back(p.trimmed().toStdString());
+    // The import runs in the background; the runs (and a screenshot) follow when it is done.
+    QObject::connect(&s.window, &schedlab::app::MainWindow::traceOpened, &s.window, [&s, list, willRun](bool ok) {
+        if (ok && willRun)
+            s.window.runPolicies(list);
+        else if (s.screenshot())
+            QTimer::singleShot(50, s.saveAndQuit);
+    }, Qt::SingleShotConnection); // the first import only, not the ones the user starts later
+    if ((files.empty() || !s.window.openTrace(files)) && s.screenshot())
+        QTimer::singleShot(50, s.saveAndQuit);
+    return QApplication::exec();
+}
+
+int benchmarkStep(const QCommandLineParser& parser, const Options& options)
+{
+    std::vector<std::string> files;
+    for (const QString& f : parser.positionalArguments())
+        files.push_back(f.toStdString());
+    if (files.empty())
+        files.push_back(bundledSample().toStdString());
+    const QString policy = parser.value(options.policies).split(',', Qt::SkipEmptyParts).value(0, QStringLiteral("fgd"));
+    return schedlab::app::benchStep(files, policy.trimmed().toStdString(), 40);
+}
 } // namespace
 
 int main(int argc, char** argv)
@@ -102,43 +228,18 @@ int main(int argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription("schedlab workbench");
     parser.addHelpOption();
-    QCommandLineOption screenshot("screenshot", "Render the window to <png> once the runs finish, then exit.", "png");
-    QCommandLineOption policies("policies", "Comma-separated placement policies to run at start.", "list");
-    QCommandLineOption noRun("no-run", "Open the trace without running any policy.");
-    QCommandLineOption tab("tab", "Tab to show at start: dashboard, comparison, training, incidents (the first run indexed), sweeps or autoscaling.", "name", "dashboard");
-    QCommandLineOption load("load", "A request load to replay in the Autoscaling tab (with the default replica policies).", "file");
-    QCommandLineOption service("service", "The service file for --load.", "json");
-    QCommandLineOption benchReplot("bench-replot", "Time replots of the dashboard with 1,000,000 points per series.");
-    QCommandLineOption benchStep("bench-step", "Time stepping through decisions in the Incidents tab (files, --policies: the first).");
-    QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT (default 1280x800).", "WxH", "1280x800");
-    parser.addOption(screenshot);
-    parser.addOption(policies);
-    parser.addOption(noRun);
-    parser.addOption(benchReplot);
-    parser.addOption(tab);
-    parser.addOption(size);
-    parser.addOption(benchStep);
-    parser.addOption(load);
-    parser.addOption(service);
-    parser.addPositionalArgument("files", "Trace files to open as one trace (default: the bundled sample).");
+    const Options options;
+    options.addTo(parser);
     parser.process(app);
-
-    if (parser.isSet(benchReplot))
+    if (parser.isSet(options.benchReplot))
         return benchmarkReplot();
-    if (parser.isSet(benchStep)) {
-        std::vector<std::string> files;
-        for (const QString& f : parser.positionalArguments())
-            files.push_back(f.toStdString());
-        if (files.empty())
-            files.push_back(bundledSample().toStdString());
-        const QString policy = parser.value(policies).split(',', Qt::SkipEmptyParts).value(0, QStringLiteral("fgd"));
-        return schedlab::app::benchStep(files, policy.trimmed().toStdString(), 40);
-    }
+    if (parser.isSet(options.benchStep))
+        return benchmarkStep(parser, options);
 
     schedlab::app::MainWindow window;
-    if (parser.isSet(screenshot)) {
+    if (parser.isSet(options.screenshot)) {
         // A fixed size: screenshots do not depend on a saved layout.
-        const QStringList wh = parser.value(size).split('x');
+        const QStringList wh = parser.value(options.size).split('x');
         const int width = wh.value(0).toInt(), height = wh.value(1).toInt();
         if (wh.size() != 2 || width < 200 || height < 200) {
             std::fprintf(stderr, "schedlab: --size takes WIDTHxHEIGHT, e.g. 1280x800\n");
@@ -147,15 +248,15 @@ int main(int argc, char** argv)
         window.resize(width, height);
         window.setInteractive(false);
     }
-    std::vector<std::string> files;
     // --screenshot: the window to the PNG, then exit (0 when written).
-    auto saveAndQuit = [&window, &parser, &screenshot] {
-        const QString out = parser.value(screenshot);
-        const bool ok = window.grab().save(out, "PNG");
-        std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out),
-            window.width(), window.height());
-        QApplication::exit(ok ? 0 : 1);
-    };
+    Startup start { parser, options, window, [&window, &parser, &options] {
+                       const QString out = parser.value(options.screenshot);
+                       const bool ok = window.grab().save(out, "PNG");
+                       std::fprintf(ok ? stdout : stderr, "%s %s (window %dx%d)\n", ok ? "wrote" : "cannot write", qPrintable(out),
+                           window.width(), window.height());
+                       QApplication::exit(ok ? 0 : 1);
+                   } };
+    std::vector<std::string> files;
     QString project, sweep;
     for (const QString& f : parser.positionalArguments())
         if (f.endsWith(".schedlab"))
@@ -164,75 +265,11 @@ int main(int argc, char** argv)
             sweep = f;
         else
             files.push_back(f.toStdString());
-    if (parser.isSet(load)) {
-        // The Autoscaling tab on a load (in the project given, whose replica-policy rounds show
-        // beside it), replayed; a screenshot once it is done.
-        window.show();
-        if (!project.isEmpty())
-            window.openProject(project);
-        if (parser.isSet(screenshot))
-            QObject::connect(window.autoscaleController(), &schedlab::app::AutoscaleController::finished, &window,
-                [&saveAndQuit] { QTimer::singleShot(100, saveAndQuit); }, Qt::SingleShotConnection);
-        window.openAutoscaleLoad(parser.value(load), parser.isSet(service) ? parser.value(service) : QString(), true);
-        return app.exec();
-    }
-    if (!sweep.isEmpty()) {
-        // A sweep plan (and the project its cells merge into): the Sweeps tab once the shard files are read.
-        window.show();
-        if (!project.isEmpty())
-            window.openProject(project);
-        if (parser.isSet(screenshot))
-            QObject::connect(window.sweepController(), &schedlab::app::SweepController::progressRead, &window, saveAndQuit,
-                Qt::SingleShotConnection);
-        if (!window.openSweep(sweep) && parser.isSet(screenshot))
-            return 1;
-        return app.exec();
-    }
-    if (!project.isEmpty()) {
-        window.showTab(tabIndex(parser.value(tab)));
-        window.show();
-        window.openProject(project);
-        if (parser.value(tab) == "training")
-            window.trainingPanel()->lineage()->selectAll(); // the curves of every stored round
-        if (parser.isSet(screenshot))
-            QTimer::singleShot(50, saveAndQuit);
-        return app.exec();
-    }
-    if (files.empty()) {
-        const QString sample = bundledSample();
-        if (!sample.isEmpty())
-            files.push_back(sample.toStdString());
-    }
-    window.show(); // before the tab: the tab's dock visibility applies to a shown window
-    window.showTab(tabIndex(parser.value(tab)));
-    const bool willRun = !files.empty() && !parser.isSet(noRun);
-    if (parser.isSet(screenshot)) {
-        if (willRun && tabIndex(parser.value(tab)) == 3) {
-            // Incidents: index the first run, then grab the panel with its first incident inspected.
-            QObject::connect(&window, &schedlab::app::MainWindow::batchDone, &window, [&] {
-                if (window.results().empty())
-                    return saveAndQuit();
-                QObject::connect(window.incidentPanel(), &schedlab::views::IncidentPanel::indexed, &window,
-                    [&] { QTimer::singleShot(200, saveAndQuit); });
-                window.incidentPanel()->selectRun(window.results().front().id);
-            });
-        } else if (willRun) {
-            QObject::connect(&window, &schedlab::app::MainWindow::batchDone, &window, [&] { QTimer::singleShot(50, saveAndQuit); });
-        }
-    }
-    std::vector<std::string> list;
-    for (const QString& p : parser.value(policies).split(',', Qt::SkipEmptyParts))
-        list.push_back(p.trimmed().toStdString());
-    // The import runs in the background; the runs (and a screenshot) follow when it is done.
-    QObject::connect(&window, &schedlab::app::MainWindow::traceOpened, &window, [&, list](bool ok) {
-        if (ok && willRun)
-            window.runPolicies(list);
-        else if (parser.isSet(screenshot))
-            QTimer::singleShot(50, saveAndQuit);
-    }, Qt::SingleShotConnection); // the first import only, not the ones the user starts later
-    if (files.empty() || !window.openTrace(files)) {
-        if (parser.isSet(screenshot))
-            QTimer::singleShot(50, saveAndQuit);
-    }
-    return app.exec();
+    if (parser.isSet(options.load))
+        return startWithLoad(start, project);
+    if (!sweep.isEmpty())
+        return startWithSweep(start, project, sweep);
+    if (!project.isEmpty())
+        return startWithProject(start, project);
+    return startWithTrace(start, files);
 }

@@ -1,151 +1,78 @@
-// MainWindow: importing a trace, running the checked policies on it, the session's runs on the
-// dashboard, and exporting the dashboard.
+// MainWindow: importing a trace and handing it to the pages, running the checked policies on it,
+// rounds and sweep cells shown on the dashboard, sweep plans and the Autoscaling tab's load.
 
 #include "main_window.h"
-#include "swatch.h"
 
-#include "dashboard_widget.h"
-#include "comparison_widget.h"
-#include "job_table_model.h"
-#include "trace_summary_view.h"
-#include "training_panel.h"
+#include "mode_status.h"
+#include "status_area.h"
+#include "trace_dock.h"
 
 #include "trace/load_profile.h"
-#include "trace/swf_importer.h"
-#include "trace/trace_summary.h"
 #include "workflow/run_args.h"
 
-#include <QVBoxLayout>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QLabel>
-#include <QListWidget>
-#include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QCheckBox>
-#include <QComboBox>
-#include <QDoubleSpinBox>
-#include <QLineEdit>
-#include <QSettings>
-#include <QSpinBox>
-
-#include <algorithm>
+#include <QTabWidget>
 
 namespace schedlab::app {
-
-void MainWindow::chooseTrace()
-{
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"),
-        QSettings().value("paths/lastTraceDir").toString(),
-        tr("Traces and scheduler logs (*.csv *.gz *.swf *.sltrace *.json *.jsonl *.log *.txt *.acct*);;All files (*)"));
-    if (files.isEmpty())
-        return;
-    QSettings().setValue("paths/lastTraceDir", QFileInfo(files.front()).absolutePath());
-    std::vector<std::string> paths;
-    for (const QString& f : files)
-        paths.push_back(f.toStdString());
-    openTrace(paths);
-}
-
-void MainWindow::chooseTraceFolder()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Import Folder (a kubectl dump, scheduler logs)"),
-        QSettings().value("paths/lastTraceDir").toString());
-    if (dir.isEmpty())
-        return;
-    QSettings().setValue("paths/lastTraceDir", dir);
-    openTrace({ dir.toStdString() });
-}
 
 bool MainWindow::openTrace(const std::vector<std::string>& paths, const trace::ImportOptions& options)
 {
     if (paths.empty() || !confirmDiscard())
         return false;
     // Parsed on a worker (ImportController): the window keeps painting and the cancel button works.
-    m_banner->setVisible(false);
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_cancel->setVisible(true);
-    m_status->setText(tr("Importing %1…").arg(QString::fromStdString(trace::baseName(paths.front()))));
+    m_statusArea->clearError();
+    m_statusArea->setBusy(true);
+    showStatus(tr("Importing %1…").arg(QString::fromStdString(trace::baseName(paths.front()))));
     m_importer->start(paths, options);
     return true;
 }
 
-bool MainWindow::fillModeChosen() const
-{
-    return m_mode->currentIndex() == 2 || (m_mode->currentIndex() == 0 && m_trace && m_autoFill);
-}
-
-void MainWindow::updateModeControls()
-{
-    // Only the controls of the mode that will run are enabled (auto: the open trace decides).
-    const bool fill = fillModeChosen();
-    m_queue->setEnabled(!fill);
-    m_backfill->setEnabled(!fill);
-    m_head->setEnabled(!fill);
-    m_preemption->setEnabled(!fill); // migration serves both modes
-    m_ratio->setEnabled(fill);
-    m_trim->setEnabled(fill);
-    if (m_modeNote)
-        updateModeStatus();
-}
-
 void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, const std::vector<std::string>& paths)
 {
-    m_progress->setVisible(m_runner->isRunning());
-    m_cancel->setVisible(m_runner->isRunning());
-    const bool swf = loaded->trace.sourceFormat == "swf";
-    m_swfRow->setVisible(swf);
-    m_summary->setSummary(trace::summarize(*loaded), swf ? QString::fromStdString(trace::swfClusterModel(loaded->trace)) : QString());
-    if (swf) {
-        auto k = loaded->trace.metadata.find("swf.procsPerNode");
-        m_procsPerNode->setValue(k != loaded->trace.metadata.end() ? std::atoi(k->second.c_str())
-                                                                   : trace::suggestedProcsPerNode(paths.front(), loaded->trace));
-    }
+    m_statusArea->setBusy(m_runs->isRunning());
+    m_traceDock->setTrace(loaded, paths);
     // Shares the loaded trace: no copy of a large trace on the GUI thread.
     m_trace = std::shared_ptr<const trace::Trace>(loaded, &loaded->trace);
-    m_jobs->setTrace(m_trace);
     m_traceName = QString::fromStdString(trace::baseName(paths.front()));
     m_tracePaths = paths;
-    applyTraceProfile();
+    m_trainingPage->setTrace(m_trace, paths);
+    m_sweepsPage->setTrace(m_trace, paths);
+    // The load profile: auto's choice, the overview strip, the time axes' origin.
+    const trace::LoadProfile profile = trace::loadProfile(*m_trace);
+    const workflow::ModeChoice choice = workflow::chooseMode(profile);
+    m_dashboardPage->setLoadProfile(profile, trace::epochOf(*m_trace));
+    m_modeStatus->setTrace(m_trace, paths, choice.mode == sim::RunMode::Fill, QString::fromStdString(choice.reason));
     // Session runs of the previous trace go (confirmed when the import started); stored runs stay listed.
-    m_results.erase(std::remove_if(m_results.begin(), m_results.end(), [](const views::RunResult& r) { return r.storedId < 0; }),
-        m_results.end());
-    for (int i = m_runList->count() - 1; i >= 0; --i)
-        if (m_runList->item(i)->data(Qt::UserRole + 1).toLongLong() < 0)
-            delete m_runList->takeItem(i);
-    // A trace without GPUs (or with GPU tasks under 1 %): the fill experiment and GPU metrics
-    // mean nothing (or little); switch visibly.
-    if (!trace::gpuIsPrimary(*m_trace)) {
-        QStringList changed;
-        if (m_mode->currentIndex() == 2) {
-            m_mode->setCurrentIndex(0);
-            changed << tr("mode auto (timed)");
-        }
-        if (m_dashboard->utilization() == views::DashboardWidget::Utilization::Gpu) {
-            m_dashboard->setUtilization(views::DashboardWidget::Utilization::Cpu);
-            m_dashboard->setFragmentation(views::DashboardWidget::Fragmentation::Cpu);
-            changed << tr("CPU utilization and fragmentation");
-        }
-        if (m_training->request().mode == sim::RunMode::Fill) {
-            m_training->setMode(sim::RunMode::Timed);
-            changed << tr("timed training");
-        }
-        if (!changed.isEmpty())
-            m_noGpuNote = (m_trace->totalGpus() == 0 ? tr(" — no GPUs in this trace: %1") : tr(" — GPU tasks are under 1 % of this trace: %1"))
-                              .arg(changed.join(", "));
-    }
+    m_runs->dropSessionRuns();
+    const QString noGpuNote = switchAwayFromGpus();
     refreshDashboard();
     updateTitle();
-    updateModeControls();
-    m_status->setText(tr("Loaded %1 jobs on %2 nodes in %3 s")
+    showStatus(tr("Loaded %1 jobs on %2 nodes in %3 s")
                           .arg(m_trace->jobs.size())
                           .arg(m_trace->nodes.size())
                           .arg(loaded->seconds, 0, 'f', 2)
-        + m_noGpuNote);
-    m_noGpuNote.clear();
+        + noGpuNote);
     emit traceOpened(true, {});
+}
+
+QString MainWindow::switchAwayFromGpus()
+{
+    // A trace without GPUs (or with GPU tasks under 1 %): the fill experiment and GPU metrics
+    // mean nothing (or little); switch visibly.
+    if (trace::gpuIsPrimary(*m_trace))
+        return {};
+    QStringList changed;
+    if (m_options->modeChoice() == views::RunOptionsWidget::ModeChoice::Fill) {
+        m_options->setModeChoice(views::RunOptionsWidget::ModeChoice::Auto);
+        changed << tr("mode auto (timed)");
+    }
+    if (m_dashboardPage->showCpuMetrics())
+        changed << tr("CPU utilization and fragmentation");
+    if (m_trainingPage->switchToTimed())
+        changed << tr("timed training");
+    if (changed.isEmpty())
+        return {};
+    return (m_trace->totalGpus() == 0 ? tr(" — no GPUs in this trace: %1") : tr(" — GPU tasks are under 1 % of this trace: %1"))
+        .arg(changed.join(", "));
 }
 
 void MainWindow::runPolicies(const std::vector<std::string>& given)
@@ -154,16 +81,12 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
         showError(tr("Open a trace first."));
         return;
     }
-    std::vector<std::string> policies = given;
-    if (policies.empty())
-        for (int i = 0; i < m_policyList->count(); ++i)
-            if (m_policyList->item(i)->checkState() == Qt::Checked)
-                policies.push_back(m_policyList->item(i)->text().toStdString());
+    const std::vector<std::string> policies = given.empty() ? m_options->checkedPolicies() : given;
     if (policies.empty()) {
         showError(tr("Check at least one policy."));
         return;
     }
-    auto seeds = workflow::parseSeeds(m_seeds->text().toStdString());
+    auto seeds = m_options->seeds();
     if (!seeds) {
         showError(QString::fromStdString(seeds.error().message));
         return;
@@ -173,144 +96,104 @@ void MainWindow::runPolicies(const std::vector<std::string>& given)
     batch.policies = policies;
     batch.seeds = seeds.value();
     batch.spec = baseSpec();
-    // Colours follow the batch's policy order, not the order in which runs happen to finish.
-    for (const std::string& p : policies) {
-        sim::RunSpec keyed = batch.spec;
-        keyed.policy = p;
-        m_dashboard->colourOf(views::colourKey(keyed));
-    }
-    m_banner->setVisible(false);
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_cancel->setVisible(true);
-    m_batchFrom = m_results.size();
-    m_runner->start(batch);
+    m_dashboardPage->reserveColours(batch.spec, policies);
+    m_statusArea->clearError();
+    m_statusArea->setBusy(true);
+    m_runs->start(batch);
 }
 
-QWidget* MainWindow::buildRoomRow(QWidget* parent)
+void MainWindow::batchFinished(bool cancelled, const QString& error)
 {
-    // Stacked, not side by side: the Policies dock must stay narrow enough for a 1024 px screen.
-    auto* row = new QWidget(parent);
-    auto* h = new QVBoxLayout(row);
-    h->setContentsMargins(0, 0, 0, 0);
-    m_preemption = new QComboBox(row);
-    m_preemption->setObjectName("preemptionBox");
-    m_preemption->addItem(tr("no preemption"), "none");
-    m_preemption->addItem(tr("preempt"), "priority");
-    m_preemption->setToolTip(tr("Kubernetes default preemption: a job that fits nowhere evicts the fewest lower-priority "
-                                "jobs on the best node; they queue again and lose what they ran"));
-    m_migration = new QComboBox(row);
-    m_migration->setObjectName("migrationBox");
-    m_migration->addItem(tr("no migration"), "none");
-    m_migration->addItem(tr("defragment"), "defragment");
-    m_migration->setToolTip(tr("Defragment on failure: a job that fits nowhere has the smallest running task of the same or "
-                               "lower priority moved elsewhere when that frees a node for it (timed: the task restarts, 60 s; "
-                               "fill: a placed pod moves)"));
-    h->addWidget(m_preemption);
-    h->addWidget(m_migration);
-    return row;
-}
-
-sim::RunSpec MainWindow::baseSpec() const
-{
-    sim::RunSpec spec;
-    if (fillModeChosen()) {
-        sim::FillOptions o;
-        o.ratio = m_ratio->value();
-        o.trimAboveRatio = m_trim->isChecked();
-        sim::parseMigration(m_migration->currentData().toString().toStdString(), o.migration);
-        spec = sim::RunSpec::fill({}, o);
-    } else {
-        sim::TimedOptions o;
-        policy::parseQueueOrder(m_queue->currentText().toStdString(), o.queue);
-        o.backfill = m_backfill->currentText() == "easy" ? sim::Backfill::Easy : sim::Backfill::None;
-        sim::parseHeadRule(m_head->currentText().toStdString(), o.head);
-        sim::parsePreemption(m_preemption->currentData().toString().toStdString(), o.preemption);
-        sim::parseMigration(m_migration->currentData().toString().toStdString(), o.migration);
-        if (const auto window = replayWindow()) {
-            o.windowFromS = window->fromS;
-            o.windowToS = window->toS;
-        }
-        spec = sim::RunSpec::timed({}, o);
-    }
-    spec.schedulerConfig = m_schedulerConfig; // used by k8s-default / k8s-sampling only
-    return spec;
-}
-
-void MainWindow::onRunFinished(const views::RunResult& r)
-{
-    // Runs finish in any order; they are listed (and the dashboard picks its default run) in the
-    // order they were asked for: ids are given at launch, in the batch's order.
-    std::size_t at = m_results.size();
-    while (at > std::min(m_batchFrom, m_results.size()) && m_results[at - 1].id > r.id)
-        --at;
-    const int before = at < m_results.size() ? m_results[at].id : -1;
-    m_results.insert(m_results.begin() + std::ptrdiff_t(at), r);
-    addRunItem(r, true, before);
-    refreshDashboard();
-    updateTitle();
-}
-
-void MainWindow::addRunItem(const views::RunResult& r, bool checked, int before)
-{
-    auto* item = new QListWidgetItem(swatch(m_dashboard->colourOf(r.policy)), QString::fromStdString(r.label));
-    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
-    item->setData(Qt::UserRole, r.id);
-    item->setData(Qt::UserRole + 1, qlonglong(r.storedId));
-    QString tip;
-    if (r.timed)
-        tip = tr("wait p99 %1 s, mean GPU util %2 %").arg(r.timed->waitS.p99).arg(100 * r.timed->meanGpuUtil, 0, 'f', 1);
-    else if (r.fill)
-        tip = tr("final GPU allocation %1 %").arg(r.fill->finalGpuAllocPct, 0, 'f', 2);
-    item->setToolTip(tip);
-    const QSignalBlocker block(m_runList);
-    int row = m_runList->count();
-    for (int i = m_runList->count() - 1; i >= 0 && before >= 0; --i) // the batch's rows are the last ones
-        if (m_runList->item(i)->data(Qt::UserRole).toInt() == before) {
-            row = i;
-            break;
-        }
-    m_runList->insertItem(row, item);
+    m_statusArea->setBusy(false);
+    if (!error.isEmpty())
+        showError(error);
+    showStatus(cancelled ? tr("Cancelled") : error.isEmpty() ? m_runs->doneText() : tr("Run failed"));
+    emit batchDone();
 }
 
 void MainWindow::refreshDashboard()
 {
-    std::vector<views::RunResult> shown;
-    for (const views::RunResult& r : m_results)
-        for (int i = 0; i < m_runList->count(); ++i)
-            if (m_runList->item(i)->data(Qt::UserRole).toInt() == r.id && m_runList->item(i)->checkState() == Qt::Checked)
-                shown.push_back(r);
-    m_dashboard->setRuns(shown);
-    m_comparison->setRuns(m_dashboard->runs());
-    std::vector<views::RunResult> replayable;
-    for (const views::RunResult& r : m_results)
-        if (!r.fork)
-            replayable.push_back(r);
-    m_incidents->setProjectPath(m_session.isOpen() ? m_session.path().toStdString() : std::string());
-    m_sweeps->setProjectPath(m_session.isOpen() ? m_session.path().toStdString() : std::string());
-    m_incidentPanel->setRuns(replayable, m_trace);
+    m_dashboardPage->setRuns(m_runs->checkedRuns()); // the Comparison tab follows
+    m_sweepsPage->projectChanged();
+    m_incidentsPage->setRuns(m_runs->replayableRuns(), m_trace);
 }
 
-void MainWindow::exportDashboard(const QString& kind)
+void MainWindow::showRoundsOnDashboard(const std::vector<std::string>& rounds)
 {
-    const QString filter = kind == "png" ? tr("PNG (*.png)") : kind == "pdf" ? tr("PDF (*.pdf)") : tr("CSV (*.csv)");
-    if (kind == "summary") {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export summary"), QString(), filter);
-        if (!path.isEmpty() && !m_comparison->exportSummaryCsv(path))
-            showError(tr("Could not write %1").arg(path));
+    std::vector<std::string> policies = rounds;
+    for (const std::string& p : m_options->checkedPolicies())
+        policies.push_back(p);
+    showTab(0);
+    // The round's own mode and trace: a fill-trained round replayed in timed mode (or on another
+    // trace) says nothing about how it was judged.
+    const std::optional<store::RoundRow> round = rounds.empty() ? std::nullopt : m_session.roundOfPolicy(rounds.front());
+    if (!round) {
+        runPolicies(policies);
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString(), filter);
-    if (path.isEmpty())
+    using ModeChoice = views::RunOptionsWidget::ModeChoice;
+    const ModeChoice mode = round->kind == store::RoundKind::Fill ? ModeChoice::Fill : ModeChoice::Timed;
+    m_options->setModeChoice(mode);
+    const std::vector<std::string> files = m_session.traceFilesOf(round->traceId);
+    const bool present = ProjectSession::filesExist(files);
+    if (!present || files == m_tracePaths) {
+        if (!present && !files.empty() && files != m_tracePaths)
+            showError(tr("The trace round %1 was trained on is not where it was (%2); showing it on the open trace.")
+                          .arg(round->id)
+                          .arg(QString::fromStdString(files.front())));
+        runPolicies(policies);
         return;
-    const bool ok = kind == "png" ? m_dashboard->exportPng(path)
-        : kind == "pdf"           ? m_dashboard->exportPdf(path)
-                                  : m_dashboard->exportVisibleCsv(path);
-    if (!ok)
-        showError(tr("Could not write %1").arg(path));
-    else
-        m_status->setText(tr("Exported %1").arg(path));
+    }
+    const QMetaObject::Connection then = connect(this, &MainWindow::traceOpened, this, [this, policies, mode](bool ok) {
+        if (ok) {
+            m_options->setModeChoice(mode); // opening a trace restores its own mode
+            runPolicies(policies);
+        }
+    }, Qt::SingleShotConnection);
+    if (!openTrace(files, m_session.traceOptionsOf(round->traceId)))
+        disconnect(then);
+}
+
+bool MainWindow::planSweep(const QString& path, int shards)
+{
+    if (!m_sweepsPage->planRuns(path, shards, m_options->checkedPolicies(), m_options->seeds(), baseSpec()))
+        return false;
+    openSweep(path);
+    return true;
+}
+
+bool MainWindow::planTrainingSweep(const QString& path, int shards, const QString& weights)
+{
+    const auto spec = m_trainingPage->sweepSpec(weights, baseSpec(), m_options->fillRatio(), shards);
+    if (!spec || !m_sweepsPage->writePlan(*spec, path))
+        return false;
+    openSweep(path);
+    return true;
+}
+
+bool MainWindow::openSweep(const QString& path)
+{
+    if (!m_sweepsPage->openPlan(path))
+        return false;
+    m_tabs->setCurrentWidget(m_sweepsPage);
+    return true;
+}
+
+void MainWindow::showRunCell(int cell, qlonglong runId, const QString& policy, qulonglong seed)
+{
+    m_runs->appendNewStoredRuns();
+    if (!m_runs->showStoredRun(runId)) {
+        showError(tr("Sweep cell %1: the project names run %2, which it does not list").arg(cell).arg(runId));
+        return;
+    }
+    m_tabs->setCurrentIndex(0);
+    showStatus(tr("Sweep cell %1 (%2 seed %3) is run %4 of the project").arg(cell).arg(policy).arg(seed).arg(runId));
+}
+
+void MainWindow::openAutoscaleLoad(const QString& loadPath, const QString& servicePath, bool run)
+{
+    m_tabs->setCurrentWidget(m_autoscalePage);
+    m_autoscalePage->openLoad(loadPath, servicePath, run);
 }
 
 } // namespace schedlab::app

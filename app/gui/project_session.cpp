@@ -3,8 +3,11 @@
 #include "store/run_spec_codec.h"
 #include "workflow/run_recorder.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QSettings>
+
+#include <algorithm>
 
 namespace schedlab::app {
 
@@ -35,6 +38,85 @@ Status ProjectSession::copyTo(const QString& path)
     if (!m_project)
         return makeError(ErrorCode::Invalid, "no project is open");
     return m_project->copyTo(path.toStdString());
+}
+
+QString ProjectSession::withExtension(const QString& path) { return QFileInfo(path).suffix().isEmpty() ? path + ".schedlab" : path; }
+
+namespace {
+Status removeProjectFiles(const QString& path)
+{
+    // The file dialog asked before replacing an existing file.
+    for (const QString& f : { path, path + "-wal", path + "-shm" })
+        if (QFileInfo::exists(f) && !QFile::remove(f))
+            return makeError(ErrorCode::Io, "cannot replace the existing file", f.toStdString());
+    return {};
+}
+} // namespace
+
+bool ProjectSession::filesExist(const std::vector<std::string>& files)
+{
+    return !files.empty()
+        && std::all_of(files.begin(), files.end(), [](const std::string& f) { return QFileInfo::exists(QString::fromStdString(f)); });
+}
+
+Status ProjectSession::create(const QString& path)
+{
+    if (Status s = removeProjectFiles(path); !s)
+        return s;
+    return open(path, false);
+}
+
+Status ProjectSession::saveAs(const QString& path)
+{
+    if (Status s = removeProjectFiles(path); !s)
+        return s;
+    if (isOpen())
+        if (Status s = copyTo(path); !s)
+            return s;
+    ProjectSession next;
+    if (Status s = next.open(path, false); !s)
+        return s;
+    *this = std::move(next);
+    return {};
+}
+
+std::optional<std::pair<std::vector<std::string>, trace::ImportOptions>> ProjectSession::newestTrace(const std::vector<store::RunRow>& rows)
+{
+    std::vector<int64_t> traceIds;
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+        if (it->status == "finished")
+            traceIds.push_back(it->traceId);
+    if (auto rounds = m_project ? m_project->rounds() : Result<std::vector<store::RoundRow>>(std::vector<store::RoundRow> {}))
+        for (auto it = rounds->rbegin(); it != rounds->rend(); ++it)
+            if (it->status == "finished")
+                traceIds.push_back(it->traceId);
+    for (int64_t traceId : traceIds) {
+        if (traceId < 0)
+            continue;
+        const std::vector<std::string> files = traceFilesOf(traceId);
+        if (!filesExist(files))
+            return std::nullopt;
+        return std::make_pair(files, traceOptionsOf(traceId));
+    }
+    return std::nullopt;
+}
+
+std::optional<store::RoundRow> ProjectSession::round(int64_t roundId)
+{
+    if (auto rounds = m_project ? m_project->rounds() : Result<std::vector<store::RoundRow>>(std::vector<store::RoundRow> {}))
+        for (const store::RoundRow& r : rounds.value())
+            if (r.id == roundId)
+                return r;
+    return std::nullopt;
+}
+
+std::optional<store::RoundRow> ProjectSession::roundOfPolicy(const std::string& policy)
+{
+    if (auto rounds = m_project ? m_project->rounds() : Result<std::vector<store::RoundRow>>(std::vector<store::RoundRow> {}))
+        for (const store::RoundRow& r : rounds.value())
+            if ("learned:" + r.checkpoint == policy)
+                return r;
+    return std::nullopt;
 }
 
 Status ProjectSession::save(std::vector<views::RunResult>& runs, const trace::Trace& trace, const std::vector<std::string>& traceFiles)

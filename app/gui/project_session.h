@@ -12,6 +12,8 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,18 @@ public:
     void close();
     /// A consistent copy of the open project at `path` (which must not exist).
     Status copyTo(const QString& path);
+    /// "work" -> "work.schedlab": the CLI and the file dialogs know projects by their extension.
+    static QString withExtension(const QString& path);
+    /// Every one of `files` exists (false for none).
+    static bool filesExist(const std::vector<std::string>& files);
+    /// Replaces `path` (and its -wal / -shm files) with a new project and makes it current.
+    Status create(const QString& path);
+    /// Replaces `path` with a copy of the open project (an empty one when none is open) and makes
+    /// the copy current.
+    Status saveAs(const QString& path);
+    /// The trace of the newest finished run of `rows` (else round) when its files are all still
+    /// there: its files and import options.
+    std::optional<std::pair<std::vector<std::string>, trace::ImportOptions>> newestTrace(const std::vector<store::RunRow>& rows);
     /// Stores the runs not yet stored (RunResult::storedId < 0) with the trace they ran on;
     /// sets their storedId. Nothing is written when the project is read-only (error).
     Status save(std::vector<views::RunResult>& runs, const trace::Trace& trace, const std::vector<std::string>& traceFiles);
@@ -39,6 +53,10 @@ public:
     std::vector<std::string> traceFilesOf(int64_t traceId);
     /// The import options the trace was read with (defaults when the project does not say).
     trace::ImportOptions traceOptionsOf(int64_t traceId);
+    /// The stored round with id `roundId`, or the one whose checkpoint `policy` names
+    /// ("learned:CHECKPOINT"); nullopt when the project has none (or no project is open).
+    std::optional<store::RoundRow> round(int64_t roundId);
+    std::optional<store::RoundRow> roundOfPolicy(const std::string& policy);
     bool readOnly() const { return m_project && m_project->readOnly(); }
     /// The open project (nullptr when none); GUI thread only.
     store::Project* project() const { return m_project.get(); }
