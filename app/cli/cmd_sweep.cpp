@@ -19,6 +19,8 @@
 #include <QCoreApplication>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 
@@ -156,6 +158,23 @@ namespace {
 std::string shardFile(const std::string& planPath, int i) { return planPath + ".shard-" + std::to_string(i) + ".schedlab"; }
 } // namespace
 
+namespace {
+/// Fault injection for the restart tests (tests/cli/test_cli_sweep.cpp): with
+/// SCHEDLAB_FAULT_KILL_AFTER_CELLS=N the process kills itself with SIGKILL, as a lost node would,
+/// right after the N-th cell of this run is committed. Without the variable: no callback.
+ProgressFn faultInjection()
+{
+    const char* text = std::getenv("SCHEDLAB_FAULT_KILL_AFTER_CELLS");
+    const long after = text ? std::atol(text) : 0;
+    if (after <= 0)
+        return {};
+    return [after, cells = 0L](double) mutable {
+        if (++cells == after)
+            ::raise(SIGKILL);
+    };
+}
+} // namespace
+
 int sweepRun(const std::vector<std::string>& argv)
 {
     Args a;
@@ -210,7 +229,7 @@ int sweepRun(const std::vector<std::string>& argv)
     if (!project)
         return fail(project.error().toString());
     const auto t0 = std::chrono::steady_clock::now();
-    auto report = workflow::runSweepShard(*plan, shard, *project.value());
+    auto report = workflow::runSweepShard(*plan, shard, *project.value(), faultInjection());
     if (!report)
         return fail(report.error().toString());
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
