@@ -4,6 +4,7 @@
 
 #include "timed_replay_impl.h"
 
+#include <array>
 #include <cstring>
 
 namespace schedlab::sim::detail {
