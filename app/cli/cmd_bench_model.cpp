@@ -73,7 +73,7 @@ int benchModel(const std::string& tracesDir)
         const trace::Trace& t = loaded->trace;
         std::printf("openb all_node (%zu nodes) x pod_list_default, fill ratio 1.3, seed 42:\n", t.nodes.size());
         for (int topK : { 0, 8 }) {
-            Timed timed(std::unique_ptr<policy::PlacementPolicy>(new rl::LearnedPolicy(net->cloneNetwork(), rl::RewardConfig {})));
+            Timed timed(std::unique_ptr<policy::PlacementPolicy>(new rl::LearnedPolicy(net->cloneNetwork())));
             sim::FillOptions fo;
             fo.recordDecisions = topK > 0;
             fo.topK = topK;

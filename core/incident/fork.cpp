@@ -54,10 +54,10 @@ Result<ForkResult> forkRun(const RunIndex& index, int64_t k, const std::string& 
     const auto& ds = index.decisions.decisions();
     if (k < 0 || k >= int64_t(ds.size()))
         return makeError(ErrorCode::Range, "decision " + std::to_string(k) + " is outside the run's " + std::to_string(ds.size()) + " decisions");
-    auto original = rl::makeAnyPolicy(index.spec.policy, {}, {}, index.spec.schedulerConfig);
+    auto original = rl::makeAnyPolicy(index.spec.policy, {}, index.spec.schedulerConfig);
     if (!original)
         return original.error();
-    auto fork = rl::makeAnyPolicy(policyB, {}, {}, index.spec.schedulerConfig);
+    auto fork = rl::makeAnyPolicy(policyB, {}, index.spec.schedulerConfig);
     if (!fork)
         return fork.error();
     ForkResult out;

@@ -81,7 +81,7 @@ Result<LoggedAgreement> compareWithLogged(const RunIndex& index, const std::stri
     const trace::Trace& trace = *index.trace;
     LoggedAgreement a;
     a.policy = policyName;
-    auto made = rl::makeAnyPolicy(policyName, {}, {}, schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig);
+    auto made = rl::makeAnyPolicy(policyName, {}, schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig);
     if (!made)
         return made.error();
     policy::PlacementPolicy& policy = *made.value();

@@ -2,6 +2,7 @@
 
 #include "metrics/fragmentation.h"
 #include "rl/learned_policy.h"
+#include "rl/reward_observer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -69,9 +70,11 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
     if (!trace)
         return makeError(ErrorCode::Invalid, "no trace to replay");
     const auto t0 = std::chrono::steady_clock::now();
-    auto policy = rl::makeAnyPolicy(spec.policy, {}, {}, spec.schedulerConfig);
+    auto policy = rl::makeAnyPolicy(spec.policy, {}, spec.schedulerConfig);
     if (!policy)
         return policy.error();
+    rl::RewardObserver reward { rl::RewardConfig {} }; // as workflow::execute recorded the run
+    const sim::Observers observers { &reward };
     auto index = std::make_shared<RunIndex>();
     index->spec = spec;
     index->trace = trace;
@@ -84,7 +87,7 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
         o.forkAt = -1;
         o.forkPolicy = nullptr;
         o.journal = &index->journal;
-        auto r = sim::runFillExperiment(*trace, *policy.value(), o, std::move(progress), std::move(cancel));
+        auto r = sim::runFillExperiment(*trace, *policy.value(), o, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         index->decisions = std::move(r->decisions);
@@ -98,7 +101,7 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
         o.recordHeat = false;
         o.forkPolicy = nullptr;
         o.journal = &index->journal;
-        auto r = sim::runTimedReplay(*trace, *policy.value(), o, std::move(progress), std::move(cancel));
+        auto r = sim::runTimedReplay(*trace, *policy.value(), o, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         if (Status s = checkHashes(r->stateHashes, recordedHashes, index->hashesVerified); !s)
@@ -213,7 +216,7 @@ Result<Inspection> inspect(const RunIndex& index, int64_t k, const std::vector<s
         ++in.misfits[std::size_t(state.misfit(n, in.request))];
     const policy::TieBreak tie = index.spec.tieBreak();
     for (const std::string& name : rescore) {
-        auto p = rl::makeAnyPolicy(name, {}, {}, schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig);
+        auto p = rl::makeAnyPolicy(name, {}, schedulerConfig ? *schedulerConfig : index.spec.schedulerConfig);
         if (!p)
             return p.error();
         p.value()->setTieBreak(tie, index.spec.seed());

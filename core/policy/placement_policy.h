@@ -35,9 +35,6 @@ struct PlacementDecision {
     uint64_t gpuMask = 0;
     int32_t feasible = 0; ///< feasible nodes considered
     std::vector<Candidate> top; ///< best candidates, best first (at most topK)
-    /// The decision's reward by term when the policy computes one (the learned policy): balance,
-    /// packing, success, custom, tail, total. Empty for heuristics.
-    std::vector<float> reward;
     /// With node -1: true = the policy skipped the unit (fitting or not; only when the request
     /// allowed it, maySkip): it stays queued and the pass goes on to the next unit. False with
     /// feasible > 0: a policy's wait, the unit heads the queue.

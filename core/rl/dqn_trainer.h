@@ -52,6 +52,9 @@ struct TrainOptions {
     uint64_t seed = 1; ///< episode e uses seed + e (fill shuffles, exploration)
     RewardConfig reward;
     LearnedOptions policy;
+    /// `policy` with the wait features scaled to the reward's p99 target (what the policy of a
+    /// round, its validations and evaluations decide with).
+    LearnedOptions learnedOptions() const;
     /// Timed: budgets kept by Lagrange multipliers (constraints.h); slaS is also the replay's SLA
     /// (it overrides TimedOptions::defaultSlaS of `run`).
     Constraints constraints;

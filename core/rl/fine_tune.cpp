@@ -119,7 +119,7 @@ Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, const std::
         EvalSummary s;
         s.policy = name;
         for (uint64_t seed : runSeeds) {
-            auto p = makeAnyPolicy(name, o.reward, o.policy);
+            auto p = makeAnyPolicy(name, o.learnedOptions());
             if (!p)
                 return p.error();
             auto sub = [&](double f) { progress.report((double(done) + f) / double(total)); };

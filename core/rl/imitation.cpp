@@ -34,7 +34,7 @@ Result<TrainReport> imitate(QNetwork& net, const trace::Trace& trace, const Trai
         const auto e0 = std::chrono::steady_clock::now();
         const uint64_t seed = o.seed + uint64_t(e);
         ChoiceBuffer buffer(seed * 0x9E3779B97F4A7C15ull + 1, kImitationCandidates);
-        LearnedPolicy policy(net.cloneNetwork(), o.reward, o.policy);
+        LearnedPolicy policy(net.cloneNetwork(), o.learnedOptions());
         policy.setTeacher(policy::makePlacementPolicy(teacher), &buffer);
         auto played = [&](double f) { progress.report((double(e) + 0.5 * f) / double(o.episodes)); };
         if (o.mode() == sim::RunMode::Fill) {

@@ -10,9 +10,8 @@
 
 namespace schedlab::rl {
 
-LearnedPolicy::LearnedPolicy(std::unique_ptr<Scorer> scorer, RewardConfig reward, LearnedOptions options)
+LearnedPolicy::LearnedPolicy(std::unique_ptr<Scorer> scorer, LearnedOptions options)
     : m_scorer(std::move(scorer))
-    , m_reward(reward)
     , m_opt(resolvePreselection(std::move(options)))
 {
 }
@@ -39,8 +38,7 @@ void LearnedPolicy::reset(const policy::PolicyContext& ctx, const cluster::Clust
         m_teacherRng = Rng(1);
     }
     m_features.emplace(ctx.frag ? ctx.frag->workload() : metrics::TypicalWorkload::fromTrace(ctx.trace));
-    m_pendingRow.reset();
-    m_sum = {};
+    m_pending = {};
     m_decisions = 0;
     m_consecutiveWaits = 0;
     m_error.reset();
@@ -78,9 +76,9 @@ int LearnedPolicy::teacherChoice(const cluster::ClusterState& cluster, const pol
 
 void LearnedPolicy::finishEpisode()
 {
-    if (m_learner && m_pendingRow)
-        m_learner->addTransition(*m_pendingRow, m_pendingReward, nullptr, 0, true);
-    m_pendingRow.reset();
+    if (m_learner && m_pending.row)
+        m_learner->addTransition(*m_pending.row, m_pending.reward, nullptr, 0, true);
+    m_pending.row.reset();
 }
 
 policy::PlacementDecision LearnedPolicy::place(const cluster::ClusterState& cluster, const policy::PlacementRequest& req,
@@ -96,19 +94,8 @@ policy::PlacementDecision LearnedPolicy::place(const cluster::ClusterState& clus
     if (m_opt.skip && req.maySkip && req.submitS >= 0 && decideSkip(cluster, ctx, !h.top.empty(), d))
         return d;
 
-    if (h.top.empty()) {
-        // Fits nowhere: a failure in a fill experiment (in a timed replay the unit waits; the
-        // engine does not ask again before something changes). Nothing was chosen, so the
-        // penalty goes to the decision that led here.
-        if (req.submitS < 0) {
-            const RewardBreakdown fail = computeReward(m_reward, RewardInputs {});
-            m_sum.success += fail.success;
-            m_sum.total += fail.total;
-            m_pendingReward += float(fail.total);
-            d.reward = { 0.0f, 0.0f, float(fail.success), 0.0f, 0.0f, float(fail.total) };
-        }
-        return d;
-    }
+    if (h.top.empty())
+        return d; // fits nowhere: nothing to choose (the reward observer books a fill's failure)
     if (h.feasible > m_opt.preselectAbove && int(h.top.size()) > m_opt.preselectTop)
         h.top.resize(std::size_t(m_opt.preselectTop));
     const int n = int(h.top.size());
@@ -163,20 +150,9 @@ policy::PlacementDecision LearnedPolicy::place(const cluster::ClusterState& clus
 
     // Training: the previous decision's transition ends here.
     const FeatureRow* rows = reinterpret_cast<const FeatureRow*>(m_rows.data());
-    if (m_learner && m_pendingRow)
-        m_learner->addTransition(*m_pendingRow, m_pendingReward, rows, std::min(n, m_opt.maxNextRows), false);
-    const FeatureRow& c = waiting ? wait : rows[chosen];
-    RewardInputs in;
-    in.placed = !waiting;
-    in.waited = waiting;
-    in.balanceAfter = waiting ? 0 : c[7];
-    in.dominantAfter = waiting ? 0 : c[9];
-    in.wokeIdleNode = !waiting && c[8] > 0.5f;
-    in.fragDelta = waiting ? 0 : c[6];
-    in.waitS = ctx.taskWaitS;
-    // CMDP: a start past the SLA costs its multiplier.
-    const double penalty = !waiting && req.submitS >= 0 && ctx.taskWaitS > m_slaS ? m_multiplier[std::size_t(ConstraintKind::Sla)] : 0.0;
-    book(computeReward(m_reward, in), penalty, c, &d);
+    if (m_learner && m_pending.row)
+        m_learner->addTransition(*m_pending.row, m_pending.reward, rows, std::min(n, m_opt.maxNextRows), false);
+    choose(waiting ? wait : rows[chosen]);
     // Waiting leaves node -1 with feasible > 0: the engine keeps the unit queued. The candidates
     // are logged either way.
     m_consecutiveWaits = waiting ? m_consecutiveWaits + 1 : 0;
@@ -223,17 +199,13 @@ bool LearnedPolicy::decideSkip(const cluster::ClusterState& cluster, const Decis
         if (m_learner && m_explore.uniform() < m_learner->epsilon())
             skip = m_explore.below(2) == 0;
     }
-    if (m_learner && m_pendingRow)
-        m_learner->addTransition(*m_pendingRow, m_pendingReward, rows, 2, false);
+    if (m_learner && m_pending.row)
+        m_learner->addTransition(*m_pending.row, m_pending.reward, rows, 2, false);
     if (!skip && fits) { // the placement that follows is this decision's outcome: its reward, its next rows
-        m_pendingRow = rows[1];
-        m_pendingReward = 0;
+        choose(rows[1]);
         return false;
     }
-    RewardInputs in;
-    in.waited = true;
-    in.waitS = ctx.taskWaitS;
-    book(computeReward(m_reward, in), 0.0, skip ? rows[0] : rows[1], &d);
+    choose(skip ? rows[0] : rows[1]);
     d.skip = skip;
     return true;
 }
@@ -241,7 +213,7 @@ bool LearnedPolicy::decideSkip(const cluster::ClusterState& cluster, const Decis
 DecisionContext LearnedPolicy::contextOf(const policy::PlacementRequest& req) const
 {
     DecisionContext ctx;
-    ctx.waitTargetS = m_reward.p99TargetS;
+    ctx.waitTargetS = m_opt.waitTargetS;
     ctx.queued = req.queued;
     ctx.headWaitS = req.headWaitS;
     ctx.taskWaitS = req.submitS >= 0 ? std::max(0.0, req.nowS - req.submitS) : 0.0;
@@ -258,26 +230,10 @@ double LearnedPolicy::clusterAlloc(const cluster::ClusterState& cluster) const
                                        : double(cluster.allocCpu()) / double(std::max<int64_t>(1, cluster.totalCpu()));
 }
 
-void LearnedPolicy::book(const RewardBreakdown& r, double penalty, const FeatureRow& chosen, policy::PlacementDecision* d)
+void LearnedPolicy::choose(const FeatureRow& chosen)
 {
-    const double total = r.total - penalty;
-    if (d)
-        d->reward = { float(r.balance), float(r.packing), float(r.success), float(r.custom), float(r.tail), float(total) };
-    m_sum.balance += r.balance;
-    m_sum.packing += r.packing;
-    m_sum.success += r.success;
-    m_sum.custom += r.custom;
-    m_sum.tail += r.tail;
-    m_sum.room += r.room;
-    m_sum.total += total;
-    m_pendingRow = chosen;
-    m_pendingReward = float(total);
-}
-
-void LearnedPolicy::setMultipliers(const std::array<double, kConstraintKinds>& multipliers, double slaS)
-{
-    m_multiplier = multipliers;
-    m_slaS = slaS;
+    m_pending.row = chosen;
+    m_pending.reward = 0;
 }
 
 int LearnedPolicy::decideRoom(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
@@ -321,29 +277,9 @@ int LearnedPolicy::decideRoom(const cluster::ClusterState& cluster, const policy
         take = q[0] >= q[1];
     if (m_learner && m_explore.uniform() < m_learner->epsilon())
         take = m_explore.below(2) == 0;
-    if (m_learner && m_pendingRow)
-        m_learner->addTransition(*m_pendingRow, m_pendingReward, rows, 2, false);
-    RewardInputs in;
-    in.waitS = ctx.taskWaitS;
-    double penalty = 0;
-    if (take) {
-        const FeatureRow& c = rows[0];
-        in.placed = true;
-        in.balanceAfter = c[7];
-        in.dominantAfter = c[9];
-        in.wokeIdleNode = c[8] > 0.5f;
-        in.fragDelta = c[6];
-        const double target = std::max(1.0, m_reward.p99TargetS);
-        in.roomCost = offer.kind == Kind::Migrate ? offer.restartS / (offer.restartS + target)
-                                                  : offer.lostGpuHours / (offer.lostGpuHours + 1.0);
-        penalty = offer.kind == Kind::Migrate ? m_multiplier[std::size_t(ConstraintKind::Migrations)]
-                                              : m_multiplier[std::size_t(ConstraintKind::Evictions)] * double(offer.victims);
-        if (ctx.taskWaitS > m_slaS)
-            penalty += m_multiplier[std::size_t(ConstraintKind::Sla)];
-    } else {
-        in.waited = true;
-    }
-    book(computeReward(m_reward, in), penalty, take ? rows[0] : rows[1], nullptr);
+    if (m_learner && m_pending.row)
+        m_learner->addTransition(*m_pending.row, m_pending.reward, rows, 2, false);
+    choose(take ? rows[0] : rows[1]);
     return take ? dest : -1;
 }
 
@@ -380,8 +316,7 @@ FeatureRow waitRow(const DecisionContext& ctx, double clusterAlloc)
 
 bool isModelPolicy(const std::string& spec) { return spec.rfind("learned:", 0) == 0 || spec.rfind("torchscript:", 0) == 0; }
 
-Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward,
-    const LearnedOptions& options)
+Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const LearnedOptions& options)
 {
     if (spec.rfind("learned:", 0) == 0) {
         auto net = QNetwork::load(spec.substr(8));
@@ -396,22 +331,22 @@ Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::stri
             o.skip = true;
             o.maxConsecutiveWaits = net.value()->skipWaits();
         }
-        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(net).value(), reward, std::move(o)));
+        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(net).value(), std::move(o)));
     }
     if (spec.rfind("torchscript:", 0) == 0) {
         auto s = loadTorchScript(spec.substr(12), kFeatureCount);
         if (!s)
             return s.error();
-        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(s).value(), reward, options));
+        return std::unique_ptr<policy::PlacementPolicy>(new LearnedPolicy(std::move(s).value(), options));
     }
     return std::unique_ptr<policy::PlacementPolicy>();
 }
 
-Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const RewardConfig& reward,
-    const LearnedOptions& options, const std::string& schedulerConfig)
+Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const LearnedOptions& options,
+    const std::string& schedulerConfig)
 {
     if (isModelPolicy(name))
-        return makeModelPolicy(name, reward, options);
+        return makeModelPolicy(name, options);
     if (!schedulerConfig.empty() && policy::acceptsSchedulerConfig(name)) {
         auto config = policy::parseKubeSchedulerConfig(schedulerConfig, "the run's scheduler configuration");
         if (!config)

@@ -9,12 +9,13 @@
 /// candidates (masking), so the agent cannot oversubscribe.
 ///
 /// Training: with a Learner attached, choices are epsilon-greedy and each decision becomes a
-/// transition (chosen row, reward, next decision's candidate rows) handed to the learner.
+/// transition (chosen row, reward, next decision's candidate rows) handed to the learner. The
+/// policy only decides: the reward of its choice is the run's RewardObserver's
+/// (reward_observer.h), which fills in the pending transition's reward.
 /// Not thread-safe; one instance per run.
 
-#include "constraints.h"
 #include "features.h"
-#include "reward.h"
+#include "pending_transition.h"
 #include "scorer.h"
 
 #include "policy/placement_policy.h"
@@ -30,6 +31,9 @@ struct LearnedOptions {
     int preselectAbove = 0;
     int preselectTop = 0;
     std::string heuristic = "bestfit";
+    /// Scale of the wait features (s): the p99 target of the reward it is trained for
+    /// (RewardConfig::p99TargetS).
+    double waitTargetS = 600;
     /// Next-state rows kept per transition (the heuristic's best); bounds replay-buffer memory.
     int maxNextRows = 64;
     /// Timed replays: a "wait" action competes with the nodes (its row has every node feature 0
@@ -85,7 +89,7 @@ public:
 
 class LearnedPolicy final : public policy::PlacementPolicy {
 public:
-    LearnedPolicy(std::unique_ptr<Scorer> scorer, RewardConfig reward, LearnedOptions options = {});
+    explicit LearnedPolicy(std::unique_ptr<Scorer> scorer, LearnedOptions options = {});
     std::string name() const override { return "learned"; }
     void reset(const policy::PolicyContext& ctx, const cluster::ClusterState& cluster) override;
     policy::PlacementDecision place(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, Rng& rng,
@@ -95,18 +99,13 @@ public:
     /// The two-level room decision (timed replays with migration or preemption): level 1 takes
     /// the room or waits (Q of the room row: the waiting task on the freed node, against the wait
     /// row), level 2 sends the moved task to the destination of highest Q (its placement rows).
-    /// Training: both actions are explored and the choice is a transition like any placement; the
-    /// room cost and the constraint multipliers lower the reward of taking it. A teacher round
-    /// takes every offer as the heuristics do.
-    bool decidesRoom() const override { return true; }
+    /// Training: both actions are explored and the choice is a transition like any placement
+    /// (the reward observer prices the room). A round whose teacher decides takes every offer as
+    /// the heuristics do (decidesRoom() false).
+    bool decidesRoom() const override { return !(m_teacher && m_teacherDecides); }
     int skips() const override { return m_opt.skip ? m_opt.maxConsecutiveWaits : 0; }
     int decideRoom(const cluster::ClusterState& cluster, const policy::PlacementRequest& req, const policy::RoomOffer& offer,
         const std::function<const cluster::ClusterState&(int)>& after) override;
-    /// CMDP: the multipliers of the budgets (by ConstraintKind) and the SLA wait; a start past the
-    /// SLA costs multiplier[Sla], a migration multiplier[Migrations], each eviction
-    /// multiplier[Evictions] (constraints.h).
-    void setMultipliers(const std::array<double, kConstraintKinds>& multipliers, double slaS);
-
     /// Training: attach a learner (nullptr = greedy evaluation) and its exploration seed.
     void setLearner(Learner* learner, uint64_t explorationSeed);
     /// Pre-training: `teacher` (a heuristic) decides among this policy's own candidates (the node
@@ -117,17 +116,15 @@ public:
     void setTeacher(std::unique_ptr<policy::PlacementPolicy> teacher, ImitationSink* sink, bool decides = true);
     /// Ends an episode: the last transition is handed over as terminal.
     void finishEpisode();
-    /// Sum of rewards since reset(), and by term.
-    const RewardBreakdown& episodeReward() const { return m_sum; }
+    /// The transition being built (its reward set by the run's RewardObserver).
+    PendingTransition& pending() { return m_pending; }
     int64_t decisions() const { return m_decisions; }
     /// First scorer failure of the run (the decision then fell back to the heuristic's choice).
     const std::optional<Error>& error() const { return m_error; }
     Scorer& scorer() { return *m_scorer; }
-    const RewardConfig& rewardConfig() const { return m_reward; }
 
 private:
     std::unique_ptr<Scorer> m_scorer;
-    RewardConfig m_reward;
     LearnedOptions m_opt;
     std::unique_ptr<policy::PlacementPolicy> m_heuristic;
     std::optional<FeatureExtractor> m_features;
@@ -142,34 +139,30 @@ private:
     std::vector<float> m_rows;
     std::vector<float> m_q;
     std::vector<policy::Candidate> m_cands;
-    std::optional<FeatureRow> m_pendingRow;
-    float m_pendingReward = 0;
-    RewardBreakdown m_sum;
+    PendingTransition m_pending;
     int m_consecutiveWaits = 0;
     int64_t m_decisions = 0;
-    std::array<double, kConstraintKinds> m_multiplier { 0, 0, 0 };
-    double m_slaS = 3600;
     DecisionContext contextOf(const policy::PlacementRequest& req) const;
     /// Level 1 of a skipping policy's decision: skip the unit (the wait row) or keep its turn (the
     /// turn row: placed if it fits, else the head of the queue); the teacher skips while a
     /// shorter unit waits behind it. True when `d` is final (a skip, or a unit that fits nowhere).
     bool decideSkip(const cluster::ClusterState& cluster, const DecisionContext& ctx, bool fits, policy::PlacementDecision& d);
     double clusterAlloc(const cluster::ClusterState& cluster) const;
-    /// Books a decision's reward: sums, the pending transition, the decision's reward vector.
-    void book(const RewardBreakdown& r, double penalty, const FeatureRow& chosen, policy::PlacementDecision* d);
+    /// The decision chose `chosen`: the previous transition was handed over, this one is pending
+    /// (its reward comes from the run's reward observer).
+    void choose(const FeatureRow& chosen);
     std::optional<Error> m_error;
 };
 
 /// "learned:CHECKPOINT.slq" or "torchscript:MODEL.pt" -> a LearnedPolicy (other names: nullptr
 /// result with no error, so callers fall back to the heuristics registry).
-Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const RewardConfig& reward = {},
-    const LearnedOptions& options = {});
+Result<std::unique_ptr<policy::PlacementPolicy>> makeModelPolicy(const std::string& spec, const LearnedOptions& options = {});
 /// True when `spec` names a model policy.
 bool isModelPolicy(const std::string& spec);
 /// Any placement policy by name: a model ("learned:…", "torchscript:…") or a heuristic of the
 /// registry. Unknown names and unloadable models are errors naming them. `schedulerConfig`: a
 /// KubeSchedulerConfiguration (YAML) for k8s-default / k8s-sampling, ignored by other policies.
-Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const RewardConfig& reward = {},
-    const LearnedOptions& options = {}, const std::string& schedulerConfig = {});
+Result<std::unique_ptr<policy::PlacementPolicy>> makeAnyPolicy(const std::string& name, const LearnedOptions& options = {},
+    const std::string& schedulerConfig = {});
 
 } // namespace schedlab::rl

@@ -13,6 +13,13 @@ sim::RunSpec trainingRun(sim::RunMode mode)
     return sim::RunSpec::timed({}, t);
 }
 
+LearnedOptions TrainOptions::learnedOptions() const
+{
+    LearnedOptions l = policy;
+    l.waitTargetS = reward.p99TargetS;
+    return l;
+}
+
 bool TrainOptions::makesRoom() const
 {
     const sim::TimedOptions* t = run.timedOptions();

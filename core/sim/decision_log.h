@@ -4,6 +4,7 @@
 
 #include "policy/placement_policy.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,23 +33,39 @@ struct Decision {
     int64_t statePos = -1;
 };
 
-/// Reward terms of a decision, in PlacementDecision::reward order.
+/// Reward terms of a decision: balance, packing, success, custom, tail, total (rl::RewardObserver).
 inline constexpr int kRewardTerms = 6;
 
 /// Decisions of one run, candidates stored flat. Not thread-safe.
 class DecisionLog {
 public:
-    void add(Decision d, const std::vector<policy::Candidate>& top, const std::vector<float>& reward = {})
+    /// Appends a decision; returns its index.
+    std::size_t add(Decision d, const std::vector<policy::Candidate>& top)
     {
         d.firstCandidate = uint32_t(m_candidates.size());
         d.candidateCount = uint16_t(top.size());
         m_candidates.insert(m_candidates.end(), top.begin(), top.end());
         d.reward = -1;
-        if (reward.size() == std::size_t(kRewardTerms)) {
-            d.reward = int32_t(m_rewards.size() / kRewardTerms);
-            m_rewards.insert(m_rewards.end(), reward.begin(), reward.end());
-        }
         m_decisions.push_back(d);
+        return m_decisions.size() - 1;
+    }
+    /// Appends a decision with its reward terms (kRewardTerms of them, else none): a log read back.
+    std::size_t add(Decision d, const std::vector<policy::Candidate>& top, const std::vector<float>& reward)
+    {
+        const std::size_t i = add(d, top);
+        if (reward.size() == std::size_t(kRewardTerms))
+            setReward(i, reward.data());
+        return i;
+    }
+    /// Records decision i's kRewardTerms reward terms (a reward observer; a second call replaces them).
+    void setReward(std::size_t i, const float* terms)
+    {
+        Decision& d = m_decisions[i];
+        if (d.reward < 0) {
+            d.reward = int32_t(m_rewards.size() / kRewardTerms);
+            m_rewards.resize(m_rewards.size() + std::size_t(kRewardTerms));
+        }
+        std::copy(terms, terms + kRewardTerms, m_rewards.begin() + std::ptrdiff_t(d.reward) * kRewardTerms);
     }
     /// The decision's kRewardTerms reward terms, or nullptr.
     const float* rewardOf(const Decision& d) const { return d.reward < 0 ? nullptr : m_rewards.data() + std::size_t(d.reward) * kRewardTerms; }

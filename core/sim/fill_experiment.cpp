@@ -97,10 +97,11 @@ void sizeToRatio(const trace::Trace& trace, const FillOptions& options, double c
 /// (the fork's from forkAt on), the pod mover when defragmenting, and the result being filled.
 class FillRun {
 public:
-    FillRun(const trace::Trace& trace, policy::PlacementPolicy& policy, const FillOptions& options, cluster::ClusterState& cluster,
-        FillResult& out)
+    FillRun(const trace::Trace& trace, policy::PlacementPolicy& policy, const FillOptions& options, const Observers& observers,
+        cluster::ClusterState& cluster, FillResult& out)
         : m_trace(trace)
         , m_options(options)
+        , m_observers(observers)
         , m_cluster(cluster)
         , m_frag(cluster, metrics::TypicalWorkload::fromTrace(trace))
         , m_active(&policy)
@@ -110,7 +111,7 @@ public:
         , m_topK(options.recordDecisions ? options.topK : 0)
     {
         policy.setTieBreak(options.tieBreak, options.seed);
-        policy.reset(policy::PolicyContext { trace, &m_frag }, cluster);
+        resetPolicy();
         if (options.journal)
             options.journal->begin(cluster);
         if (options.migration != Migration::None)
@@ -122,6 +123,14 @@ public:
     void finish();
 
 private:
+    /// Resets the deciding policy on the cluster of now and tells the observers.
+    void resetPolicy()
+    {
+        const policy::PolicyContext ctx { m_trace, &m_frag };
+        m_active->reset(ctx, m_cluster);
+        for (ReplayObserver* o : m_observers)
+            o->policyReset(ctx, m_cluster);
+    }
     void allocate(const cluster::Placement& p, const trace::TaskRequest& r);
     void release(const cluster::Placement& p, const trace::TaskRequest& r);
     /// Defragment on failure: moves the smallest pod that frees room for `r`; the node it left
@@ -132,6 +141,7 @@ private:
 
     const trace::Trace& m_trace;
     const FillOptions& m_options;
+    const Observers& m_observers;
     cluster::ClusterState& m_cluster;
     metrics::FragTracker m_frag;
     policy::PlacementPolicy* m_active;
@@ -195,9 +205,12 @@ bool FillRun::placePod(std::size_t i, uint32_t taskIndex)
     if (k == m_options.forkAt && m_options.forkPolicy) {
         m_active = m_options.forkPolicy;
         m_active->setTieBreak(m_options.tieBreak, m_options.seed);
-        m_active->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+        resetPolicy();
     }
-    policy::PlacementDecision d = m_active->place(m_cluster, policy::PlacementRequest { r, nullptr, &task, double(i) }, m_policyRng, m_topK);
+    const policy::PlacementRequest req { r, nullptr, &task, double(i) };
+    policy::PlacementDecision d = m_active->place(m_cluster, req, m_policyRng, m_topK);
+    for (ReplayObserver* o : m_observers)
+        o->decided(DecidedEvent { m_cluster, req, d, 0 });
     Decision rec;
     rec.timeS = double(i);
     rec.task = int32_t(taskIndex);
@@ -221,8 +234,11 @@ bool FillRun::placePod(std::size_t i, uint32_t taskIndex)
         ++m_out.failed;
         m_out.failedGpuMilli += r.totalGpuMilli();
     }
-    if (m_options.recordDecisions)
-        m_out.decisions.add(rec, d.top, d.reward);
+    if (m_options.recordDecisions) {
+        const std::size_t logged = m_out.decisions.add(rec, d.top);
+        for (ReplayObserver* o : m_observers)
+            o->logged(m_out.decisions, logged, 0);
+    }
     m_arrived += r.totalGpuMilli();
     recordCurve(i);
     return true;
@@ -263,6 +279,12 @@ void FillRun::finish()
 Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const FillOptions& options, ProgressFn progressFn, CancelToken cancel)
 {
+    return runFillExperiment(trace, policy, options, Observers {}, std::move(progressFn), std::move(cancel));
+}
+
+Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const FillOptions& options, const Observers& observers, ProgressFn progressFn, CancelToken cancel)
+{
     cluster::ClusterState cluster(trace);
     if (Status s = checkFillCluster(trace, options, cluster); !s)
         return s.error();
@@ -282,7 +304,7 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     out.pods = int64_t(list.pods.size());
     out.podsRemoved = list.removed;
     out.originalRequestPct = 100.0 * double(list.originalRequested) / double(cluster.totalGpuMilli());
-    FillRun run(trace, policy, options, cluster, out);
+    FillRun run(trace, policy, options, observers, cluster, out);
     ThrottledProgress progress(std::move(progressFn));
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < list.pods.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "base/result.h"
 #include "decision_log.h"
 #include "node_heat.h"
+#include "replay_observer.h"
 #include "room_options.h"
 #include "state_journal.h"
 #include "policy/placement_policy.h"
@@ -85,5 +86,8 @@ struct FillResult {
 /// Pods are the trace's tasks ordered by job name (then id) before the seeded shuffle.
 Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const FillOptions& options, ProgressFn progress = {}, CancelToken cancel = {});
+/// The same, told to `observers` (replay_observer.h) as it goes.
+Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const FillOptions& options, const Observers& observers, ProgressFn progress = {}, CancelToken cancel = {});
 
 } // namespace schedlab::sim

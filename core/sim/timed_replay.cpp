@@ -161,7 +161,7 @@ void Replay::sample(double t)
 Status Replay::setUp()
 {
     m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
-    m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+    resetPolicy();
     if (m_opt.journal)
         m_opt.journal->begin(m_cluster);
     buildUnits();
@@ -218,11 +218,19 @@ double Replay::pushArrivals()
     return first;
 }
 
+void Replay::resetPolicy()
+{
+    const policy::PolicyContext ctx { m_trace, &m_frag };
+    m_policy->reset(ctx, m_cluster);
+    for (ReplayObserver* o : m_observers)
+        o->policyReset(ctx, m_cluster);
+}
+
 void Replay::switchToFork()
 {
     m_policy = m_opt.forkPolicy;
     m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
-    m_policy->reset(policy::PolicyContext { m_trace, &m_frag }, m_cluster);
+    resetPolicy();
     m_memo = m_policy->failsOnlyWhenInfeasible() && m_finishSeq.empty();
     noteSeedUse();
     bumpReleaseEpoch(); // what failed under the old policy says nothing of the new one
@@ -431,13 +439,19 @@ bool parseHeadRule(const std::string& s, HeadRule& out)
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, ProgressFn progress, CancelToken cancel)
 {
+    return runTimedReplay(trace, policy, options, Observers {}, std::move(progress), std::move(cancel));
+}
+
+Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const TimedOptions& options, const Observers& observers, ProgressFn progress, CancelToken cancel)
+{
     for (const trace::Node& n : trace.nodes)
         if (n.numGpu > cluster::kMaxGpusPerNode)
             return makeError(ErrorCode::Range, "node " + n.name + " has " + std::to_string(n.numGpu)
                     + " GPUs; the simulator supports at most 64 per node");
     if (trace.nodes.empty())
         return makeError(ErrorCode::Invalid, "the trace has no nodes; load a node list or machine events with it");
-    detail::Replay replay(trace, policy, options);
+    detail::Replay replay(trace, policy, options, observers);
     return replay.run(std::move(progress), cancel);
 }
 

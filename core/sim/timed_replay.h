@@ -9,6 +9,7 @@
 #include "base/stats.h"
 #include "decision_log.h"
 #include "node_heat.h"
+#include "replay_observer.h"
 #include "room_options.h"
 #include "state_journal.h"
 #include "policy/placement_policy.h"
@@ -142,5 +143,8 @@ struct TimedResult {
 
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, ProgressFn progress = {}, CancelToken cancel = {});
+/// The same, told to `observers` (replay_observer.h) as it goes.
+Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const TimedOptions& options, const Observers& observers, ProgressFn progress = {}, CancelToken cancel = {});
 
 } // namespace schedlab::sim

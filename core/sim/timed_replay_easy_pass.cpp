@@ -103,7 +103,8 @@ struct Replay::EasyPass {
 
     void logWait(int32_t ui)
     {
-        r.recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? r.journalPos() : r.m_tryPos + int64_t(ds.size()) - 1);
+        r.recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), int(ds.size()) - 1,
+            ds.empty() ? r.journalPos() : r.m_tryPos + int64_t(ds.size()) - 1);
     }
     void reserve();
     bool fitsBesideKept(const std::vector<cluster::Placement>& taken);

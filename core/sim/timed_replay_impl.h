@@ -59,8 +59,9 @@ inline constexpr uint8_t kWalkClasses = 28;
 
 class Replay {
 public:
-    Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options)
+    Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options, const Observers& observers)
         : m_trace(trace)
+        , m_observers(observers)
         , m_policy(&policy)
         , m_opt(options)
         , m_cluster(trace)
@@ -82,6 +83,11 @@ private:
     double pushArrivals();
     /// From the fork time on, the fork's policy places (reset on the cluster of that moment).
     void switchToFork();
+    /// Resets the deciding policy on the cluster of now and tells the observers.
+    void resetPolicy();
+    /// The observers are told of a room offer the policy decided (`choice`; -1 declined).
+    void roomDecided(const policy::PlacementRequest& req, const policy::RoomOffer& offer, int choice,
+        const std::function<const cluster::ClusterState&(int)>& after);
     void handle(const Event& e, double t);
     /// A unit arrives: queued, or failed when it can never run.
     void arrive(int32_t unit, double t);
@@ -205,9 +211,15 @@ private:
         std::vector<char>& headNodes) const;
     double userShare(int32_t user) const;
     void sample(double t);
-    void recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos);
+    /// Logs unit ui's first wait: `d` (decision `attempt` of the last attempt, or nullptr when
+    /// nothing was tried) and the journal position of the state it saw.
+    void recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int attempt, int64_t statePos);
 
     const trace::Trace& m_trace;
+    const Observers& m_observers;
+    /// The decisions of the last attempt (tryPlace's `ds`) are the policy's: false once makeRoom
+    /// replaced them with the placement on the room it made.
+    bool m_attemptByPolicy = false;
     policy::PlacementPolicy* m_policy; ///< the fork's policy once the fork time is reached
     int64_t m_tryPos = 0; ///< journal position when the current tryPlace started
     bool m_undoing = false; ///< releases take tentative allocations back from the journal

@@ -63,6 +63,7 @@ bool Replay::makeRoom(int32_t ui, double t, std::vector<cluster::Placement>& pla
     m_tryPos = journalPos();
     placed.clear();
     ds.clear();
+    m_attemptByPolicy = false;
     placed.push_back(m_cluster.makePlacement(node, r, m_cluster.bestFitGpus(node, r)));
     allocate(placed.back(), r);
     policy::PlacementDecision d;
@@ -131,7 +132,9 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
                 sim.allocate(sim.makePlacement(dest, q, sim.bestFitGpus(dest, q)));
                 return sim;
             };
-            const int pick = m_policy->decideRoom(m_cluster, waitingRequest(ui, t), offer, after);
+            const policy::PlacementRequest req = waitingRequest(ui, t);
+            const int pick = m_policy->decideRoom(m_cluster, req, offer, after);
+            roomDecided(req, offer, pick >= 0 && pick < int(offer.destinations.size()) ? pick : -1, after);
             if (pick < 0 || pick >= int(offer.destinations.size()))
                 return false; // declined: the unit keeps waiting
             to = offer.destinations[std::size_t(pick)].node;
@@ -260,13 +263,23 @@ bool Replay::preemptFor(int32_t ui, double t, int& node)
                     s.release(p);
             return s;
         };
-        if (m_policy->decideRoom(m_cluster, waitingRequest(ui, t), offer, after) != 0)
+        const policy::PlacementRequest req = waitingRequest(ui, t);
+        const int pick = m_policy->decideRoom(m_cluster, req, offer, after);
+        roomDecided(req, offer, pick == 0 ? 0 : -1, after);
+        if (pick != 0)
             return false; // declined: the unit keeps waiting
     }
     for (int32_t v : best.victims)
         evict(v, t);
     node = best.node;
     return true;
+}
+
+void Replay::roomDecided(const policy::PlacementRequest& req, const policy::RoomOffer& offer, int choice,
+    const std::function<const cluster::ClusterState&(int)>& after)
+{
+    for (ReplayObserver* o : m_observers)
+        o->roomDecided(RoomDecidedEvent { m_cluster, req, offer, choice, after });
 }
 
 cluster::ClusterState& Replay::roomScratch()

@@ -12,6 +12,7 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& pla
     const trace::Job& job = m_trace.jobs[std::size_t(u.job)];
     placed.clear();
     ds.clear();
+    m_attemptByPolicy = true;
     const int topK = m_opt.recordDecisions ? m_opt.topK : 0;
     for (int32_t k = 0; k < u.count; ++k) {
         const trace::Task& task = taskOf(u, k);
@@ -23,6 +24,8 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& pla
         }
         policy::PlacementDecision d = m_policy->place(m_cluster, req, m_rng, topK);
         d.skip = d.skip && req.maySkip && d.node < 0;
+        for (ReplayObserver* o : m_observers)
+            o->decided(DecidedEvent { m_cluster, req, d, int(k) });
         if (d.node < 0) {
             ds.push_back(std::move(d));
             rollback(ui, placed, m_opt.recordDecisions && !m_waitRecorded[std::size_t(ui)]);
@@ -61,7 +64,10 @@ void Replay::commit(int32_t ui, double t, std::vector<cluster::Placement>& place
             d.node = placed[k].node;
             d.feasible = ds[k].feasible;
             d.statePos = m_tryPos < 0 ? -1 : m_tryPos + int64_t(k);
-            m_out.decisions.add(d, ds[k].top, ds[k].reward);
+            const std::size_t logged = m_out.decisions.add(d, ds[k].top);
+            if (m_attemptByPolicy)
+                for (ReplayObserver* o : m_observers)
+                    o->logged(m_out.decisions, logged, int(k));
         }
     if (u.user >= 0) {
         auto& a = m_userAlloc[std::size_t(u.user)];
@@ -142,7 +148,7 @@ void Replay::releaseRunning(int32_t ui)
     m_runningEnds.erase({ expectedEnd(ui), ui });
 }
 
-void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int64_t statePos)
+void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int attempt, int64_t statePos)
 {
     if (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])
         return;
@@ -157,7 +163,10 @@ void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d
     rec.outcome = Outcome::Waited;
     rec.feasible = d ? d->feasible : 0;
     rec.statePos = statePos;
-    m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {}, d ? d->reward : std::vector<float> {});
+    const std::size_t logged = m_out.decisions.add(rec, d ? d->top : std::vector<policy::Candidate> {});
+    if (d && m_attemptByPolicy)
+        for (ReplayObserver* o : m_observers)
+            o->logged(m_out.decisions, logged, attempt);
 }
 
 void Replay::noteBlockedHead(int32_t ui)
@@ -259,7 +268,7 @@ void Replay::schedule(double t)
     std::vector<cluster::Placement> placed;
     std::vector<policy::PlacementDecision> ds;
     auto logWait = [&](int32_t ui) {
-        recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
+        recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), int(ds.size()) - 1, ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
     };
 
     // Units start in queue order until one does not: the head. Without backfilling that ends the

@@ -1,6 +1,7 @@
 #include "execute.h"
 
 #include "rl/learned_policy.h"
+#include "rl/reward_observer.h"
 
 namespace schedlab::workflow {
 
@@ -20,13 +21,16 @@ double RunOutcome::simSeconds() const { return fill ? fill->seconds : timed ? ti
 Result<RunOutcome> execute(const sim::RunSpec& spec, const trace::Trace& trace, const ExecuteOptions& options, ProgressFn progress,
     CancelToken cancel)
 {
-    auto made = rl::makeAnyPolicy(spec.policy, {}, {}, spec.schedulerConfig);
+    auto made = rl::makeAnyPolicy(spec.policy, {}, spec.schedulerConfig);
     if (!made)
         return made.error();
     policy::PlacementPolicy& policy = *made.value();
     RunOutcome out;
     out.spec = spec;
     auto journal = options.record ? std::make_shared<sim::StateJournal>() : nullptr;
+    // Every policy's recorded decisions carry the reward (default weights) they would earn.
+    rl::RewardObserver reward { rl::RewardConfig {} };
+    const sim::Observers observers { &reward };
     if (const sim::FillOptions* f = spec.fillOptions()) {
         sim::FillOptions o = *f;
         o.recordDecisions = options.record;
@@ -34,7 +38,7 @@ Result<RunOutcome> execute(const sim::RunSpec& spec, const trace::Trace& trace, 
         o.forkAt = -1;
         o.forkPolicy = nullptr;
         o.stopAt = -1;
-        auto r = sim::runFillExperiment(trace, policy, o, std::move(progress), std::move(cancel));
+        auto r = sim::runFillExperiment(trace, policy, o, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         out.fill = std::make_shared<const sim::FillResult>(std::move(r).value());
@@ -44,7 +48,7 @@ Result<RunOutcome> execute(const sim::RunSpec& spec, const trace::Trace& trace, 
         o.journal = journal.get();
         o.forkAtS = -1;
         o.forkPolicy = nullptr;
-        auto r = sim::runTimedReplay(trace, policy, o, std::move(progress), std::move(cancel));
+        auto r = sim::runTimedReplay(trace, policy, o, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         out.timed = std::make_shared<const sim::TimedResult>(std::move(r).value());

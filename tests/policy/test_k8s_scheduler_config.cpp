@@ -259,7 +259,7 @@ private slots:
     {
         Cluster c;
         const std::string yaml = config(fitArgs("        type: MostAllocated\n"));
-        auto configured = rl::makeAnyPolicy("k8s-default", {}, {}, yaml);
+        auto configured = rl::makeAnyPolicy("k8s-default", {}, yaml);
         QVERIFY(configured.ok());
         configured.value()->reset(PolicyContext { c.b.t, nullptr }, *c.state);
         Rng rng(1);
@@ -268,10 +268,10 @@ private slots:
         QCOMPARE(d.node, 1);
         QCOMPARE(rawOf(d, 1), 149.0);
         QCOMPARE(rawOf(d, 0), 124.0);
-        auto bestfit = rl::makeAnyPolicy("bestfit", {}, {}, yaml);
+        auto bestfit = rl::makeAnyPolicy("bestfit", {}, yaml);
         QVERIFY(bestfit.ok());
         QCOMPARE(bestfit.value()->name(), std::string("bestfit"));
-        auto bad = rl::makeAnyPolicy("k8s-default", {}, {}, "kind: Nope\n");
+        auto bad = rl::makeAnyPolicy("k8s-default", {}, "kind: Nope\n");
         QVERIFY(!bad.ok());
     }
 };

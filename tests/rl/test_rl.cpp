@@ -13,6 +13,7 @@
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
 #include "rl/reward.h"
+#include "rl/reward_observer.h"
 #include "trace/trace_window.h"
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
@@ -263,7 +264,7 @@ private slots:
         const trace::TaskRequest r { 2000, 0, 0, 0, 0 };
         auto choose = [&](const std::string& body) {
             auto scorer = rl::loadTorchScript(scriptedModule(path("p.pt"), body), rl::kFeatureCount);
-            rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {});
+            rl::LearnedPolicy p(std::move(scorer).value());
             p.reset(policy::PolicyContext { b.t, nullptr }, c);
             Rng rng(1);
             return p.place(c, policy::PlacementRequest { r, nullptr, nullptr, 0 }, rng, 8);
@@ -306,18 +307,27 @@ private slots:
         o.allowWait = true;
         o.maxConsecutiveWaits = 2;
         auto scorer = rl::loadTorchScript(scriptedModule(path("w.pt"), "return -x.select(1, 10)"), rl::kFeatureCount);
-        rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {}, o);
-        p.reset(policy::PolicyContext { b.t, nullptr }, c);
+        rl::LearnedPolicy p(std::move(scorer).value(), o);
+        const policy::PolicyContext ctx { b.t, nullptr };
+        p.reset(ctx, c);
+        rl::RewardObserver reward { rl::RewardConfig {} }; // as a replay would tell it
+        reward.policyReset(ctx, c);
+        sim::DecisionLog log;
         Rng rng(1);
         const trace::TaskRequest r { 2000, 0, 0, 0, 0 };
         std::vector<int> nodes;
         for (int i = 0; i < 4; ++i) {
-            auto d = p.place(c, policy::PlacementRequest { r, nullptr, nullptr, 100.0, 3, 50.0, 0.0 }, rng, 8);
+            const policy::PlacementRequest req { r, nullptr, nullptr, 100.0, 3, 50.0, 0.0 };
+            auto d = p.place(c, req, rng, 8);
             nodes.push_back(d.node);
             QCOMPARE(d.feasible, 2);
             QCOMPARE(d.top.size(), std::size_t(2)); // candidates are logged even when it waits
-            QCOMPARE(d.reward.size(), std::size_t(6));
-            QCOMPARE(d.reward[2], d.node < 0 ? 0.0f : 1.0f); // success: 0 for a wait, 1 for a placement
+            reward.decided(sim::DecidedEvent { c, req, d, 0 });
+            const std::size_t k = log.add(sim::Decision {}, d.top);
+            reward.logged(log, k, 0);
+            const float* terms = log.rewardOf(log.decisions()[k]);
+            QVERIFY(terms);
+            QCOMPARE(terms[2], d.node < 0 ? 0.0f : 1.0f); // success: 0 for a wait, 1 for a placement
         }
         QCOMPARE(nodes, (std::vector<int> { -1, -1, 0, -1 })); // two waits, then masked; the counter restarts
         // In a fill experiment (no submit time) the wait action does not exist.
@@ -325,8 +335,9 @@ private slots:
         QVERIFY(d.node >= 0);
         // A whole timed replay still finishes every job.
         auto scorer2 = rl::loadTorchScript(path("w.pt"), rl::kFeatureCount);
-        rl::LearnedPolicy q(std::move(scorer2).value(), rl::RewardConfig {}, o);
-        auto run = sim::runTimedReplay(b.t, q, {});
+        rl::LearnedPolicy q(std::move(scorer2).value(), o);
+        rl::RewardObserver rewards { rl::RewardConfig {} };
+        auto run = sim::runTimedReplay(b.t, q, {}, sim::Observers { &rewards });
         QVERIFY(run.ok());
         QCOMPARE(run->completed, int64_t(6));
         QVERIFY(run->waitS.max > 0); // it did hold jobs
@@ -339,6 +350,42 @@ private slots:
                 QVERIFY(std::abs(t[5] - float(w[0] * t[0] + w[1] * t[1] + w[2] * t[2] + w[3] * t[3] + t[4])) < 1e-5f);
             }
         QVERIFY(withReward >= 6);
+    }
+
+    void aHeuristicEarnsTheRewardTheAgentWould()
+    {
+        // The reward observes the replay, whoever decides. One 8-core node without GPUs, 8 GiB;
+        // two 2-core tasks at 0 and 5 s (run 10 s). Each placement: balance 1 - |cpu share - mem
+        // share| = 1 - |0.25 - 0| then 1 - |0.5 - 0|, packing the dominant share 0.25 then 0.5,
+        // success 1, fragmentation 0 (no GPUs), no tail; total with the default weights (0.4,
+        // 0.3, 0.2, 0.1) 0.3 + 0.075 + 0.2 = 0.575, then 0.2 + 0.15 + 0.2 = 0.55.
+        TraceBuilder b;
+        b.node(8000, 8192, 0);
+        b.task(2000, 0, 0, 0, 0.0, 10);
+        b.task(2000, 0, 0, 0, 5.0, 10);
+        auto bestfit = policy::makePlacementPolicy("bestfit");
+        rl::RewardObserver rewards { rl::RewardConfig {} };
+        auto run = sim::runTimedReplay(b.t, *bestfit, {}, sim::Observers { &rewards });
+        QVERIFY(run.ok());
+        const auto& ds = run->decisions.decisions();
+        QCOMPARE(ds.size(), std::size_t(2));
+        const float* first = run->decisions.rewardOf(ds[0]);
+        const float* second = run->decisions.rewardOf(ds[1]);
+        QVERIFY(first && second);
+        QCOMPARE(first[0], 0.75f);
+        QCOMPARE(first[1], 0.25f);
+        QCOMPARE(first[2], 1.0f);
+        QCOMPARE(first[3], 0.0f);
+        QCOMPARE(first[4], 0.0f);
+        QVERIFY(std::abs(first[5] - 0.575f) < 1e-6f);
+        QCOMPARE(second[0], 0.5f);
+        QCOMPARE(second[1], 0.5f);
+        QVERIFY(std::abs(second[5] - 0.55f) < 1e-6f);
+        QVERIFY(std::abs(rewards.episodeReward().total - 1.125) < 1e-9);
+        // Without the observer the same replay logs no reward, and places the same.
+        auto plain = sim::runTimedReplay(b.t, *bestfit, {});
+        QVERIFY(plain.ok() && plain->decisions.rewardOf(plain->decisions.decisions()[0]) == nullptr);
+        QCOMPARE(plain->scheduleHash, run->scheduleHash);
     }
 
     void preselectionKeepsTheHeuristicsBest()
@@ -355,7 +402,7 @@ private slots:
         o.preselectAbove = 5;
         o.preselectTop = 4;
         auto scorer = rl::loadTorchScript(scriptedModule(path("s.pt"), "return -x.select(1, 9)"), rl::kFeatureCount);
-        rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {}, o);
+        rl::LearnedPolicy p(std::move(scorer).value(), o);
         p.reset(policy::PolicyContext { b.t, nullptr }, c);
         Rng rng(1);
         const auto d = p.place(c, policy::PlacementRequest { { 1000, 0, 0, 0, 0 }, nullptr, nullptr, 0 }, rng, 8);
@@ -550,7 +597,7 @@ private slots:
         const TraceBuilder& b = three.b;
         const cluster::ClusterState& c = *three.c;
         auto scorer = rl::loadTorchScript(scriptedModule(path("pack.pt"), "return x.select(1, 9)"), rl::kFeatureCount);
-        rl::LearnedPolicy p(std::move(scorer).value(), rl::RewardConfig {});
+        rl::LearnedPolicy p(std::move(scorer).value());
         rl::ChoiceBuffer advice(1, 16);
         p.setTeacher(policy::makePlacementPolicy("worstfit"), &advice, false);
         p.reset(policy::PolicyContext { b.t, nullptr }, c);
@@ -566,7 +613,7 @@ private slots:
         // often than the same training without it.
         const trace::Trace t = smallFillTrace();
         auto agreement = [&](rl::QNetwork& net) { // -1 when the replay or the scorer fails
-            rl::LearnedPolicy greedy(net.cloneNetwork(), rl::RewardConfig {});
+            rl::LearnedPolicy greedy(net.cloneNetwork());
             rl::ChoiceBuffer seen(2, 16);
             greedy.setTeacher(policy::makePlacementPolicy("worstfit"), &seen, false);
             if (!sim::runFillExperiment(t, greedy, rl::fillOptionsFor(quickTraining(), 42)).ok() || seen.decisions() == 0)
@@ -608,7 +655,7 @@ private slots:
         o.validationSeeds = { 9 };
         auto kept = newNet(6), last = newNet(6);
         auto greedyAlloc = [&](const rl::QNetwork& net) {
-            rl::LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
+            rl::LearnedPolicy greedy(net.cloneNetwork(), o.learnedOptions());
             auto r = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9));
             return r.ok() ? r->finalGpuAllocPct : -1.0;
         };
@@ -657,7 +704,7 @@ private slots:
         o.episodes = 3;
         auto timedNet = newNet(6);
         auto greedyP99 = [&](const rl::QNetwork& net) {
-            rl::LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
+            rl::LearnedPolicy greedy(net.cloneNetwork(), o.learnedOptions());
             auto r = sim::runTimedReplay(t, greedy, rl::timedOptionsFor(o, 9));
             return r.ok() ? r->waitS.p99 : -1.0;
         };
@@ -708,7 +755,7 @@ private slots:
         std::vector<double> validation;
         auto r = rl::train(*validated, t, o, [&](const rl::EpisodeStats& s) { validation.push_back(s.validation); });
         QVERIFY(r.ok());
-        rl::LearnedPolicy greedy(validated->cloneNetwork(), o.reward, o.policy);
+        rl::LearnedPolicy greedy(validated->cloneNetwork(), o.learnedOptions());
         auto replay = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9));
         QVERIFY(replay.ok());
         QCOMPARE(replay->finalGpuAllocPct, r->keptEpisode == 0 ? r->startValidation : validation[std::size_t(r->keptEpisode - 1)]);
@@ -744,7 +791,7 @@ private slots:
             auto r = rl::train(*net, train, o);
             if (!r)
                 qFatal("%s", r.error().toString().c_str());
-            rl::LearnedPolicy p(std::move(net), o.reward);
+            rl::LearnedPolicy p(std::move(net), o.learnedOptions());
             sim::TimedOptions t;
             t.recordDecisions = false;
             auto run = sim::runTimedReplay(heldOut, p, t);

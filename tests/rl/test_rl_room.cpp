@@ -10,6 +10,7 @@
 #include "workflow/fine_tune_session.h"
 #include "rl/learned_policy.h"
 #include "rl/q_network.h"
+#include "rl/reward_observer.h"
 #include "sim/timed_replay.h"
 #include "trace/trace_generator.h"
 
@@ -59,9 +60,13 @@ std::vector<sim::Decision> migrated(const sim::TimedResult& r)
     return out;
 }
 
-sim::TimedResult run(const trace::Trace& t, policy::PlacementPolicy& p, sim::TimedOptions o)
+/// The replay, its rewards booked by `reward` when given.
+sim::TimedResult run(const trace::Trace& t, policy::PlacementPolicy& p, sim::TimedOptions o, rl::RewardObserver* reward = nullptr)
 {
-    auto r = sim::runTimedReplay(t, p, o);
+    sim::Observers observers;
+    if (reward)
+        observers.push_back(reward);
+    auto r = sim::runTimedReplay(t, p, o, observers);
     if (!r)
         qFatal("replay failed: %s", r.error().toString().c_str());
     return std::move(r).value();
@@ -96,7 +101,7 @@ private slots:
         // n0, B to n1, C to n2. Level 2 then prefers n1 for A (2/16 free beats n2's 1/4), where
         // the engine's rule would take n2.
         auto fullest = [](const float* f) { return -f[2]; };
-        rl::LearnedPolicy agent(scorer(1, 0, fullest), rl::RewardConfig {});
+        rl::LearnedPolicy agent(scorer(1, 0, fullest));
         const sim::TimedResult r = run(t, agent, o);
         QCOMPARE(r.migrations, int64_t(1));
         QCOMPARE(unitOf(r, 4).startS, 10.0); // D starts on the freed n0 at once
@@ -122,7 +127,7 @@ private slots:
         const trace::Trace t = moveCase();
         sim::TimedOptions o;
         o.migration = sim::Migration::Defragment;
-        rl::LearnedPolicy agent(scorer(-1, 0, [](const float* f) { return -f[2]; }), rl::RewardConfig {});
+        rl::LearnedPolicy agent(scorer(-1, 0, [](const float* f) { return -f[2]; }));
         const sim::TimedResult r = run(t, agent, o);
         QCOMPARE(r.migrations, int64_t(0));
         QCOMPARE(unitOf(r, 4).startS, 100.0); // D waits for A, B and C to end
@@ -142,17 +147,19 @@ private slots:
         gpuJob(b, 3, 10, 50, 5);
         sim::TimedOptions o;
         o.preemption = sim::Preemption::Priority;
-        rl::LearnedPolicy take(scorer(1, 0), rl::RewardConfig {});
-        const sim::TimedResult r = run(b.t, take, o);
+        rl::LearnedPolicy take(scorer(1, 0));
+        rl::RewardObserver takeReward { rl::RewardConfig {} };
+        const sim::TimedResult r = run(b.t, take, o, &takeReward);
         QCOMPARE(r.preemptions, int64_t(1));
         QCOMPARE(unitOf(r, 2).startS, 10.0);
         QCOMPARE(unitOf(r, 0).startS, 60.0); // A evicted, queued again, starts when D ends
-        QCOMPARE(take.episodeReward().room, -(10.0 / 3600) / (10.0 / 3600 + 1)); // 10 GPU-s lost
-        rl::LearnedPolicy decline(scorer(-1, 0), rl::RewardConfig {});
-        const sim::TimedResult w = run(b.t, decline, o);
+        QCOMPARE(takeReward.episodeReward().room, -(10.0 / 3600) / (10.0 / 3600 + 1)); // 10 GPU-s lost
+        rl::LearnedPolicy decline(scorer(-1, 0));
+        rl::RewardObserver declineReward { rl::RewardConfig {} };
+        const sim::TimedResult w = run(b.t, decline, o, &declineReward);
         QCOMPARE(w.preemptions, int64_t(0));
         QCOMPARE(unitOf(w, 2).startS, 100.0);
-        QCOMPARE(decline.episodeReward().room, 0.0);
+        QCOMPARE(declineReward.episodeReward().room, 0.0);
     }
 
     void multipliersPriceTheRoom()
@@ -162,15 +169,17 @@ private slots:
         const trace::Trace t = moveCase();
         sim::TimedOptions o;
         o.migration = sim::Migration::Defragment;
-        rl::LearnedPolicy plain(scorer(1, 0), rl::RewardConfig {});
-        const sim::TimedResult a = run(t, plain, o);
-        rl::LearnedPolicy priced(scorer(1, 0), rl::RewardConfig {});
-        priced.setMultipliers({ 5.0, 0.75, 2.0 }, 3600);
-        const sim::TimedResult b = run(t, priced, o);
+        rl::LearnedPolicy plain(scorer(1, 0));
+        rl::RewardObserver plainReward { rl::RewardConfig {} };
+        const sim::TimedResult a = run(t, plain, o, &plainReward);
+        rl::LearnedPolicy priced(scorer(1, 0));
+        rl::RewardObserver pricedReward { rl::RewardConfig {} };
+        pricedReward.setMultipliers({ 5.0, 0.75, 2.0 }, 3600);
+        const sim::TimedResult b = run(t, priced, o, &pricedReward);
         QCOMPARE(a.migrations, int64_t(1));
         QCOMPARE(b.migrations, int64_t(1)); // the scripted scorer decides; the price is in the reward
-        QCOMPARE(plain.episodeReward().room, -60.0 / (60.0 + 600.0)); // restart 60 s, target 600 s
-        QVERIFY(std::abs(plain.episodeReward().total - priced.episodeReward().total - 0.75) < 1e-9);
+        QCOMPARE(plainReward.episodeReward().room, -60.0 / (60.0 + 600.0)); // restart 60 s, target 600 s
+        QVERIFY(std::abs(plainReward.episodeReward().total - pricedReward.episodeReward().total - 0.75) < 1e-9);
     }
 
     void constraintsParseAndStepByHand()

@@ -66,7 +66,7 @@ private slots:
             }
             return f[10] == rl::kTurnMarker ? 0.5f : 0.0f;
         }),
-            rl::RewardConfig {}, skipping());
+            skipping());
         QCOMPARE(p.skips(), 8);
         auto r = sim::runTimedReplay(t, p, {});
         QVERIFY(r.ok());
@@ -89,14 +89,14 @@ private slots:
 
         // A network that keeps every turn: queue order, B 100-1100, C 1100-1110.
         rl::LearnedPolicy keep(std::make_unique<FnScorer>([](const float* f) { return f[10] == rl::kTurnMarker ? 1.0f : 0.0f; }),
-            rl::RewardConfig {}, skipping());
+            skipping());
         auto k = sim::runTimedReplay(t, keep, {});
         QVERIFY(k.ok());
         QCOMPARE(startOf(*k, 1), 100.0);
         QCOMPARE(startOf(*k, 2), 1100.0);
         // Without the option there is no skip, whatever the network.
         rl::LearnedPolicy plain(std::make_unique<FnScorer>([](const float* f) { return f[10] == rl::kWaitMarker ? 1.0f : 0.0f; }),
-            rl::RewardConfig {}, rl::LearnedOptions {});
+            rl::LearnedOptions {});
         QCOMPARE(plain.skips(), 0);
         auto q = sim::runTimedReplay(t, plain, {});
         QVERIFY(q.ok());
@@ -109,7 +109,7 @@ private slots:
         // and its level-1 choices go to the sink as two rows, the chosen first.
         const trace::Trace t = threeJobs();
         rl::ChoiceBuffer buffer(1, 16);
-        rl::LearnedPolicy p(std::make_unique<FnScorer>([](const float*) { return 0.0f; }), rl::RewardConfig {}, skipping());
+        rl::LearnedPolicy p(std::make_unique<FnScorer>([](const float*) { return 0.0f; }), skipping());
         p.setTeacher(policy::makePlacementPolicy("bestfit"), &buffer);
         auto r = sim::runTimedReplay(t, p, {});
         QVERIFY(r.ok());

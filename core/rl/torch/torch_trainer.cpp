@@ -3,6 +3,7 @@
 #include "q_network_impl.h"
 
 #include "rl/choice_buffer.h"
+#include "rl/reward_observer.h"
 #include "sim/fill_experiment.h"
 
 #include <chrono>
@@ -251,7 +252,7 @@ Result<double> validate(const QNetwork& net, const trace::Trace& trace, const Tr
 {
     double sum = 0;
     for (uint64_t seed : o.validationSeeds) {
-        LearnedPolicy greedy(net.cloneNetwork(), o.reward, o.policy);
+        LearnedPolicy greedy(net.cloneNetwork(), o.learnedOptions());
         if (o.mode() == sim::RunMode::Fill) {
             auto r = sim::runFillExperiment(trace, greedy, fillOptionsFor(o, seed), {}, cancel);
             if (!r)
@@ -318,11 +319,13 @@ Result<EpisodeStats> playEpisode(EpisodeContext& c, int e, double eps)
     const auto e0 = std::chrono::steady_clock::now();
     c.learner.setEpsilon(eps);
     c.learner.beginEpisode(e);
-    LearnedPolicy policy(std::make_unique<NetView>(c.net), o.reward, o.policy);
+    LearnedPolicy policy(std::make_unique<NetView>(c.net), o.learnedOptions());
     policy.setLearner(&c.learner, o.seed * 7919 + uint64_t(e));
     if (!o.teacherLoss.empty())
         policy.setTeacher(policy::makePlacementPolicy(o.teacherLoss), &c.learner, false);
-    policy.setMultipliers(c.multiplier, o.constraints.slaS);
+    RewardObserver reward(o.reward, &policy.pending());
+    reward.setMultipliers(c.multiplier, o.constraints.slaS);
+    const sim::Observers observers { &reward };
     ConstraintTrace constraints;
     constraints.multiplier = c.multiplier;
     constraints.budget = o.constraints.budget;
@@ -331,11 +334,11 @@ Result<EpisodeStats> playEpisode(EpisodeContext& c, int e, double eps)
     Status ran;
     if (o.mode() == sim::RunMode::Fill) {
         // a training window (maxPods); evaluations place every pod
-        auto r = sim::runFillExperiment(c.trace, policy, episodeFillOptions(o, seed), sub, c.stop);
+        auto r = sim::runFillExperiment(c.trace, policy, episodeFillOptions(o, seed), observers, sub, c.stop);
         if (!r)
             ran = r.error();
     } else {
-        auto r = sim::runTimedReplay(c.trace, policy, timedOptionsFor(o, seed), sub, c.stop);
+        auto r = sim::runTimedReplay(c.trace, policy, timedOptionsFor(o, seed), observers, sub, c.stop);
         if (!r)
             ran = r.error();
         else
@@ -358,7 +361,7 @@ Result<EpisodeStats> playEpisode(EpisodeContext& c, int e, double eps)
     s.meanLoss = c.learner.meanLoss();
     s.minLoss = c.learner.minLoss();
     s.maxLoss = c.learner.maxLoss();
-    s.episodeReturn = policy.episodeReward().total;
+    s.episodeReturn = reward.episodeReward().total;
     s.epsilon = eps;
     s.decisions = policy.decisions();
     s.gradientSteps = c.learner.episodeSteps();
