@@ -242,7 +242,7 @@ std::optional<incident::LoggedView> InspectorWidget::showHeader(const incident::
     const QString nodeLine = tr("Nodes for this request: %1.").arg(why.join(", "));
     if (in.reward) {
         const auto& t = *in.reward;
-        m_reward->setText(nodeLine + "<br>" + tr("Reward %1 = balance %2 + packing %3 + success %4 + custom %5 (weighted), tail %6")
+        m_reward->setText(nodeLine + "<br>" + tr("Reward %1 (default weights) = balance %2 + packing %3 + success %4 + custom %5 (weighted), tail %6")
                               .arg(double(t[5]), 0, 'f', 4)
                               .arg(double(t[0]), 0, 'f', 3)
                               .arg(double(t[1]), 0, 'f', 3)
@@ -250,7 +250,7 @@ std::optional<incident::LoggedView> InspectorWidget::showHeader(const incident::
                               .arg(double(t[3]), 0, 'f', 3)
                               .arg(double(t[4]), 0, 'f', 3));
     } else {
-        m_reward->setText(nodeLine + "<br>" + tr("No reward recorded (heuristic runs record none)."));
+        m_reward->setText(nodeLine + "<br>" + tr("No reward recorded for this decision (a wait with nothing to choose earns none; runs saved by earlier builds have rewards for the learned policy only)."));
     }
     // What the source scheduler logged about this task (events, its log, a decision log).
     const std::optional<incident::LoggedView> logged = trace ? incident::loggedView(*trace, uint32_t(d.task), d.timeS) : std::nullopt;
