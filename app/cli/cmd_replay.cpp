@@ -325,7 +325,7 @@ namespace {
 
 // What the command line asks of a replay, checked before the trace is read.
 struct ReplayRequest {
-    std::string mode; ///< auto (the trace decides), fill or timed
+    std::optional<sim::RunMode> mode; ///< none = auto (the trace decides)
     std::optional<double> fromS, toS; ///< the timed replay's window from the first submit
     sim::FillOptions fill;
     std::vector<uint64_t> seeds;
@@ -345,7 +345,7 @@ std::string parseWindow(const Args& args, ReplayRequest& r)
                 return std::string("--") + key + ": " + v.error().message;
             (std::string(key) == "from" ? r.fromS : r.toS) = v.value();
         }
-    if ((r.fromS || r.toS) && r.mode == "fill")
+    if ((r.fromS || r.toS) && r.mode == sim::RunMode::Fill)
         return "--from and --to cut a timed replay; the fill experiment replays the whole pod list";
     if (r.fromS && r.toS && *r.toS <= *r.fromS)
         return "--to must be after --from";
@@ -379,9 +379,12 @@ std::string parseReplayRequest(const Args& args, ReplayRequest& r)
 {
     if (std::string e = importOptionsFrom(args, r.import); !e.empty())
         return e;
-    r.mode = args.value("mode").value_or("auto");
-    if (r.mode != "fill" && r.mode != "timed" && r.mode != "auto")
-        return "--mode is auto (the trace decides, the default), fill or timed";
+    if (const std::string mode = args.value("mode").value_or("auto"); mode != "auto") {
+        sim::RunMode m;
+        if (!sim::parseRunMode(mode, m))
+            return "--mode is auto (the trace decides, the default), fill or timed";
+        r.mode = m;
+    }
     if (std::string e = parseWindow(args, r); !e.empty())
         return e;
     std::string error;
@@ -410,26 +413,26 @@ std::string parseReplayRequest(const Args& args, ReplayRequest& r)
 // experiment's making room, and the timed window (auto: the busiest stretch). An error text.
 std::string settleMode(const Args& args, const trace::Trace& trace, ReplayRequest& r, std::optional<trace::TimeSpan>& window)
 {
-    const bool autoMode = r.mode == "auto";
+    const bool autoMode = !r.mode;
     if (autoMode) {
         const workflow::ModeChoice choice = workflow::chooseMode(trace);
-        r.mode = sim::runModeName(choice.mode);
+        r.mode = choice.mode;
         std::fprintf(stderr, "schedlab-cli: auto mode: %s (--mode fill|timed to choose)\n", choice.reason.c_str());
-        if (r.mode == "fill" && (r.fromS || r.toS))
+        if (r.mode == sim::RunMode::Fill && (r.fromS || r.toS))
             return "--from and --to cut a timed replay; auto chose the fill experiment (give --mode timed)";
     }
     if (!args.value("tie-break"))
-        policy::parseTieBreak(r.mode == "fill" ? "order" : "random", r.fill.tieBreak);
-    if (r.mode == "fill") {
+        r.fill.tieBreak = r.mode == sim::RunMode::Fill ? policy::TieBreak::Order : policy::TieBreak::Random;
+    if (r.mode == sim::RunMode::Fill) {
         sim::RunSpec fillSpec = sim::RunSpec::fill({}, r.fill);
         if (std::string e = parseRoomOptions(args, fillSpec); !e.empty())
             return e;
         r.fill = *fillSpec.fillOptions();
     }
-    if (r.mode == "timed" && (r.fromS || r.toS)) {
+    if (r.mode == sim::RunMode::Timed && (r.fromS || r.toS)) {
         const trace::LoadProfile profile = trace::loadProfile(trace, 1);
         window = trace::TimeSpan { profile.startS + r.fromS.value_or(0), r.toS ? profile.startS + *r.toS : -1 };
-    } else if (r.mode == "timed" && autoMode) {
+    } else if (r.mode == sim::RunMode::Timed && autoMode) {
         window = workflow::defaultReplayWindow(trace);
         if (window) {
             const double first = trace::loadProfile(trace, 1).startS;
@@ -562,7 +565,7 @@ int runReplay(const std::vector<std::string>& argv)
     if (!project)
         return fail(project.error().toString());
     const ReplayRun run { loaded->trace, request.policies, request.seeds, request.fill, request.schedulerConfig, project->get(), traceId };
-    if (request.mode == "timed")
+    if (request.mode == sim::RunMode::Timed)
         return runTimed(args, run, window);
     return runFill(args, run, request.jobs);
 }

@@ -83,8 +83,8 @@ int sweepPlan(const std::vector<std::string>& argv)
         !e.empty())
         return fail("sweep plan: " + e, 2);
     const auto out = a.value("out");
-    const std::string mode = a.value("mode").value_or("");
-    if (!out || a.positional().empty() || (mode != "fill" && mode != "timed"))
+    sim::RunMode mode = sim::RunMode::Fill;
+    if (!out || a.positional().empty() || !sim::parseRunMode(a.value("mode").value_or(""), mode))
         return fail("sweep plan: usage: sweep plan TRACE... --mode fill|timed --policy a,b --seeds 42-51 --shards N --out S.sweep "
                     "(several traces: separate their file groups with ',')",
             2);
@@ -115,7 +115,7 @@ int sweepPlan(const std::vector<std::string>& argv)
     if (record != "full" && record != "summary")
         return fail("sweep plan: --record is summary (results, series, summaries) or full (and decision logs, journals)", 2);
     spec.recordDecisions = record == "full";
-    if (mode == "fill") {
+    if (mode == sim::RunMode::Fill) {
         sim::FillOptions f;
         f.ratio = a.real("ratio", f.ratio, error);
         policy::parseTieBreak(a.value("tie-break").value_or("order"), f.tieBreak);

@@ -2,6 +2,8 @@
 
 #include "run_options_widget.h"
 
+#include "sim/run_spec.h"
+
 #include <QCryptographicHash>
 #include <QFileInfo>
 #include <QLabel>
@@ -41,8 +43,11 @@ void ModeStatus::setTrace(std::shared_ptr<const trace::Trace> trace, const std::
     m_paths = paths;
     m_reason = reason;
     // The mode the user chose for this trace before, else auto.
-    const QString remembered = QSettings().value(traceModeKey()).toString();
-    m_options->setModeChoice(remembered == "fill" ? ModeChoice::Fill : remembered == "timed" ? ModeChoice::Timed : ModeChoice::Auto);
+    sim::RunMode remembered;
+    if (sim::parseRunMode(QSettings().value(traceModeKey()).toString().toStdString(), remembered))
+        m_options->setModeChoice(remembered == sim::RunMode::Fill ? ModeChoice::Fill : ModeChoice::Timed);
+    else
+        m_options->setModeChoice(ModeChoice::Auto);
     m_options->setAutoFill(autoFill);
 }
 
@@ -64,7 +69,7 @@ void ModeStatus::rememberMode()
     if (m_options->modeChoice() == ModeChoice::Auto)
         settings.remove(traceModeKey());
     else
-        settings.setValue(traceModeKey(), m_options->modeChoice() == ModeChoice::Fill ? "fill" : "timed");
+        settings.setValue(traceModeKey(), sim::runModeName(m_options->modeChoice() == ModeChoice::Fill ? sim::RunMode::Fill : sim::RunMode::Timed));
     update();
 }
 
