@@ -7,6 +7,9 @@
 #include "trace/import_context.h"
 #include "trace/slurm_fields.h"
 
+#include <cctype>
+#include <cmath>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,8 +26,35 @@ inline const std::vector<OptionSpec>& importOptions()
         { "timezone", "ZONE", "Slurm sacct's local times: UTC (default), UTC-06:00, America/New_York" },
         { "sacct-fields", "F1,F2,...", "sacct output without a header: its field names (as for sacct --format)" },
         { "log-year", "Y", "kube-scheduler klog lines carry no year (default: the file's modification year)" },
+        { "max-stream", "SIZE", "the most read from a pipe, FIFO or stdin, e.g. 16G (default 4G)" },
     };
     return options;
+}
+
+/// "16G", "500M", "2T", "1048576": bytes (binary multiples, optional "iB"/"B"); 0 when not a size.
+inline int64_t parseByteSize(const std::string& text)
+{
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(text, &used);
+    } catch (...) {
+        return 0;
+    }
+    std::string unit = text.substr(used);
+    for (const char* suffix : { "iB", "B" })
+        if (unit.size() > std::strlen(suffix) && unit.ends_with(suffix))
+            unit.resize(unit.size() - std::strlen(suffix));
+    static const std::string units = "KMGTP";
+    double scale = 1;
+    if (!unit.empty()) {
+        const std::size_t u = unit.size() == 1 ? units.find(char(std::toupper(static_cast<unsigned char>(unit[0])))) : std::string::npos;
+        if (u == std::string::npos)
+            return 0;
+        scale = std::pow(1024.0, double(u + 1));
+    }
+    const double bytes = v * scale;
+    return std::isfinite(bytes) && bytes >= 1 && bytes < 9.2e18 ? int64_t(bytes) : 0;
 }
 
 /// Fills ImportOptions from parsed args; returns an error text, empty on success.
@@ -57,6 +87,12 @@ inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out
     if (year != 0 && (year < 1970 || year > 9999))
         return "--log-year must be a year such as 2025";
     out.logYear = int(year);
+    if (auto size = args.value("max-stream")) {
+        const int64_t bytes = parseByteSize(*size);
+        if (bytes <= 0)
+            return "--max-stream takes a size such as 16G, 500M or 1T";
+        out.stream.maxBytes = bytes;
+    }
     // As tools that read stdin do: say why nothing happens (a FIFO without a writer); Ctrl+C stops.
     out.waitingForInput = [](const std::string& name) {
         std::fprintf(stderr, "schedlab-cli: waiting for input on %s\n", name.c_str());

@@ -8,6 +8,7 @@
 #include "base/diagnostics.h"
 #include "base/progress.h"
 #include "base/result.h"
+#include "input_spool.h"
 #include "line_reader.h"
 
 #include <optional>
@@ -36,6 +37,8 @@ struct ImportOptions {
     LineReader::Options reader;
     /// Called once with the input's name when a pipe, FIFO or stdin gave nothing for a second.
     std::function<void(const std::string&)> waitingForInput;
+    /// Bounds on the temporary copy of a pipe, FIFO or stdin (input_spool.h).
+    SpoolLimits stream;
 };
 
 /// The options that shape what a trace holds (SWF processors per node, local time zone, sacct

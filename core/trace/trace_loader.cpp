@@ -52,15 +52,22 @@ Status identify(const std::vector<std::string>& inputs, const ImportOptions& opt
     for (const std::string& p : inputs) {
         // A stream is read once, whole, into a temporary copy: detection and the importer both
         // start from its first byte.
-        std::string readPath = p, shown = p;
+        std::string readPath = p, shown = p == "-" ? kStdinName : p;
         if (isStream(p)) {
-            auto copy = spoolStream(p, options.waitingForInput);
+            // Refused on its first MiB when no format claims it (an endless /dev/zero stops there).
+            auto known = [&](const std::string& partial) -> Status {
+                auto head = peekFile(partial, 64 * 1024);
+                if (!head)
+                    return head.error();
+                if (auto match = detectFileFromText(head.value(), baseName(shown)); !match)
+                    return match.error();
+                return {};
+            };
+            auto copy = spoolStream(p, options.waitingForInput, options.stream, known);
             if (!copy)
                 return copy.error();
-            readPath = copy.value();
-            spooled.add(readPath);
-            if (p == "-")
-                shown = kStdinName;
+            readPath = copy->readPath;
+            spooled.add(copy->fd);
         }
         auto head = peekFile(readPath, 64 * 1024);
         if (!head) // a temporary copy is named as the input it copies

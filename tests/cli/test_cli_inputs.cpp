@@ -105,6 +105,39 @@ private slots:
         QCOMPARE(piped["tasks"]["count"].toInt(), direct["tasks"]["count"].toInt());
         QCOMPARE(piped["warnings"]["total"].toInt(), direct["warnings"]["total"].toInt());
     }
+
+    // Endless streams: refused on their first MiB when no format claims them, stopped at the cap
+    // (--max-stream) when one does, and never a temporary file left behind, even after kill -9.
+    void endlessStreamsAreBounded()
+    {
+        QTemporaryDir tmp;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TMPDIR", tmp.path());
+        env.insert("CLI", QStringLiteral(SCHEDLAB_CLI));
+        auto shell = [&](const QString& script) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start("/bin/sh", { "-c", script });
+            p.waitForFinished(120000);
+            return Run { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
+        };
+        Run zero = shell("\"$CLI\" info /dev/zero");
+        QVERIFY(zero.code != 0);
+        QVERIFY2(zero.err.contains("/dev/zero") && zero.err.contains("format"), zero.err.constData());
+
+        const QString swf = "(echo '; MaxProcs: 64'; yes '1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1')";
+        Run capped = shell(swf + " | \"$CLI\" info - --max-stream 3M");
+        QVERIFY(capped.code != 0);
+        QVERIFY2(capped.err.contains("(stdin)") && capped.err.contains("stopped reading after 3.0 MiB") && capped.err.contains("--max-stream"),
+            capped.err.constData());
+        QVERIFY(shell("\"$CLI\" info - --max-stream lots < /dev/null").err.contains("--max-stream takes a size"));
+
+        // Killed while copying: nothing named was ever created in TMPDIR.
+        Run killed = shell(swf + " | \"$CLI\" info - --max-stream 1T & pid=$!; sleep 1; "
+                                 "ls -A \"$TMPDIR\" > \"$TMPDIR/../listing-$$\"; kill -9 $pid; wait $pid; "
+                                 "cat \"$TMPDIR/../listing-$$\"; rm -f \"$TMPDIR/../listing-$$\"; ls -A \"$TMPDIR\"");
+        QCOMPARE(killed.out, QByteArray()); // during the copy and after the kill: an empty folder
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliInputs)

@@ -4,6 +4,7 @@
 #include "trace/input_spool.h"
 #include "trace/trace_loader.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -75,6 +76,45 @@ private slots:
         QVERIFY(!r.ok());
         QVERIFY2(r.error().toString().find("empty") != std::string::npos, r.error().toString().c_str());
         QVERIFY2(r.error().toString().find(fifo.substr(fifo.rfind('/') + 1)) != std::string::npos, r.error().toString().c_str());
+    }
+
+    // The copy leaves the temporary folder its reserve: asking for more than the disk has stops
+    // it at once, naming the input, the folder and the reserve.
+    void theCopyLeavesFreeSpace()
+    {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("pipe").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        std::thread writer([&] { std::ofstream(fifo) << swfText(); });
+        trace::ImportOptions o;
+        o.stream.keepFreeBytes = int64_t(1) << 62;
+        auto r = trace::loadTrace({ fifo }, o);
+        writer.join();
+        QVERIFY(!r.ok());
+        const std::string e = r.error().toString();
+        QVERIFY2(e.find("pipe") != std::string::npos && e.find("free there") != std::string::npos
+                && e.find("leaves at least 4.0 EiB") != std::string::npos,
+            e.c_str());
+        QCOMPARE(trace::byteSizeText(int64_t(3) << 20), std::string("3.0 MiB"));
+        QCOMPARE(trace::byteSizeText(900), std::string("900 B"));
+        QCOMPARE(trace::byteSizeText(int64_t(512) << 20), std::string("512 MiB"));
+    }
+
+    // The copy has no name in the temporary folder, from the start (nothing a kill can leave).
+    void theCopyHasNoName()
+    {
+        QTemporaryDir tmp, dir;
+        const QByteArray oldTmp = qgetenv("TMPDIR");
+        qputenv("TMPDIR", tmp.path().toUtf8());
+        const std::string fifo = dir.filePath("pipe").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        std::thread writer([&] { std::ofstream(fifo) << swfText(); });
+        auto r = trace::loadTrace({ fifo });
+        writer.join();
+        qputenv("TMPDIR", oldTmp);
+        QVERIFY(r.ok());
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+        QCOMPARE(r->trace.jobs.size(), std::size_t(5)); // and yet readable while loaded
     }
 };
 
