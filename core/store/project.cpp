@@ -243,7 +243,7 @@ Result<std::unique_ptr<Project>> Project::open(const std::string& path, OpenMode
             return Error { ErrorCode::Format, "project file is corrupted (integrity check: " + result + ")", path, -1, -1 };
     }
     if (!d.readOnly()) {
-        if (Status s = d.exec("PRAGMA journal_mode=WAL"); !s)
+        if (Status s = d.execPatiently("PRAGMA journal_mode=WAL"); !s)
             return s.error();
     }
     if (Status s = d.exec("PRAGMA foreign_keys=ON"); !s)
@@ -258,10 +258,16 @@ Result<std::unique_ptr<Project>> Project::open(const std::string& path, OpenMode
             hasMeta = q->columnInt(0) > 0;
     }
     if (!hasMeta) {
-        auto q = d.prepare("SELECT count(*) FROM sqlite_master");
-        if (!q)
-            return q.error();
-        const int64_t objects = q->step() ? q->columnInt(0) : 0;
+        int64_t objects = 0;
+        {
+            // Finalised before the schema's write transaction: a statement left open holds a
+            // read snapshot, and a writer with a stale snapshot cannot begin (two processes
+            // creating one project would wait for each other until the busy timeout).
+            auto q = d.prepare("SELECT count(*) FROM sqlite_master");
+            if (!q)
+                return q.error();
+            objects = q->step() ? q->columnInt(0) : 0;
+        }
         if (objects > 0)
             return makeError(ErrorCode::Format,
                 "an SQLite database but not a schedlab project (no meta table); the file was left untouched", path);
@@ -299,6 +305,14 @@ Status Project::createSchema()
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
         return s;
+    {
+        // Another process may have created it since we looked (two merges into one new project).
+        auto q = m_db->prepare("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'");
+        if (!q)
+            return q.error();
+        if (q->step() && q->columnInt(0) > 0)
+            return {}; // the transaction rolls back: nothing of ours was written
+    }
     if (Status s = m_db->exec(kSchemaV1); !s)
         return s;
     if (Status s = m_db->exec(kSchemaV2); !s)

@@ -1,5 +1,8 @@
 #include "sqlite_db.h"
 
+#include <chrono>
+#include <thread>
+
 #include <sqlite3.h>
 
 namespace schedlab::store {
@@ -119,7 +122,7 @@ Result<std::unique_ptr<Database>> Database::open(const std::string& path, Mode m
         return e;
     }
     db->m_readOnly = mode == Mode::ReadOnly || sqlite3_db_readonly(db->m_db, "main") == 1;
-    sqlite3_busy_timeout(db->m_db, 5000);
+    sqlite3_busy_timeout(db->m_db, kBusyTimeoutMs);
     return db;
 }
 
@@ -143,6 +146,21 @@ Status Database::exec(const std::string& sql)
         return Error { ErrorCode::Io, "database: " + text, m_path, -1, -1 };
     }
     return {};
+}
+
+Status Database::execPatiently(const std::string& sql)
+{
+    // SQLite does not call the busy handler for every lock it may meet (changing the journal
+    // mode while another connection writes a new file's schema returns SQLITE_BUSY at once).
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    for (;;) {
+        const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK)
+            return {};
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || std::chrono::steady_clock::now() >= until)
+            return Error { ErrorCode::Io, std::string("database: ") + sqlite3_errmsg(m_db), m_path, -1, -1 };
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
 }
 
 Result<Statement> Database::prepare(const std::string& sql)

@@ -57,8 +57,13 @@ public:
     static Result<std::unique_ptr<Database>> open(const std::string& path, Mode mode);
     ~Database();
     Status exec(const std::string& sql);
+    /// exec(), retried while another connection holds a lock SQLite does not wait for by itself,
+    /// up to kBusyTimeoutMs.
+    Status execPatiently(const std::string& sql);
     Result<Statement> prepare(const std::string& sql);
     int64_t lastInsertId() const;
+    /// How long a statement waits for another connection's lock before failing.
+    static constexpr int kBusyTimeoutMs = 5000;
     bool readOnly() const { return m_readOnly; }
     const std::string& path() const { return m_path; }
     Error error(const std::string& what) const;
@@ -77,7 +82,7 @@ public:
         : m_db(db)
     {
     }
-    Status begin() { return m_db.exec("BEGIN IMMEDIATE"); }
+    Status begin() { return m_db.execPatiently("BEGIN IMMEDIATE"); }
     Status commit()
     {
         Status st = m_db.exec("COMMIT");

@@ -622,6 +622,40 @@ private slots:
         QVERIFY(!p.ok());
         QVERIFY(p.error().message.find("does not exist") != std::string::npos);
     }
+
+    // Two processes creating the same new project at the same moment (two merges of a sweep's
+    // shards into a project that does not exist yet): both open it, one schema, no "locked".
+    void twoProcessesCreateOneProject()
+    {
+        for (int trial = 0; trial < 12; ++trial) {
+            const std::string file = path(("race-" + std::to_string(trial) + ".schedlab").c_str());
+            int gate[2];
+            QCOMPARE(::pipe(gate), 0);
+            pid_t kids[2];
+            for (pid_t& kid : kids) {
+                kid = ::fork();
+                QVERIFY(kid >= 0);
+                if (kid == 0) {
+                    ::close(gate[1]);
+                    char c;
+                    (void)!::read(gate[0], &c, 1); // both start together
+                    auto p = store::Project::open(file);
+                    if (!p.ok())
+                        std::fprintf(stderr, "trial %d: %s\n", trial, p.error().toString().c_str());
+                    ::_exit(p.ok() ? 0 : 1);
+                }
+            }
+            ::close(gate[0]);
+            ::close(gate[1]); // releases both
+            for (pid_t kid : kids) {
+                int status = 0;
+                QCOMPARE(::waitpid(kid, &status, 0), kid);
+                QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0, ("trial " + std::to_string(trial)).c_str());
+            }
+            auto p = mustOpen(file);
+            QCOMPARE(p->schemaVersion(), store::kSchemaVersion);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProject)
