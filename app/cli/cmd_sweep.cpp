@@ -325,6 +325,8 @@ int sweepStatus(const std::vector<std::string>& argv)
     const int finished = progress.count(workflow::CellStatus::Finished) + progress.count(workflow::CellStatus::Merged);
     std::printf("%d of %zu cells finished; %zu to run (sweep run S.sweep --shard I skips the finished ones)\n", finished, plan->cells.size(),
         plan->cells.size() - std::size_t(finished));
+    if (!progress.problems.empty()) // what could not be read may hold finished cells
+        return fail("sweep status: " + std::to_string(progress.problems.size()) + " file(s) could not be read (above); the counts leave them out");
     return 0;
 }
 

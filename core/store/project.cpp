@@ -232,6 +232,8 @@ Result<std::unique_ptr<Project>> Project::open(const std::string& path, OpenMode
     // Integrity first: a corrupted file gets a message, not a half-read project.
     {
         auto q = d.prepare("PRAGMA quick_check");
+        if (!q && d.lastErrorWasCantOpen()) // e.g. a folder it cannot create its -shm file in
+            return Error { ErrorCode::Io, "cannot open the project file (" + q.error().message + "); it was not changed", path, -1, -1 };
         if (!q)
             return Error { ErrorCode::Format, "project file is corrupted or not a database: " + q.error().message, path, -1, -1 };
         std::string result;

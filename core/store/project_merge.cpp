@@ -141,12 +141,17 @@ struct Attached {
     Attached(Database& d, const std::string& path)
         : db(d)
     {
+        auto uri = Database::readUri(path); // the connection takes URIs (Database::open)
+        if (!uri) {
+            status = uri.error();
+            return;
+        }
         auto attach = db.prepare("ATTACH DATABASE ? AS shard");
         if (!attach) {
             status = attach.error();
             return;
         }
-        attach->bind(1, path);
+        attach->bind(1, uri.value());
         status = attach->exec();
     }
     ~Attached()

@@ -1,7 +1,11 @@
 #include "sqlite_db.h"
 
+#include <cctype>
+#include <cerrno>
 #include <chrono>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -108,6 +112,47 @@ std::vector<unsigned char> Statement::columnBlob(int i) const
 }
 bool Statement::columnIsNull(int i) const { return sqlite3_column_type(m_stmt, i) == SQLITE_NULL; }
 
+namespace {
+/// `path` as an SQLite URI ("file:" + the path, bytes outside [A-Za-z0-9/._-] percent-encoded).
+std::string fileUri(const std::string& path)
+{
+    static const char* const hex = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (const unsigned char c : path) {
+        if (std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-')
+            uri += char(c);
+        else
+            uri += { '%', hex[c >> 4], hex[c & 15] };
+    }
+    return uri;
+}
+
+/// True when nothing can write the file's folder from here (a read-only mount): SQLite cannot
+/// create the -shm file a WAL database needs even to read.
+bool folderReadOnly(const std::string& path)
+{
+    const std::size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    return ::access(dir.c_str(), W_OK) != 0 && errno == EROFS;
+}
+} // namespace
+
+Result<std::string> Database::readUri(const std::string& path)
+{
+    if (!folderReadOnly(path))
+        return fileUri(path);
+    // A finished project on a read-only mount: nothing can change it, so SQLite may read it as
+    // immutable (no locks, no -shm). Unless its write-ahead log holds unmerged writes, which only
+    // a writable copy can take in.
+    struct stat wal {};
+    if (::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0)
+        return Error { ErrorCode::Io,
+            "cannot open read-only: its write-ahead log (" + path + "-wal) holds writes not yet merged into it, and the folder "
+            "is on a read-only file system; copy the project with its -wal file to a writable folder",
+            path, -1, -1 };
+    return fileUri(path) + "?immutable=1";
+}
+
 Result<std::unique_ptr<Database>> Database::open(const std::string& path, Mode mode)
 {
     std::unique_ptr<Database> db(new Database());
@@ -115,7 +160,15 @@ Result<std::unique_ptr<Database>> Database::open(const std::string& path, Mode m
     int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
         : mode == Mode::Create         ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                        : SQLITE_OPEN_READWRITE;
-    const int rc = sqlite3_open_v2(path.c_str(), &db->m_db, flags, nullptr);
+    if (mode == Mode::ReadOnly) {
+        auto uri = readUri(path);
+        if (!uri)
+            return uri.error();
+        db->m_uri = uri.value();
+    } else {
+        db->m_uri = fileUri(path);
+    }
+    const int rc = sqlite3_open_v2(db->m_uri.c_str(), &db->m_db, flags | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK) {
         Error e { ErrorCode::Io, std::string("cannot open project: ") + (db->m_db ? sqlite3_errmsg(db->m_db) : "out of memory"),
             path, -1, -1 };
@@ -131,6 +184,8 @@ Database::~Database()
     if (m_db)
         sqlite3_close_v2(m_db);
 }
+
+bool Database::lastErrorWasCantOpen() const { return (sqlite3_errcode(m_db) & 0xff) == SQLITE_CANTOPEN; }
 
 Error Database::error(const std::string& what) const
 {

@@ -67,11 +67,18 @@ public:
     bool readOnly() const { return m_readOnly; }
     const std::string& path() const { return m_path; }
     Error error(const std::string& what) const;
+    /// The last failure was SQLite's "unable to open database file" (not a damaged file).
+    bool lastErrorWasCantOpen() const;
+    /// The SQLite URI that reads `path` (for ATTACH too): the file itself, or, in a folder on a
+    /// read-only file system, the file as immutable (SQLite could not create its -shm file there).
+    /// An error when such a file has a write-ahead log with unmerged writes.
+    static Result<std::string> readUri(const std::string& path);
 
 private:
     Database() = default;
     sqlite3* m_db = nullptr;
     std::string m_path;
+    std::string m_uri; ///< what SQLite opened (readUri, or the path as a URI)
     bool m_readOnly = false;
 };
 

@@ -6,6 +6,7 @@
 #include "sim/fill_experiment.h"
 #include "sim/timed_replay.h"
 #include "store/project.h"
+#include "store/sqlite_db.h"
 
 #include <QCryptographicHash>
 #include <QProcess>
@@ -655,6 +656,47 @@ private slots:
             auto p = mustOpen(file);
             QCOMPARE(p->schemaVersion(), store::kSchemaVersion);
         }
+    }
+
+    // A finished project on a read-only mount (a sweep's shards on a read-only volume): read as
+    // immutable, its runs as written; with unmerged writes in a -wal file, an error that says so
+    // (never "corrupted"). Needs a read-only bind mount, so root (CI runs as root).
+    void readOnlyMountOpensAsImmutable()
+    {
+        QTemporaryDir src, mnt;
+        const std::string file = src.filePath("shard.schedlab").toStdString();
+        {
+            auto p = mustOpen(file);
+            auto traceId = p->addTrace(smallTrace(), { test::dataPath("tiny/jobs.swf") });
+            auto id = p->beginRun({ traceId.value(), "fill", "bestfit", "", "", "{}", 42 });
+            QVERIFY(p->finishFillRun(id.value(), fill(smallTrace())).ok());
+        }
+        auto sh = [](const QString& cmd) { return QProcess::execute("/bin/sh", { "-c", cmd + " 2>/dev/null" }); };
+        if (sh(QString("mount --bind '%1' '%2' && mount -o remount,ro,bind '%2'").arg(src.path(), mnt.path())) != 0)
+            QSKIP("cannot make a read-only bind mount here (needs root)");
+        struct Unmount {
+            QString dir;
+            ~Unmount() { QProcess::execute("umount", { dir }); }
+        } unmount { mnt.path() };
+        const std::string ro = mnt.filePath("shard.schedlab").toStdString();
+        auto uri = store::Database::readUri(ro);
+        QVERIFY(uri.ok() && uri->ends_with("?immutable=1"));
+        auto p = store::Project::open(ro, store::Project::OpenMode::ReadOnly);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        auto runs = p.value()->runs();
+        QVERIFY(runs.ok());
+        QCOMPARE(runs->size(), std::size_t(1));
+        QCOMPARE(runs->front().status, std::string("finished"));
+        p = Result<std::unique_ptr<store::Project>>(makeError(ErrorCode::Empty, "closed"));
+        // Unmerged writes beside it on the read-only volume: said, not read as corrupted.
+        QProcess::execute("umount", { mnt.path() });
+        std::ofstream(file + "-wal") << "not yet merged";
+        QCOMPARE(sh(QString("mount --bind '%1' '%2' && mount -o remount,ro,bind '%2'").arg(src.path(), mnt.path())), 0);
+        auto refused = store::Project::open(ro, store::Project::OpenMode::ReadOnly);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.find("write-ahead log") != std::string::npos
+                && refused.error().message.find("corrupted") == std::string::npos,
+            refused.error().toString().c_str());
     }
 };
 
