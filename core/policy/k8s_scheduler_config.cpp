@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace schedlab::policy {
@@ -69,6 +71,10 @@ public:
             && api != "kubescheduler.config.k8s.io/v1beta2")
             return fail(root["apiVersion"] ? root["apiVersion"] : root, "apiVersion",
                 "'" + api + "' is not kubescheduler.config.k8s.io/v1 (or v1beta3, v1beta2)");
+        if (!knownKeys(root, "", { "apiVersion", "kind", "parallelism", "leaderElection", "clientConnection", "healthzBindAddress",
+                "metricsBindAddress", "enableProfiling", "enableContentionProfiling", "percentageOfNodesToScore",
+                "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles", "extenders", "delayCacheUntilActive" }))
+            return *m_error;
         KubeSchedulerConfig c;
         c.percentageOfNodesToScore = 0; // unset in the file: kube-scheduler's adaptive percentage
         if (const YAML::Node p = root["percentageOfNodesToScore"]; p && !p.IsNull())
@@ -100,12 +106,18 @@ public:
         if (haveProfile) {
             if (!profile.IsMap())
                 return fail(profile, at, "expected a profile (a mapping)");
+            for (std::size_t i = 0; i < profiles.size(); ++i)
+                if (!knownKeys(profiles[i], "profiles[" + std::to_string(i) + "]", { "schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig" }))
+                    return *m_error;
             const std::string name = scalar(profile["schedulerName"]);
             c.profile = name.empty() ? "default-scheduler" : name;
             if (const YAML::Node p = profile["percentageOfNodesToScore"]; p && !p.IsNull())
                 if (!integer(p, at + ".percentageOfNodesToScore", 0, 100, c.percentageOfNodesToScore))
                     return *m_error;
             if (const YAML::Node plugins = profile["plugins"]) {
+                if (!knownKeys(plugins, at + ".plugins", { "preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore",
+                        "score", "reserve", "permit", "preBind", "bind", "postBind", "multiPoint" }))
+                    return *m_error;
                 // multiPoint first, then score: score's settings win.
                 for (const char* point : { "multiPoint", "score" })
                     if (const YAML::Node set = plugins[point])
@@ -117,6 +129,8 @@ public:
                     return fail(configs, at + ".pluginConfig", "expected a list of {name, args}");
                 for (std::size_t i = 0; i < configs.size(); ++i) {
                     const std::string pat = at + ".pluginConfig[" + std::to_string(i) + "]";
+                    if (!knownKeys(configs[i], pat, { "name", "args" }))
+                        return *m_error;
                     const std::string plugin = scalar(configs[i]["name"]);
                     const YAML::Node args = configs[i]["args"];
                     if (plugin == "NodeResourcesFit" && args) {
@@ -165,12 +179,40 @@ private:
         return true;
     }
 
+    /// kube-scheduler decodes its configuration strictly (kubernetes#83030): a field it does not
+    /// know, or one given twice, stops it from starting. So here too, with the field's line.
+    bool knownKeys(const YAML::Node& map, const std::string& at, std::initializer_list<const char*> known)
+    {
+        if (!map || map.IsNull())
+            return true;
+        if (!map.IsMap())
+            return fail(map, at, "expected a mapping"), false;
+        std::set<std::string> seen;
+        for (auto it = map.begin(); it != map.end(); ++it) {
+            const std::string key = scalar(it->first);
+            const std::string path = (at.empty() ? "" : at + ".") + key;
+            if (std::find_if(known.begin(), known.end(), [&](const char* k) { return key == k; }) == known.end()) {
+                std::string list;
+                for (const char* k : known)
+                    list += (list.empty() ? "" : ", ") + std::string(k);
+                return fail(it->first, path, "unknown field '" + key + "' (kube-scheduler refuses it; known here: " + list + ")"), false;
+            }
+            if (!seen.insert(key).second)
+                return fail(it->first, path, "field '" + key + "' given twice (kube-scheduler refuses it)"), false;
+        }
+        return true;
+    }
+
     bool pluginSet(const YAML::Node& set, const std::string& at, std::map<std::string, int64_t>& weights)
     {
+        if (!knownKeys(set, at, { "enabled", "disabled" }))
+            return false;
         if (const YAML::Node disabled = set["disabled"]) {
             if (!disabled.IsSequence())
                 return fail(disabled, at + ".disabled", "expected a list of {name}"), false;
             for (std::size_t i = 0; i < disabled.size(); ++i) {
+                if (!knownKeys(disabled[i], at + ".disabled[" + std::to_string(i) + "]", { "name", "weight" }))
+                    return false;
                 const std::string name = scalar(disabled[i]["name"]);
                 if (name == "*")
                     weights.clear();
@@ -183,6 +225,8 @@ private:
                 return fail(enabled, at + ".enabled", "expected a list of {name, weight}"), false;
             for (std::size_t i = 0; i < enabled.size(); ++i) {
                 const std::string pat = at + ".enabled[" + std::to_string(i) + "]";
+                if (!knownKeys(enabled[i], pat, { "name", "weight" }))
+                    return false;
                 const std::string name = scalar(enabled[i]["name"]);
                 if (name.empty())
                     return fail(enabled[i], pat + ".name", "a plugin needs its name"), false;
@@ -209,6 +253,8 @@ private:
         out.clear();
         for (std::size_t i = 0; i < list.size(); ++i) {
             const std::string pat = at + "[" + std::to_string(i) + "]";
+            if (!knownKeys(list[i], pat, { "name", "weight" }))
+                return false;
             const std::string name = scalar(list[i]["name"]);
             int64_t weight = 1;
             if (const YAML::Node w = list[i]["weight"]; w && !w.IsNull())
@@ -230,9 +276,13 @@ private:
 
     bool fitArgs(const YAML::Node& args, const std::string& at, KubeSchedulerConfig& c)
     {
+        if (!knownKeys(args, at, { "apiVersion", "kind", "ignoredResources", "ignoredResourceGroups", "scoringStrategy" }))
+            return false;
         const YAML::Node s = args["scoringStrategy"];
         if (!s)
             return true;
+        if (!knownKeys(s, at + ".scoringStrategy", { "type", "resources", "requestedToCapacityRatio" }))
+            return false;
         const std::string type = scalar(s["type"]);
         if (type == "LeastAllocated" || type.empty())
             c.strategy = FitStrategy::LeastAllocated;
@@ -248,6 +298,8 @@ private:
             if (!resources(r, at + ".scoringStrategy.resources", c.fitResources, c))
                 return false;
         if (const YAML::Node ratio = s["requestedToCapacityRatio"]) {
+            if (!knownKeys(ratio, at + ".scoringStrategy.requestedToCapacityRatio", { "shape" }))
+                return false;
             const YAML::Node shape = ratio["shape"];
             const std::string sat = at + ".scoringStrategy.requestedToCapacityRatio.shape";
             if (!shape || !shape.IsSequence() || shape.size() == 0)
@@ -255,6 +307,8 @@ private:
             c.shape.clear();
             for (std::size_t i = 0; i < shape.size(); ++i) {
                 const std::string pat = sat + "[" + std::to_string(i) + "]";
+                if (shape[i].IsMap() && !knownKeys(shape[i], pat, { "utilization", "score" }))
+                    return false;
                 ShapePoint p;
                 if (!integer(shape[i]["utilization"] ? shape[i]["utilization"] : shape[i], pat + ".utilization", 0, 100, p.utilization)
                     || !integer(shape[i]["score"] ? shape[i]["score"] : shape[i], pat + ".score", 0, 10, p.score))
@@ -269,6 +323,8 @@ private:
 
     bool balancedArgs(const YAML::Node& args, const std::string& at, KubeSchedulerConfig& c)
     {
+        if (!knownKeys(args, at, { "apiVersion", "kind", "resources" }))
+            return false;
         const YAML::Node r = args["resources"];
         if (!r)
             return true;

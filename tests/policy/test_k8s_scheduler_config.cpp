@@ -142,6 +142,19 @@ private slots:
                                     << "percentageOfNodesToScore: '120' is not an integer in 0..100" << 3;
         QTest::newRow("plugin weight") << QString::fromStdString(config("  plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n        weight: lots\n"))
                                        << "profiles[0].plugins.score.enabled[0].weight: 'lots' is not an integer" << 9;
+        // Strict as kube-scheduler (kubernetes#83030): a misspelt, unknown or repeated field stops
+        // it from starting, so it is an error here too, not a silent LeastAllocated.
+        QTest::newRow("misspelt") << QString::fromStdString(config("  plugnConfig:\n  - name: NodeResourcesFit\n"))
+                                  << "profiles[0].plugnConfig: unknown field 'plugnConfig'" << 5;
+        QTest::newRow("unknown top") << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofile: []\n"
+                                     << "profile: unknown field 'profile'" << 3;
+        QTest::newRow("twice") << QString::fromStdString(config("  plugins: {}\n  plugins: {}\n"))
+                               << "profiles[0].plugins: field 'plugins' given twice" << 6;
+        QTest::newRow("strategy field") << QString::fromStdString(config(fitArgs("        type: MostAllocated\n        resource:\n        - name: cpu\n")))
+                                        << "scoringStrategy.resource: unknown field 'resource'" << 10;
+        // Cut mid-file: what is left is valid YAML but names a field that does not exist.
+        QTest::newRow("cut") << QString::fromStdString(config(fitArgs("        type: MostAllocated\n        resou")))
+                             << "scoringStrategy.resou: unknown field 'resou'" << 10;
     }
     void errorsNameLineAndPath()
     {
