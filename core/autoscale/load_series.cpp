@@ -139,6 +139,41 @@ Result<LoadSeries> perSecondCounts(const std::string& text, const std::string& p
     return s;
 }
 
+/// A timestamp,value series in time order with one row per timestamp: rows out of order are
+/// sorted, the values of rows sharing a timestamp added (no request is lost). What was done, with
+/// the first line of each, for LoadSeries::warnings.
+std::vector<std::string> inTimeOrder(std::vector<std::pair<double, double>>& rows, const std::vector<int64_t>& lines)
+{
+    std::vector<std::string> notes;
+    int64_t backwards = 0, firstBackwards = -1;
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        if (rows[i].first < rows[i - 1].first && backwards++ == 0)
+            firstBackwards = lines[i];
+    std::vector<std::size_t> order(rows.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rows[a].first < rows[b].first; });
+    std::vector<std::pair<double, double>> merged;
+    int64_t repeats = 0, firstRepeat = -1;
+    for (std::size_t i : order) {
+        if (!merged.empty() && merged.back().first == rows[i].first) {
+            merged.back().second += rows[i].second;
+            if (repeats++ == 0)
+                firstRepeat = lines[i];
+        } else {
+            merged.push_back(rows[i]);
+        }
+    }
+    rows = std::move(merged);
+    if (backwards > 0)
+        notes.push_back(std::to_string(backwards) + " row(s) earlier than the row above (first at line " + std::to_string(firstBackwards)
+            + "): read in time order");
+    if (repeats > 0)
+        notes.push_back(std::to_string(repeats) + " row(s) repeat an earlier row's timestamp (first at line " + std::to_string(firstRepeat)
+            + "): their values are added to it");
+    return notes;
+}
+
 Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, Resample resample)
 {
     // Header: the timestamp column ("TIMESTAMP" / "timestamp") and an optional "value" column.
@@ -171,6 +206,7 @@ Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, R
     if (tcol < 0)
         return makeError(ErrorCode::Format, "no TIMESTAMP / timestamp column in the header (a load file is per-second counts, arrivals or timestamp,value)", path, 1);
     std::vector<std::pair<double, double>> rows; // time, value (1 per arrival)
+    std::vector<int64_t> rowLines; // each row's line, for the notes on the order
     Error bad;
     bool failed = false;
     forEachLine(text, [&](int64_t line, const char* b, std::size_t n) {
@@ -205,14 +241,18 @@ Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, R
             return failed = true, false;
         }
         rows.emplace_back(t, v);
+        rowLines.push_back(line);
         return true;
     });
     if (failed)
         return bad;
     if (rows.empty())
         return makeError(ErrorCode::Empty, "no rows after the header", path);
-    std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     LoadSeries s;
+    if (vcol >= 0)
+        s.warnings = inTimeOrder(rows, rowLines);
+    else
+        std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     s.startEpochS = std::floor(rows.front().first);
     if (vcol < 0) {
         // Arrivals: one request per row, binned to the second.
@@ -238,6 +278,8 @@ Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, R
     char what[96];
     std::snprintf(what, sizeof what, "%g-s intervals, %s to 1 s", step, resample == Resample::Stepped ? "stepped" : "interpolated");
     s.source = what;
+    for (const std::string& w : s.warnings) // shown wherever the load is described (CLI, workbench)
+        s.source += "; " + w;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const std::size_t from = std::size_t(rows[i].first - s.startEpochS);
         const double rate = rows[i].second / step;

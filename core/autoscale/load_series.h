@@ -21,6 +21,9 @@ struct LoadSeries {
     std::string source; ///< how it was read ("per-second counts", "arrivals binned to 1 s", ...)
     std::vector<float> requests; ///< per 1-second step
     double startEpochS = 0; ///< the first step's time when the file says (0 = unknown)
+    /// What reading changed without losing a request (rows put in time order, rows of one
+    /// timestamp added), each with the first line it concerns.
+    std::vector<std::string> warnings;
     double total() const;
 };
 

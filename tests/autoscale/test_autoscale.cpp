@@ -309,6 +309,17 @@ private slots:
         // Second 0 is 0.25 of an interval before the first midpoint (toward nothing earlier: 2),
         // second 1 a quarter after it toward 4: 2 + 2 x 0.25 = 2.5; second 2 toward the previous: 4 - 2 x 0.25.
         QCOMPARE(interpolated->requests, (std::vector<float> { 2, 2.5f, 3.5f, 4 }));
+        // Rows out of order and rows repeating a timestamp lose no request: sorted, added, said.
+        auto messy = readLoadSeries(write("m.csv",
+            "timestamp,value\n2014-04-10 00:00:02,8\n2014-04-10 00:00:00,4\n2014-04-10 00:00:02,6\n2014-04-10 00:00:04,2\n"));
+        QVERIFY(messy.ok());
+        QCOMPARE(messy->requests, (std::vector<float> { 2, 2, 7, 7, 1, 1 })); // 4, 8 + 6, 2 over 2-s steps
+        QCOMPARE(messy->total(), 20.0);
+        QCOMPARE(messy->warnings.size(), std::size_t(2));
+        QCOMPARE(messy->warnings[0], std::string("1 row(s) earlier than the row above (first at line 3): read in time order"));
+        QCOMPARE(messy->warnings[1], std::string("1 row(s) repeat an earlier row's timestamp (first at line 4): their values are added to it"));
+        QVERIFY(messy->source.find("their values are added") != std::string::npos);
+        QVERIFY(stepped->warnings.empty());
         QVERIFY(!readLoadSeries(write("e.txt", "  \n")).ok());
         QVERIFY(!readLoadSeries(write("h.csv", "when,value\n1,2\n")).ok());
     }
