@@ -53,6 +53,8 @@ public:
     std::size_t bufferCapacity() const { return m_buffer.size(); }
     /// File name without directories, used in messages.
     const std::string& displayName() const { return m_displayName; }
+    /// Messages name the input as `name` (a stream's copy is read from another path).
+    void setDisplayName(std::string name) { m_displayName = std::move(name); }
 
 private:
     LineReader() = default;

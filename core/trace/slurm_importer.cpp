@@ -322,8 +322,13 @@ void SlurmImporter::State::runTimes(SacctRow& r, const SacctLayout& L, const std
         job.runTimeS = -1;
         ++neverStarted;
     }
-    if (start >= 0 && start < job.submitTimeS)
+    if (start >= 0 && start < job.submitTimeS) {
         ++startBeforeSubmit;
+        char gap[32];
+        std::snprintf(gap, sizeof gap, "%.0f s", job.submitTimeS - start);
+        r.row.warn("start-before-submit", "Start",
+            std::string("starts ") + gap + " before it was submitted (clock skew or a requeue?): kept as logged; a replay of the log starts it at its submit");
+    }
 }
 
 bool SlurmImporter::State::addTasks(SacctRow& r, const SacctLayout& L, const SacctValues& v, Trace& trace, Job& job)
@@ -509,7 +514,6 @@ Status SlurmImporter::finish(Trace& trace, ImportContext& ctx)
     note("wait-estimated", m->estimatedWait);
     note("reqmem-per-cpu-flag", m->perCpuFlag);
     note("nodelist-count-differs", m->hostCountDiffers);
-    note("start-before-submit", m->startBeforeSubmit);
     note("never-started", m->neverStarted);
     return {};
 }

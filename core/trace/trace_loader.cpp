@@ -96,6 +96,8 @@ Status importFiles(const TraceFormat& format, const ImportOptions& options, Impo
             return f.readPath == f.path ? reader.error()
                                         : Error { reader.error().code, reader.error().message, f.path, -1, -1 };
         LineReader& r = *reader.value();
+        if (f.readPath != f.path)
+            r.setDisplayName(baseName(f.path));
         const Status st = import->add(f, r, trace, ctx);
         if (!st)
             return st.error();

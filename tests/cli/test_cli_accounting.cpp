@@ -64,6 +64,11 @@ private slots:
     {
         QTemporaryDir dir;
         const QString log = write(dir, "sacct.txt", kLog);
+        // Reading it already says so, with the row's line and column.
+        Run info = cli({ "info", log });
+        QCOMPARE(info.code, 0);
+        QVERIFY2(info.out.contains("sacct.txt:3") && info.out.contains("Start") && info.out.contains("starts 10 s before it was submitted"),
+            info.out.constData());
         Run r = cli({ "replay", log, "--mode", "timed", "--policy", "logged,firstfit", "--from", "0" });
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY2(r.out.contains("logged: 1 decisions of the log the model cannot reproduce (start-before-submit 1); the first: "

@@ -116,6 +116,24 @@ private slots:
         QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
         QCOMPARE(r->trace.jobs.size(), std::size_t(5)); // and yet readable while loaded
     }
+
+    // Warnings from a stream name the stream (not the copy it is read from), with their line.
+    void warningsNameTheStream()
+    {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("sacct-pipe").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        std::thread writer([&] {
+            std::ofstream(fifo) << "JobID|Submit|Start|End|State|NCPUS|NodeList\n"
+                                   "2|2024-01-01T00:01:00|2024-01-01T00:00:50|2024-01-01T00:05:50|COMPLETED|1|cn1\n";
+        });
+        auto r = trace::loadTrace({ fifo });
+        writer.join();
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        QCOMPARE(r->diagnostics.kept().size(), std::size_t(1));
+        QCOMPARE(r->diagnostics.kept().front().file, std::string("sacct-pipe"));
+        QCOMPARE(r->diagnostics.kept().front().line, int64_t(2));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStreams)
