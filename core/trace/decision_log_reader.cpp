@@ -28,6 +28,40 @@ namespace {
 
 namespace dom = simdjson::dom;
 
+/// Why a line is not a record, by what the parser stopped at (category, message).
+std::pair<const char*, std::string> whyNotJson(simdjson::error_code e, std::string_view line)
+{
+    auto bare = [&](std::string_view word) { // NaN / Infinity as a value (":NaN", ": -Infinity")
+        for (std::size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
+            std::size_t b = at;
+            while (b > 0 && (line[b - 1] == ' ' || line[b - 1] == '-' || line[b - 1] == '+'))
+                --b;
+            if (b > 0 && (line[b - 1] == ':' || line[b - 1] == ',' || line[b - 1] == '['))
+                return true;
+        }
+        return false;
+    };
+    if (e != simdjson::SUCCESS && (bare("NaN") || bare("Infinity")))
+        return { "bad-number", "NaN or Infinity, which JSON has no number for" };
+    switch (e) {
+    case simdjson::SUCCESS:
+        return { "bad-record", "a JSON value but not an object" };
+    case simdjson::UTF8_ERROR:
+        return { "bad-encoding", "not valid UTF-8" };
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE:
+        return { "bad-number", "a number JSON cannot hold (out of range, like 1e309 or 2^64, or malformed)" };
+    case simdjson::UNESCAPED_CHARS:
+        return { "bad-encoding", "a control character (such as NUL) inside a string" };
+    case simdjson::F_ATOM_ERROR:
+    case simdjson::N_ATOM_ERROR:
+    case simdjson::T_ATOM_ERROR:
+        return { "bad-record", "a bare word that is not true, false or null (NaN and Infinity are not JSON)" };
+    default:
+        return { "bad-record", std::string("not a JSON object (cut mid-way?): ") + simdjson::error_message(e) };
+    }
+}
+
 constexpr double kLatestUnixS = 253402300799.0; // 9999-12-31T23:59:59Z
 
 /// A bad field: where (a JSON pointer in the record) and what.
@@ -509,12 +543,15 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
         padded.append(simdjson::SIMDJSON_PADDING, ' ');
         dom::element doc;
         dom::object obj;
-        const bool parsed = !parser.parse(padded.data(), line.size(), false).get(doc) && !doc.get_object().get(obj);
+        const simdjson::error_code jsonError = parser.parse(padded.data(), line.size(), false).get(doc);
+        const bool parsed = !jsonError && !doc.get_object().get(obj);
         const int64_t lineNo = reader.lineNumber();
-        auto warn = [&](const std::string& field, const std::string& message) {
+        auto warn = [&](const std::string& field, const std::string& message, const char* category = "bad-record") {
             ++badRecords;
             if (badRecords <= 50) // the field as a JSON pointer into the record
-                ctx.diagnostics.warn("bad-record", file, lineNo, field.empty() ? field : "/" + field, message + "; record skipped");
+                ctx.diagnostics.warn(category, file, lineNo, field.empty() ? field : "/" + field, message + "; record skipped");
+            else
+                ctx.diagnostics.count(category);
         };
 
         if (!headerSeen) {
@@ -524,7 +561,8 @@ Status SchedulerLog::addDecisionLog(LineReader& reader, ImportContext& ctx, K8sO
             continue;
         }
         if (!parsed) {
-            warn("", "not a JSON object (cut mid-way?)");
+            const auto [category, why] = whyNotJson(jsonError, line);
+            warn("", why, category);
             continue;
         }
         std::string_view kind;

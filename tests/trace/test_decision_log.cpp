@@ -222,6 +222,37 @@ private slots:
         QCOMPARE(r->trace.logged.terms.size(), std::size_t(0));
         QCOMPARE(int(r->trace.nodes.size()), 1);
     }
+
+    // A line that is not JSON says what the parser stopped at, in its own category.
+    void unreadableLinesSayWhy_data()
+    {
+        QTest::addColumn<QByteArray>("record");
+        QTest::addColumn<QString>("category");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("huge") << QByteArray(R"({"kind":"decision","time":1e309,"pod":"p","node":"n"})") << "bad-number" << "a number JSON cannot hold";
+        QTest::newRow("2^64") << QByteArray(R"({"kind":"decision","time":18446744073709551616,"pod":"p","node":"n"})") << "bad-number"
+                              << "a number JSON cannot hold";
+        QTest::newRow("NaN") << QByteArray(R"({"kind":"decision","time":NaN,"pod":"p","node":"n"})") << "bad-number" << "NaN or Infinity";
+        QTest::newRow("utf-8") << QByteArray("{\"kind\":\"decision\",\"time\":1,\"pod\":\"p\xff\",\"node\":\"n\"}") << "bad-encoding"
+                               << "not valid UTF-8";
+        QTest::newRow("cut") << QByteArray(R"({"kind":"decision","time":5,"pod":"p")") << "bad-record" << "cut mid-way";
+    }
+    void unreadableLinesSayWhy()
+    {
+        QFETCH(QByteArray, record);
+        QFETCH(QString, category);
+        QFETCH(QString, message);
+        const std::string text = std::string(R"({"schema":"schedlab.decision-log/1"})") + "\n"
+            + R"({"kind":"node","name":"n","cpu":"4","memory":"8Gi"})" + "\n" + R"({"kind":"pod","name":"p","time":0,"cpu":1,"runtime":5})"
+            + "\n" + record.toStdString() + "\n" + R"({"kind":"decision","time":1,"pod":"p","node":"n"})" + "\n";
+        auto r = loadTrace({ writeFile(m_dir, "lines.jsonl", text) });
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        QCOMPARE(r->diagnostics.countOf(category.toStdString()), int64_t(1));
+        const auto& w = r->diagnostics.kept().front();
+        QCOMPARE(w.line, int64_t(4));
+        QVERIFY2(w.message.find(message.toStdString()) != std::string::npos, w.message.c_str());
+        QCOMPARE(int(r->trace.logged.decisions.size()), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDecisionLog)
