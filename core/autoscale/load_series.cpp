@@ -2,6 +2,8 @@
 
 #include "load_series.h"
 
+#include <cctype>
+
 #include <bzlib.h>
 
 #include <algorithm>
@@ -349,9 +351,11 @@ Result<LoadSeries> readLoadSeries(const std::string& path, Resample resample)
     }
     if (text->find_first_not_of(" \t\r\n") == std::string::npos)
         return makeError(ErrorCode::Empty, "empty load file", path);
-    // Per-second counts have only digits and white space in their first line.
+    // Per-second counts: a first line of numbers (no comma, a digit first); a bad one among them is
+    // reported as a bad count, not as a CSV without its header.
     const std::string first = text->substr(0, std::min(text->find('\n'), std::size_t(4096)));
-    const bool counts = first.find_first_not_of("0123456789 \t\r") == std::string::npos;
+    const std::size_t lead = first.find_first_not_of(" \t\r");
+    const bool counts = first.find(',') == std::string::npos && (lead == std::string::npos || std::isdigit(static_cast<unsigned char>(first[lead])));
     auto series = counts ? perSecondCounts(*text, path) : csvSeries(*text, path, resample);
     if (!series)
         return series.error();

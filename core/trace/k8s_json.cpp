@@ -4,6 +4,7 @@
 // by name, so objects of any Kubernetes version parse; what an object lacks stays -1 / empty.
 
 #include "k8s_json_reader.h"
+#include "json_error_location.h"
 
 #include "fields.h"
 #include "rfc3339.h"
@@ -550,21 +551,40 @@ K8sJsonReader::K8sJsonReader()
 
 K8sJsonReader::~K8sJsonReader() = default;
 
+namespace {
+/// `error` with the spot in `text` where the parser stopped (line, column, what), when it has one.
+Error locatedJsonError(Error error, std::string_view text, error_code e)
+{
+    const JsonErrorSpot spot = locateJsonError(text, e);
+    if (spot.line > 0 && error.line < 0) {
+        error.message += "; it stops at " + spot.what + " (byte " + std::to_string(spot.byte) + ")";
+        error.line = spot.line;
+        error.column = int(spot.column);
+    }
+    return error;
+}
+} // namespace
+
 Status K8sJsonReader::read(const char* text, std::size_t size, const std::string& file, K8sObjects& out, Diagnostics& diagnostics)
 {
+    const std::string_view all(text, size);
+    auto invalid = [&](error_code err) {
+        return locatedJsonError(Error { ErrorCode::Parse, std::string("not valid JSON (truncated or corrupted): ") + simdjson::error_message(err),
+                                    file, -1, -1 },
+            all, err);
+    };
     od::document doc;
     if (const error_code err = m->parser.iterate(text, size, size + kJsonPadding).get(doc))
-        return makeError(ErrorCode::Parse,
-            std::string(err == simdjson::CAPACITY ? "JSON document too large: " : "not valid JSON (truncated or corrupted): ")
-                + simdjson::error_message(err),
-            file);
+        return err == simdjson::CAPACITY ? makeError(ErrorCode::Parse, std::string("JSON document too large: ") + simdjson::error_message(err), file)
+                                         : invalid(err);
     Reader reader(file, out, diagnostics);
+    auto readerError = [&] { return locatedJsonError(*reader.error(), all, reader.jsonError()); };
     od::value root;
     if (const error_code err = doc.get_value().get(root))
-        return makeError(ErrorCode::Parse, std::string("not valid JSON (truncated or corrupted): ") + simdjson::error_message(err), file);
+        return invalid(err);
     od::json_type type;
     if (const error_code err = root.type().get(type))
-        return makeError(ErrorCode::Parse, std::string("not valid JSON (truncated or corrupted): ") + simdjson::error_message(err), file);
+        return invalid(err);
     bool any = false;
     if (type == od::json_type::array) { // a bare array of objects (Sonobuoy)
         const bool ok = elements(root, reader, "", [&](std::size_t i, od::value child) {
@@ -577,12 +597,12 @@ Status K8sJsonReader::read(const char* text, std::size_t size, const std::string
             return true;
         });
         if (!ok)
-            return *reader.error();
+            return readerError();
     } else if (!reader.item(root, "", 0, any)) {
-        return *reader.error();
+        return readerError();
     }
     if (reader.error())
-        return *reader.error();
+        return readerError();
     const char* where = nullptr;
     if (doc.current_location().get(where) != simdjson::OUT_OF_BOUNDS) // not at the end
         return makeError(ErrorCode::Parse,

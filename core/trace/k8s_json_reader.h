@@ -88,15 +88,20 @@ public:
     /// `kubernetes` false, when it is no Kubernetes object.
     bool item(od::value v, const std::string& at, int depth, bool& kubernetes);
     const std::optional<Error>& error() const { return m_error; }
+    /// The JSON error that stopped reading (SUCCESS when none or another kind of error).
+    error_code jsonError() const { return m_jsonError; }
     void fail(error_code e, const std::string& at)
     {
-        if (!m_error)
+        if (!m_error) {
             m_error = Error { ErrorCode::Parse,
                 std::string("not valid JSON (truncated or corrupted) at ") + (at.empty() ? "/" : at) + ": " + simdjson::error_message(e),
                 m_file, -1, -1 };
+            m_jsonError = e;
+        }
     }
 
 private:
+    error_code m_jsonError = simdjson::SUCCESS;
     void warn(const std::string& category, const std::string& pointer, const std::string& message)
     {
         m_diag.warn(category, m_file, -1, pointer, message);

@@ -309,6 +309,10 @@ private slots:
         // Second 0 is 0.25 of an interval before the first midpoint (toward nothing earlier: 2),
         // second 1 a quarter after it toward 4: 2 + 2 x 0.25 = 2.5; second 2 toward the previous: 4 - 2 x 0.25.
         QCOMPARE(interpolated->requests, (std::vector<float> { 2, 2.5f, 3.5f, 4 }));
+        // A bad count on the first line is a bad count, not a CSV without its header.
+        auto firstBad = readLoadSeries(write("c1.txt", "12 x3 4\n5\n"));
+        QVERIFY(!firstBad.ok());
+        QVERIFY2(firstBad.error().toString().find("c1.txt:1: count 2: 'x3 4") != std::string::npos, firstBad.error().toString().c_str());
         // Rows out of order and rows repeating a timestamp lose no request: sorted, added, said.
         auto messy = readLoadSeries(write("m.csv",
             "timestamp,value\n2014-04-10 00:00:02,8\n2014-04-10 00:00:00,4\n2014-04-10 00:00:02,6\n2014-04-10 00:00:04,2\n"));

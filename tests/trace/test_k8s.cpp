@@ -433,7 +433,16 @@ private slots:
         QVERIFY(!l.trace.tasks[0].logged.node.valid());
         // Truncated JSON, an empty file, JSON that is not Kubernetes, events without objects.
         Error e = loadError({ { "cut.json", node.substr(0, node.size() / 2) } });
-        QVERIFY2(e.toString().find("cut.json: not valid JSON (truncated or corrupted)") != std::string::npos, e.toString().c_str());
+        QVERIFY2(e.toString().find("cut.json:1:") != std::string::npos && e.message.find("not valid JSON (truncated or corrupted)") != std::string::npos
+                && e.message.find("it stops at the end: the document is cut short") != std::string::npos,
+            e.toString().c_str());
+        // Where the parser stopped: a NUL, a byte that is not UTF-8 (line, column, byte).
+        const std::string head = "{\"kind\": \"NodeList\",\n\"items\": [\n"
+                                 "{\"kind\": \"Node\", \"metadata\": {\"name\": \"a\"}, \"status\": {\"allocatable\": {\"cpu\": \"4\"}}},\n";
+        e = loadError({ { "nul.json", head + "{\"kind\": \"Node\", \"metadata\": {\"name\": \"b" + std::string(1, '\0') + "\"}}]}\n" } });
+        QVERIFY2(e.line == 4 && e.column == 41 && e.message.find("a NUL byte") != std::string::npos, e.toString().c_str());
+        e = loadError({ { "latin1.json", head + "{\"kind\": \"Node\", \"metadata\": {\"name\": \"caf\xe9\"}}]}\n" } });
+        QVERIFY2(e.line == 4 && e.column == 43 && e.message.find("not UTF-8 (0xe9)") != std::string::npos, e.toString().c_str());
         e = loadError({ { "events.json", R"({"kind":"EventList","items":[{"metadata":{"name":"e"},"involvedObject":{"kind":"Pod","name":"x"},"reason":"Scheduled","message":"Successfully assigned x to n","firstTimestamp":"2024-01-01T00:00:00Z"}]})" } });
         QVERIFY2(e.toString().find("events but no node or pod objects in events.json") != std::string::npos, e.toString().c_str());
         e = loadError({ { "n.json", node }, { "other.json", R"({"metadata":{"name":"x"},"spec":{"containers":[]}})" }, { "x.json", R"({"hello":"world","metadata":{}})" } });
