@@ -272,10 +272,13 @@ Status K8sImporter::finish(Trace& trace, ImportContext& ctx)
             s += (s.empty() ? "" : ", ") + f;
         return s;
     }();
+    // When records were there but unreadable, the error says so with the first, not only "add some".
+    const std::string skipped = diag.total() == 0 ? std::string()
+        : "; " + std::to_string(diag.total()) + " record(s) were skipped as unreadable, the first: " + diag.kept().front().toString();
     if (o.nodes.empty() && o.pods.empty() && m_hasLog)
         return makeError(ErrorCode::Empty,
             "a scheduler's log needs the cluster it scheduled: add `kubectl get nodes -o json` and `kubectl get pods -A -o json` "
-            "output, or node and pod records to a decision log (" + files + ")",
+            "output, or node and pod records to a decision log (" + files + ")" + skipped,
             m_files.empty() ? std::string() : m_files.front());
     if (o.nodes.empty() && o.pods.empty())
         return makeError(ErrorCode::Empty,

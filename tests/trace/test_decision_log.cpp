@@ -253,6 +253,19 @@ private slots:
         QVERIFY2(w.message.find(message.toStdString()) != std::string::npos, w.message.c_str());
         QCOMPARE(int(r->trace.logged.decisions.size()), 1);
     }
+
+    // Every node and pod record unreadable: the error says they were there, with the first one.
+    void skippedRecordsAreNamedInTheError()
+    {
+        const std::string text = std::string(R"({"schema":"schedlab.decision-log/1"})") + "\n" + R"({"kind":"node","name":"m","cpu":"4 cores"})" + "\n"
+            + R"({"kind":"decision","time":1,"pod":"p","node":"m"})" + "\n";
+        auto r = loadTrace({ writeFile(m_dir, "skipped.jsonl", text) });
+        QVERIFY(!r.ok());
+        const std::string e = r.error().toString();
+        QVERIFY2(e.find("needs the cluster it scheduled") != std::string::npos && e.find("1 record(s) were skipped as unreadable") != std::string::npos
+                && e.find("skipped.jsonl:2: /cpu") != std::string::npos,
+            e.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDecisionLog)
