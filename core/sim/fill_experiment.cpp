@@ -1,5 +1,6 @@
 #include "fill_experiment.h"
 #include "fill_migration.h"
+#include "recorders.h"
 
 #include "metrics/fragmentation.h"
 

@@ -3,8 +3,9 @@
 /// FillOptions, which a RunSpec stores). The decision log is written by the engine (which
 /// decisions it holds is part of the replay's semantics); every other output is an observer of
 /// the run's events (replay_observer.h) that runTimedReplay / runFillExperiment add for the
-/// switches here and whose product they put into the result (TimedResult / FillResult::heat,
-/// ::stateHashes). A new output is a new observer: passed in `Observers` it needs no switch here.
+/// switches here (recorders.h) and whose product they put into the result (TimedResult /
+/// FillResult::heat, ::stateHashes). A new output is a new observer: passed in `Observers` it
+/// needs no switch here.
 
 #include "node_heat.h"
 #include "replay_observer.h"
@@ -12,7 +13,6 @@
 #include "state_journal.h"
 
 #include <cstdint>
-#include <optional>
 
 namespace schedlab::sim {
 
@@ -30,27 +30,6 @@ struct Recording {
 
     /// Decisions carry Decision::statePos (else -1): there is a journal it points into.
     bool statePositions() const { return journal != nullptr; }
-};
-
-/// The observers one run's Recording asks for, next to the caller's; their products go into the
-/// result once the run is over. Private to the run functions (fill_experiment.cpp,
-/// timed_replay.cpp); lives as long as the run.
-class Recorders {
-public:
-    /// Hashes: StateHashRecorder live (fill) or from the journal (timed; none without one).
-    enum class Hashes { Live, FromJournal };
-    Recorders(const Recording& recording, int nodes, Hashes hashes, const Observers& others);
-    Recorders(const Recorders&) = delete; // m_all points into it
-    Recorders& operator=(const Recorders&) = delete;
-    /// The caller's observers, then the journal, the heat and the hash recorders.
-    const Observers& observers() const { return m_all; }
-    /// Moves the recorders' products into a result's fields.
-    void takeInto(NodeHeat& heat, StateHashes& hashes);
-
-private:
-    std::optional<NodeHeatRecorder> m_heat;
-    std::optional<StateHashRecorder> m_hashes;
-    Observers m_all;
 };
 
 } // namespace schedlab::sim

@@ -1,4 +1,5 @@
 #include "timed_replay_impl.h"
+#include "recorders.h"
 
 #include "trace/fields.h"
 

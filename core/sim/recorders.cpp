@@ -1,4 +1,4 @@
-#include "recording.h"
+#include "recorders.h"
 
 namespace schedlab::sim {
 
