@@ -72,6 +72,7 @@ public:
         , m_p99(options.p99WindowS)
         , m_rng(options.seed ^ kPolicyStream)
         , m_logged(policy.name() == "logged")
+        , m_watched(!observers.empty())
     {
     }
 
@@ -113,9 +114,8 @@ private:
     void allocate(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.allocate(p);
-        ++m_statePos;
-        for (ReplayObserver* o : m_observers)
-            o->allocated(p, m_cluster);
+        if (m_watched)
+            stateChanged(p, StateOp::Allocated);
         nodeChanged(p.node);
         m_policy->onAllocated(p, r);
     }
@@ -123,15 +123,15 @@ private:
     void release(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.release(p);
-        m_statePos += m_undoing ? -1 : 1;
-        for (ReplayObserver* o : m_observers)
-            if (m_undoing)
-                o->undone(p, m_cluster);
-            else
-                o->released(p, m_cluster);
+        if (m_watched)
+            stateChanged(p, m_undoing ? StateOp::Undone : StateOp::Released);
         nodeChanged(p.node);
         m_policy->onReleased(p, r);
     }
+    enum class StateOp : uint8_t { Allocated, Released, Undone };
+    /// Counts the state position and tells the observers (a run without observers has no journal,
+    /// so no positions: the unwatched path stays one test).
+    void stateChanged(const cluster::Placement& p, StateOp op);
     const trace::Task& taskOf(const Unit& u, int k) const { return m_trace.tasks[std::size_t(u.firstTask + k)]; }
     /// Places every task of the unit with the policy; on failure rolls back and returns false.
     bool tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
@@ -227,7 +227,7 @@ private:
     /// replaced them with the placement on the room it made.
     bool m_attemptByPolicy = false;
     policy::PlacementPolicy* m_policy; ///< the fork's policy once the fork time is reached
-    int64_t m_statePos = 0; ///< allocations and releases so far less the undone ones
+    int64_t m_statePos = 0; ///< allocations and releases so far less the undone ones (when watched)
     int64_t m_tryPos = 0; ///< statePos() when the current tryPlace started
     bool m_undoing = false; ///< releases take back tentative allocations no decision refers to
     TimedOptions m_opt;
@@ -238,6 +238,7 @@ private:
     metrics::WindowedPercentile m_p99;
     Rng m_rng;
     bool m_logged;
+    const bool m_watched; ///< there are observers (state events and positions are only for them)
 
     std::vector<Unit> m_units;
     std::vector<UnitResult> m_results;

@@ -38,6 +38,17 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& pla
     return true;
 }
 
+void Replay::stateChanged(const cluster::Placement& p, StateOp op)
+{
+    m_statePos += op == StateOp::Undone ? -1 : 1;
+    for (ReplayObserver* o : m_observers)
+        switch (op) {
+        case StateOp::Allocated: o->allocated(p, m_cluster); break;
+        case StateOp::Released: o->released(p, m_cluster); break;
+        case StateOp::Undone: o->undone(p, m_cluster); break;
+        }
+}
+
 void Replay::rollback(int32_t ui, std::vector<cluster::Placement>& placed, bool referenced)
 {
     m_undoing = !referenced;
