@@ -139,9 +139,9 @@ int benchReplay(const fs::path& traces, int repeat)
             double alloc = 0;
             const double s = timeIt([&] {
                 auto p = policy::makePlacementPolicy(name);
-                sim::FillOptions o;
-                o.recordDecisions = false;
-                auto r = sim::runFillExperiment(t->trace, *p, o);
+                sim::Recording rec;
+                rec.decisions = false;
+                auto r = sim::runFillExperiment(t->trace, *p, sim::FillOptions {}, rec);
                 alloc = r ? r->finalGpuAllocPct : -1;
                 return r.ok();
             });
@@ -153,8 +153,9 @@ int benchReplay(const fs::path& traces, int repeat)
                 auto p = policy::makePlacementPolicy(name);
                 sim::FillOptions o;
                 o.seed = seed;
-                o.recordDecisions = false;
-                ok = sim::runFillExperiment(t->trace, *p, o).ok() && ok;
+                sim::Recording rec;
+                rec.decisions = false;
+                ok = sim::runFillExperiment(t->trace, *p, o, rec).ok() && ok;
             }
         std::printf("  paper grid (6 policies x 10 seeds): %.2f s\n",
             std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count());
@@ -166,10 +167,11 @@ int benchReplay(const fs::path& traces, int repeat)
             return fail(t.error().toString());
         sim::TimedOptions o;
         o.backfill = sim::Backfill::Easy;
-        o.recordDecisions = false;
+        sim::Recording rec;
+        rec.decisions = false;
         const double s = timeIt([&] {
             auto p = policy::makePlacementPolicy("firstfit");
-            return sim::runTimedReplay(t->trace, *p, o).ok();
+            return sim::runTimedReplay(t->trace, *p, o, rec).ok();
         });
         std::printf("timed replay NASA-iPSC (18066 jobs), FCFS + EASY, FirstFit: %.1f ms of simulation\n", s * 1000);
     }
@@ -181,9 +183,9 @@ int benchReplay(const fs::path& traces, int repeat)
             if (!t)
                 return false;
             auto p = policy::makePlacementPolicy("firstfit");
-            sim::TimedOptions o;
-            o.recordDecisions = false;
-            return sim::runTimedReplay(t->trace, *p, o).ok();
+            sim::Recording rec;
+            rec.decisions = false;
+            return sim::runTimedReplay(t->trace, *p, sim::TimedOptions {}, rec).ok();
         });
         std::printf("timed replay Google task_events part 0 (190926 tasks), import + FCFS FirstFit: %.2f s\n", s);
     }

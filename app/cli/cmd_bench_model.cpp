@@ -74,11 +74,11 @@ int benchModel(const std::string& tracesDir)
         std::printf("openb all_node (%zu nodes) x pod_list_default, fill ratio 1.3, seed 42:\n", t.nodes.size());
         for (int topK : { 0, 8 }) {
             Timed timed(std::unique_ptr<policy::PlacementPolicy>(new rl::LearnedPolicy(net->cloneNetwork())));
-            sim::FillOptions fo;
-            fo.recordDecisions = topK > 0;
-            fo.topK = topK;
-            fo.recordHeat = false;
-            auto r = sim::runFillExperiment(t, timed, fo);
+            sim::Recording rec;
+            rec.decisions = topK > 0;
+            rec.topK = topK;
+            rec.heat = false;
+            auto r = sim::runFillExperiment(t, timed, sim::FillOptions {}, rec);
             if (!r)
                 return fail(r.error().toString());
             printLatency(topK ? "place() incl. top-8 Q-values for the log" : "place() (preselect + features + Q)", timed.micros);

@@ -38,10 +38,11 @@ int benchScaling(int64_t maxJobs, int64_t maxEasyJobs)
                 break;
             sim::TimedOptions o;
             o.backfill = b ? sim::Backfill::Easy : sim::Backfill::None;
-            o.recordDecisions = false;
-            o.recordHeat = false;
+            sim::Recording rec;
+            rec.decisions = false;
+            rec.heat = false;
             auto p = policy::makePlacementPolicy("firstfit");
-            auto r = sim::runTimedReplay(t.value(), *p, o);
+            auto r = sim::runTimedReplay(t.value(), *p, o, rec);
             if (!r) {
                 std::printf("  %s\n", r.error().toString().c_str());
                 ok = false;

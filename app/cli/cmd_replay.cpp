@@ -69,11 +69,14 @@ void runParallel(std::size_t n, int jobs, const std::function<void(std::size_t)>
 
 // One cell of the comparison: without a project an unrecorded execute(), with one a recorded run
 // (workflow::RunRecorder: inserted as running, results, decisions and journal stored after).
-Result<workflow::RunOutcome> runCell(const sim::RunSpec& spec, const trace::Trace& trace, store::Project* project, int64_t traceId)
+Result<workflow::RunOutcome> runCell(
+    const sim::RunSpec& spec, const trace::Trace& trace, store::Project* project, int64_t traceId, int topK)
 {
-    if (project)
-        return workflow::RunRecorder(*project, traceId).run(spec, trace);
-    return workflow::execute(spec, trace, workflow::ExecuteOptions { false });
+    if (!project)
+        return workflow::execute(spec, trace, workflow::ExecuteOptions { false, topK });
+    workflow::RunRecorder recorder(*project, traceId);
+    recorder.setTopK(topK);
+    return recorder.run(spec, trace);
 }
 
 // What every cell of a replay shares.
@@ -81,7 +84,8 @@ struct ReplayRun {
     const trace::Trace& trace;
     std::vector<std::string> policies;
     std::vector<uint64_t> seeds;
-    sim::FillOptions fill; ///< the fill experiment's options; tieBreak and topK serve timed runs too
+    sim::FillOptions fill; ///< the fill experiment's options; tieBreak serves timed runs too
+    int topK = 8; ///< candidates kept per decision in the project's log
     std::string schedulerConfig; ///< a KubeSchedulerConfiguration's text, kept with each run
     store::Project* project = nullptr; ///< null: runs are not recorded
     int64_t traceId = -1;
@@ -157,7 +161,7 @@ Result<TimedTable> runTimedCells(const ReplayRun& run, sim::TimedOptions o, bool
             o.seed = seed;
             sim::RunSpec spec = sim::RunSpec::timed(name, o);
             spec.schedulerConfig = run.schedulerConfig;
-            auto out = runCell(spec, run.trace, run.project, run.traceId);
+            auto out = runCell(spec, run.trace, run.project, run.traceId, run.topK);
             if (!out)
                 return out.error();
             const sim::TimedResult* r = out->timed.get();
@@ -252,7 +256,6 @@ int runTimed(const Args& args, const ReplayRun& run, const std::optional<trace::
         o.windowToS = window->toS;
     }
     o.tieBreak = run.fill.tieBreak;
-    o.topK = run.fill.topK;
     o.powerOffIdle = args.flag("power-off-idle");
     sim::RunSpec spec = sim::RunSpec::timed({}, o);
     if (std::string e = parseRunOptions(args, spec); !e.empty())
@@ -328,6 +331,7 @@ struct ReplayRequest {
     std::optional<sim::RunMode> mode; ///< none = auto (the trace decides)
     std::optional<double> fromS, toS; ///< the timed replay's window from the first submit
     sim::FillOptions fill;
+    int topK = 8;
     std::vector<uint64_t> seeds;
     std::vector<std::string> policies;
     int jobs = 1;
@@ -390,7 +394,7 @@ std::string parseReplayRequest(const Args& args, ReplayRequest& r)
     std::string error;
     r.fill.ratio = args.real("ratio", r.fill.ratio, error);
     r.fill.trimAboveRatio = !args.flag("no-trim");
-    r.fill.topK = int(args.integer("top-k", 8, error));
+    r.topK = int(args.integer("top-k", 8, error));
     // Default: the reference each mode follows; fill the FGD authors' simulator (a seeded node
     // order), timed upstream kube-scheduler (random per decision).
     if (auto t = args.value("tie-break"); t && !policy::parseTieBreak(*t, r.fill.tieBreak))
@@ -511,7 +515,7 @@ int runFill(const Args& args, const ReplayRun& run, int parallelJobs)
         o.seed = seeds[c % seeds.size()];
         sim::RunSpec spec = sim::RunSpec::fill(run.policies[c / seeds.size()], o);
         spec.schedulerConfig = run.schedulerConfig;
-        results[c] = runCell(spec, run.trace, run.project, run.traceId);
+        results[c] = runCell(spec, run.trace, run.project, run.traceId, run.topK);
     });
     QJsonArray runs;
     std::vector<FillRow> rows;
@@ -564,7 +568,8 @@ int runReplay(const std::vector<std::string>& argv)
     auto project = openReplayProject(args, *loaded, traceId);
     if (!project)
         return fail(project.error().toString());
-    const ReplayRun run { loaded->trace, request.policies, request.seeds, request.fill, request.schedulerConfig, project->get(), traceId };
+    const ReplayRun run { loaded->trace, request.policies, request.seeds, request.fill, request.topK,
+        request.schedulerConfig, project->get(), traceId };
     if (request.mode == sim::RunMode::Timed)
         return runTimed(args, run, window);
     return runFill(args, run, request.jobs);

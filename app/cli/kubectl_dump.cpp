@@ -19,11 +19,10 @@ Result<KubectlDumpStats> writeGeneratedKubectlDump(const trace::GeneratorOptions
         if (task.request.isGpuShare()) // Kubernetes has no GPU shares: whole devices, as the dump says
             task.request.gpuMilli = 1000;
     auto policy = policy::makePlacementPolicy("firstfit");
-    sim::TimedOptions o;
-    o.recordHeat = false;
-    o.recordDecisions = true;
-    o.topK = 0;
-    auto run = sim::runTimedReplay(t, *policy, o);
+    sim::Recording rec;
+    rec.heat = false;
+    rec.topK = 0;
+    auto run = sim::runTimedReplay(t, *policy, sim::TimedOptions {}, rec);
     if (!run)
         return run.error();
     // The snapshot moment: 90 % of the way from the first submit to the last finish.

@@ -271,12 +271,12 @@ Result<SchedulerLogStats> writeGeneratedSchedulerLog(
     auto policy = *config ? policy::makeConfiguredKubernetes("k8s-default", **config) : policy::makePlacementPolicy("k8s-default");
     sim::StateJournal journal;
     sim::TimedOptions o;
-    o.recordHeat = false;
-    o.recordDecisions = true;
-    o.topK = 0;
     o.seed = generator.seed;
-    o.journal = &journal;
-    auto run = sim::runTimedReplay(t, *policy, o);
+    sim::Recording rec;
+    rec.heat = false;
+    rec.topK = 0;
+    rec.journal = &journal;
+    auto run = sim::runTimedReplay(t, *policy, o, rec);
     if (!run)
         return run.error();
 

@@ -66,18 +66,16 @@ Result<ForkResult> forkRun(const RunIndex& index, int64_t k, const std::string& 
     out.forkX = ds[std::size_t(k)].timeS;
     if (const sim::FillOptions* fo = index.spec.fillOptions()) {
         sim::FillOptions o = *fo;
-        o.recordDecisions = true;
-        o.recordHeat = true;
-        o.forkAt = k;
-        o.forkPolicy = fork.value().get();
-        o.journal = nullptr;
+        o.fork = { k, fork.value().get() };
         o.stopAt = -1;
         int64_t end = int64_t(ds.size());
         if (window > 0) {
             end = std::min<int64_t>(end, k + int64_t(window));
             o.maxPods = end;
         }
-        auto r = sim::runFillExperiment(*index.trace, *original.value(), o, std::move(progress), std::move(cancel));
+        // The default recording: decisions, heat and state hashes, no journal.
+        auto r = sim::runFillExperiment(
+            *index.trace, *original.value(), o, sim::Recording {}, {}, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         // The original at the same point: its state after `end` decisions.
@@ -100,12 +98,9 @@ Result<ForkResult> forkRun(const RunIndex& index, int64_t k, const std::string& 
         return out;
     }
     sim::TimedOptions o = *index.spec.timedOptions();
-    o.recordDecisions = true;
-    o.recordHeat = true;
-    o.journal = nullptr;
-    o.forkAtS = out.forkX;
-    o.forkPolicy = fork.value().get();
-    auto r = sim::runTimedReplay(*index.trace, *original.value(), o, std::move(progress), std::move(cancel));
+    o.fork = { out.forkX, fork.value().get() };
+    auto r = sim::runTimedReplay(
+        *index.trace, *original.value(), o, sim::Recording {}, {}, std::move(progress), std::move(cancel));
     if (!r)
         return r.error();
     const sim::TimedResult& base = *index.timed;

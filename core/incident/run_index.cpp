@@ -75,19 +75,21 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
         return policy.error();
     rl::RewardObserver reward { rl::RewardConfig {} }; // as workflow::execute recorded the run
     const sim::Observers observers { &reward };
+    // Decisions (with the default 8 candidates), the journal they point into and its state
+    // hashes; no heat.
+    sim::Recording recording;
+    recording.heat = false;
     auto index = std::make_shared<RunIndex>();
     index->spec = spec;
     index->trace = trace;
     index->workload = metrics::TypicalWorkload::fromTrace(*trace);
     if (const sim::FillOptions* fo = spec.fillOptions()) {
         sim::FillOptions o = *fo;
-        o.recordDecisions = true;
-        o.recordHeat = false;
         o.stopAt = -1;
-        o.forkAt = -1;
-        o.forkPolicy = nullptr;
-        o.journal = &index->journal;
-        auto r = sim::runFillExperiment(*trace, *policy.value(), o, observers, std::move(progress), std::move(cancel));
+        o.fork = {};
+        recording.journal = &index->journal;
+        auto r = sim::runFillExperiment(
+            *trace, *policy.value(), o, recording, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         index->decisions = std::move(r->decisions);
@@ -97,11 +99,10 @@ Result<std::shared_ptr<const RunIndex>> buildRunIndex(std::shared_ptr<const trac
         index->fill = std::make_shared<const sim::FillResult>(std::move(r).value());
     } else {
         sim::TimedOptions o = *spec.timedOptions();
-        o.recordDecisions = true;
-        o.recordHeat = false;
-        o.forkPolicy = nullptr;
-        o.journal = &index->journal;
-        auto r = sim::runTimedReplay(*trace, *policy.value(), o, observers, std::move(progress), std::move(cancel));
+        o.fork = {};
+        recording.journal = &index->journal;
+        auto r = sim::runTimedReplay(
+            *trace, *policy.value(), o, recording, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         if (Status s = checkHashes(r->stateHashes, recordedHashes, index->hashesVerified); !s)

@@ -112,11 +112,13 @@ struct TrainReport {
 };
 
 /// Replay options for a validation or an evaluation run of `o` with `seed`: `o.run`'s options with
-/// that seed, every pod (fill), the constraints' SLA (timed), no decision log, no heatmap.
+/// that seed, every pod (fill), the constraints' SLA (timed).
 sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed);
 sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed);
 /// A training episode's fill options: fillOptionsFor() cut at `o.run`'s maxPods.
 sim::FillOptions episodeFillOptions(const TrainOptions& o, uint64_t seed);
+/// What training episodes, validations and evaluations record: no decision log, no heatmap.
+sim::Recording trainingRecording();
 /// An episode's validation (EpisodeStats::validation) as text: "95.40 % GPU allocated" (fill) or
 /// "p99 wait 654 s" (timed).
 std::string validationText(sim::RunMode mode, double validation);

@@ -125,13 +125,15 @@ Result<std::vector<EvalSummary>> evaluate(const trace::Trace& trace, const std::
             auto sub = [&](double f) { progress.report((double(done) + f) / double(total)); };
             std::vector<std::pair<std::string, double>> m;
             if (mode == sim::RunMode::Fill) {
-                auto r = sim::runFillExperiment(trace, **p, fillOptionsFor(o, seed), sub, cancel);
+                auto r
+                    = sim::runFillExperiment(trace, **p, fillOptionsFor(o, seed), trainingRecording(), {}, sub, cancel);
                 if (!r)
                     return r.error();
                 m = { { "finalGpuAllocPct", r->finalGpuAllocPct }, { "failedPods", double(r->failed) },
                     { "fragRatePct", r->finalFragRatePct } };
             } else {
-                auto r = sim::runTimedReplay(trace, **p, timedOptionsFor(o, seed), sub, cancel);
+                auto r
+                    = sim::runTimedReplay(trace, **p, timedOptionsFor(o, seed), trainingRecording(), {}, sub, cancel);
                 if (!r)
                     return r.error();
                 m = { { "waitP99S", r->waitS.p99 }, { "waitMeanS", r->waitS.mean }, { "failed", double(r->failed) },

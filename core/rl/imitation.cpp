@@ -39,11 +39,13 @@ Result<TrainReport> imitate(QNetwork& net, const trace::Trace& trace, const Trai
         auto played = [&](double f) { progress.report((double(e) + 0.5 * f) / double(o.episodes)); };
         if (o.mode() == sim::RunMode::Fill) {
             // a training window (maxPods); evaluations place every pod
-            auto r = sim::runFillExperiment(trace, policy, episodeFillOptions(o, seed), played, cancel);
+            auto r = sim::runFillExperiment(
+                trace, policy, episodeFillOptions(o, seed), trainingRecording(), {}, played, cancel);
             if (!r)
                 return r.error();
         } else {
-            auto r = sim::runTimedReplay(trace, policy, timedOptionsFor(o, seed), played, cancel);
+            auto r
+                = sim::runTimedReplay(trace, policy, timedOptionsFor(o, seed), trainingRecording(), {}, played, cancel);
             if (!r)
                 return r.error();
         }

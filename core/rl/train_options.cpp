@@ -41,9 +41,15 @@ sim::FillOptions fillOptionsFor(const TrainOptions& o, uint64_t seed)
     sim::FillOptions f = o.run.fillOptions() ? *o.run.fillOptions() : sim::FillOptions {};
     f.seed = seed;
     f.maxPods = 0; // validations and evaluations place every pod
-    f.recordDecisions = false;
-    f.recordHeat = false;
     return f;
+}
+
+sim::Recording trainingRecording()
+{
+    sim::Recording r;
+    r.decisions = false;
+    r.heat = false;
+    return r;
 }
 
 sim::FillOptions episodeFillOptions(const TrainOptions& o, uint64_t seed)
@@ -59,8 +65,6 @@ sim::TimedOptions timedOptionsFor(const TrainOptions& o, uint64_t seed)
     sim::TimedOptions t = o.run.timedOptions() ? *o.run.timedOptions() : sim::TimedOptions {};
     t.seed = seed;
     t.defaultSlaS = o.constraints.slaS;
-    t.recordDecisions = false;
-    t.recordHeat = false;
     return t;
 }
 

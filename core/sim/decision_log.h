@@ -28,8 +28,9 @@ struct Decision {
     uint32_t firstCandidate = 0; ///< into DecisionLog::candidates
     uint16_t candidateCount = 0;
     int32_t reward = -1; ///< into DecisionLog::rewardOf; -1 = no reward recorded
-    /// Operations of the run's StateJournal applied when the decision was made (the cluster it
-    /// saw is journal.stateAt(statePos)); -1 = no journal. Not stored in projects.
+    /// The run's state position when the decision was made (replay_observer.h): the operations
+    /// of its StateJournal applied then, so the cluster it saw is journal.stateAt(statePos); -1 =
+    /// run without a journal (Recording::journal). Stored with a project's journal only.
     int64_t statePos = -1;
 };
 

@@ -1,5 +1,6 @@
 #include "fill_experiment.h"
 #include "fill_migration.h"
+#include "recorders.h"
 
 #include "metrics/fragmentation.h"
 
@@ -94,11 +95,11 @@ void sizeToRatio(const trace::Trace& trace, const FillOptions& options, double c
 }
 
 /// One run's state while pods are placed: the cluster, its fragmentation, the policy in charge
-/// (the fork's from forkAt on), the pod mover when defragmenting, and the result being filled.
+/// (the fork's from fork.at on), the pod mover when defragmenting, and the result being filled.
 class FillRun {
 public:
-    FillRun(const trace::Trace& trace, policy::PlacementPolicy& policy, const FillOptions& options, const Observers& observers,
-        cluster::ClusterState& cluster, FillResult& out)
+    FillRun(const trace::Trace& trace, policy::PlacementPolicy& policy, const FillOptions& options,
+        const Recording& recording, const Observers& observers, cluster::ClusterState& cluster, FillResult& out)
         : m_trace(trace)
         , m_options(options)
         , m_observers(observers)
@@ -106,21 +107,23 @@ public:
         , m_frag(cluster, metrics::TypicalWorkload::fromTrace(trace))
         , m_active(&policy)
         , m_policyRng(options.seed ^ kPolicyStream)
-        , m_heat(cluster.nodeCount())
         , m_out(out)
-        , m_topK(options.recordDecisions ? options.topK : 0)
+        , m_logDecisions(recording.decisions)
+        , m_statePositions(recording.statePositions())
+        , m_topK(recording.decisions ? recording.topK : 0)
     {
+        for (ReplayObserver* o : m_observers)
+            o->started(cluster);
         policy.setTieBreak(options.tieBreak, options.seed);
         resetPolicy();
-        if (options.journal)
-            options.journal->begin(cluster);
         if (options.migration != Migration::None)
             m_mover.emplace(cluster.nodeCount());
     }
 
     /// Places pod number i (task `taskIndex`); false when the run stops before it (stopAt).
     bool placePod(std::size_t i, uint32_t taskIndex);
-    void finish();
+    /// The final figures; tells the observers (`stoppedBefore`: FinishedEvent's).
+    void finish(int64_t stoppedBefore = -1);
 
 private:
     /// Resets the deciding policy on the cluster of now and tells the observers.
@@ -136,7 +139,7 @@ private:
     /// Defragment on failure: moves the smallest pod that frees room for `r`; the node it left
     /// (where `r` goes), or -1.
     int makeRoom(const trace::TaskRequest& r);
-    /// The curve points (and heat samples) every whole percent of arrived GPU workload reached.
+    /// The curve points (and samples) every whole percent of arrived GPU workload reached.
     void recordCurve(std::size_t i);
 
     const trace::Trace& m_trace;
@@ -146,10 +149,11 @@ private:
     metrics::FragTracker m_frag;
     policy::PlacementPolicy* m_active;
     Rng m_policyRng;
-    NodeHeatRecorder m_heat;
     std::optional<detail::PodMover> m_mover;
     FillResult& m_out;
+    const bool m_logDecisions, m_statePositions;
     const int m_topK;
+    int64_t m_statePos = 0; ///< allocations and releases so far (replay_observer.h)
     int64_t m_arrived = 0;
     int m_nextPct = 1;
 };
@@ -157,8 +161,9 @@ private:
 void FillRun::allocate(const cluster::Placement& p, const trace::TaskRequest& r)
 {
     m_cluster.allocate(p);
-    if (m_options.journal)
-        m_options.journal->allocate(p, m_cluster);
+    ++m_statePos;
+    for (ReplayObserver* o : m_observers)
+        o->allocated(p, m_cluster);
     m_frag.nodeChanged(p.node);
     m_active->onAllocated(p, r);
 }
@@ -166,8 +171,9 @@ void FillRun::allocate(const cluster::Placement& p, const trace::TaskRequest& r)
 void FillRun::release(const cluster::Placement& p, const trace::TaskRequest& r)
 {
     m_cluster.release(p);
-    if (m_options.journal)
-        m_options.journal->release(p, m_cluster);
+    ++m_statePos;
+    for (ReplayObserver* o : m_observers)
+        o->released(p, m_cluster);
     m_frag.nodeChanged(p.node);
     m_active->onReleased(p, r);
 }
@@ -194,16 +200,14 @@ bool FillRun::placePod(std::size_t i, uint32_t taskIndex)
     const trace::Task& task = m_trace.tasks[taskIndex];
     const trace::TaskRequest& r = task.request;
     const int64_t k = int64_t(i);
-    if (m_options.hashEvery > 0 && k > 0 && k % m_options.hashEvery == 0)
-        m_out.stateHashes.push_back({ k, m_cluster.stateHash() });
     if (k == m_options.stopAt) {
         m_out.state = std::make_shared<const cluster::ClusterState>(m_cluster);
         m_out.podIndexStopped = int64_t(taskIndex);
         m_out.curve.clear();
         return false;
     }
-    if (k == m_options.forkAt && m_options.forkPolicy) {
-        m_active = m_options.forkPolicy;
+    if (k == m_options.fork.at && m_options.fork.policy) {
+        m_active = m_options.fork.policy;
         m_active->setTieBreak(m_options.tieBreak, m_options.seed);
         resetPolicy();
     }
@@ -215,7 +219,7 @@ bool FillRun::placePod(std::size_t i, uint32_t taskIndex)
     rec.timeS = double(i);
     rec.task = int32_t(taskIndex);
     rec.feasible = d.feasible;
-    rec.statePos = m_options.journal ? m_options.journal->position() : -1;
+    rec.statePos = m_statePositions ? m_statePos : -1;
     if (d.node < 0) {
         if (const int freed = makeRoom(r); freed >= 0) {
             d.node = freed;
@@ -234,7 +238,7 @@ bool FillRun::placePod(std::size_t i, uint32_t taskIndex)
         ++m_out.failed;
         m_out.failedGpuMilli += r.totalGpuMilli();
     }
-    if (m_options.recordDecisions) {
+    if (m_logDecisions) {
         const std::size_t logged = m_out.decisions.add(rec, d.top);
         for (ReplayObserver* o : m_observers)
             o->logged(m_out.decisions, logged, 0);
@@ -259,31 +263,42 @@ void FillRun::recordCurve(std::size_t i)
         pt.podsArrived = int64_t(i + 1);
         pt.podsFailed = m_out.failed;
         m_out.curve.push_back(pt);
-        if (m_options.recordHeat)
-            m_heat.offer(double(m_nextPct), m_cluster);
+        for (ReplayObserver* o : m_observers)
+            o->sampled(double(m_nextPct), m_cluster);
         ++m_nextPct;
     }
 }
 
-void FillRun::finish()
+void FillRun::finish(int64_t stoppedBefore)
 {
-    const double total = double(m_cluster.totalGpuMilli());
-    m_out.finalGpuAllocPct = double(m_cluster.allocGpuMilli()) * 100.0 / total;
-    m_out.finalFragAmount = m_frag.gpuFragAmount();
-    m_out.finalFragRatePct = m_frag.gpuFragRate() * 100.0;
-    m_out.stateHash = m_cluster.stateHash();
-    m_out.heat = m_heat.take();
+    if (stoppedBefore < 0) {
+        const double total = double(m_cluster.totalGpuMilli());
+        m_out.finalGpuAllocPct = double(m_cluster.allocGpuMilli()) * 100.0 / total;
+        m_out.finalFragAmount = m_frag.gpuFragAmount();
+        m_out.finalFragRatePct = m_frag.gpuFragRate() * 100.0;
+        m_out.stateHash = m_cluster.stateHash();
+    }
+    for (ReplayObserver* o : m_observers)
+        o->finished(FinishedEvent { m_cluster, m_out.decisions, stoppedBefore });
 }
 } // namespace
 
 Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const FillOptions& options, ProgressFn progressFn, CancelToken cancel)
 {
-    return runFillExperiment(trace, policy, options, Observers {}, std::move(progressFn), std::move(cancel));
+    return runFillExperiment(
+        trace, policy, options, Recording {}, Observers {}, std::move(progressFn), std::move(cancel));
 }
 
 Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const FillOptions& options, const Observers& observers, ProgressFn progressFn, CancelToken cancel)
+{
+    return runFillExperiment(trace, policy, options, Recording {}, observers, std::move(progressFn), std::move(cancel));
+}
+
+Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const FillOptions& options, const Recording& recording, const Observers& observers, ProgressFn progressFn,
+    CancelToken cancel)
 {
     cluster::ClusterState cluster(trace);
     if (Status s = checkFillCluster(trace, options, cluster); !s)
@@ -304,7 +319,8 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
     out.pods = int64_t(list.pods.size());
     out.podsRemoved = list.removed;
     out.originalRequestPct = 100.0 * double(list.originalRequested) / double(cluster.totalGpuMilli());
-    FillRun run(trace, policy, options, observers, cluster, out);
+    Recorders recorders(recording, cluster.nodeCount(), Recorders::Hashes::Live, observers);
+    FillRun run(trace, policy, options, recording, recorders.observers(), cluster, out);
     ThrottledProgress progress(std::move(progressFn));
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < list.pods.size(); ++i) {
@@ -313,11 +329,17 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
                 return makeError(ErrorCode::Cancelled, "fill experiment cancelled");
             progress.report(double(i) / double(list.pods.size()));
         }
-        if (!run.placePod(i, list.pods[i]))
+        if (!run.placePod(i, list.pods[i])) {
+            // Stopped: the state there, the hashes up to it; no series (curve, heat) or totals.
+            run.finish(int64_t(i));
+            NodeHeat unused;
+            recorders.takeInto(unused, out.stateHashes);
             return out;
+        }
     }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     run.finish();
+    recorders.takeInto(out.heat, out.stateHashes);
     progress.report(1.0);
     return out;
 }

@@ -2,7 +2,8 @@
 /// A run spec: the policy and the options of exactly one run mode. It is what the workflow layer
 /// executes, what a project stores with a run (store/run_spec_codec.h) and what incident replay
 /// replays again. Adding a mode means adding an alternative to `RunSpec::Options` and the
-/// compiler lists every `std::visit` that must handle it.
+/// compiler lists every `std::visit` that must handle it. The options are the experiment's only:
+/// what a run records is the Recording it is run with (recording.h), never part of the spec.
 
 #include "fill_experiment.h"
 #include "timed_replay.h"

@@ -1,10 +1,14 @@
 #pragma once
 /// Every allocate and release of a replay, in order, with copies of the cluster at spaced
 /// positions, so the cluster after any number of operations can be rebuilt quickly (incident
-/// replay: the state decision k saw is stateAt(decision.statePos)). Not thread-safe while
-/// recording; const member functions may be called from several threads once the replay is over.
+/// replay: the state decision k saw is stateAt(decision.statePos)). It is an observer of a run
+/// (replay_observer.h: started, allocated, released, undone; Recording::journal adds it), so its
+/// position() follows the run's state position. Not thread-safe while recording; const member
+/// functions may be called from several threads once the replay is over.
 
 #include "base/result.h"
+#include "replay_observer.h"
+
 #include "cluster/cluster_state.h"
 
 #include <cstdint>
@@ -13,7 +17,7 @@
 
 namespace schedlab::sim {
 
-class StateJournal {
+class StateJournal : public ReplayObserver {
 public:
     /// At most this many snapshots are kept: past it every other one is dropped and the spacing
     /// doubles, so memory stays bounded and a seek replays at most spacing() operations.
@@ -41,6 +45,12 @@ public:
     /// back that no decision refers to); else records a release. Keeps journals of replays with
     /// backfilling checks small.
     void undoAllocate(const cluster::Placement& p, const cluster::ClusterState& after);
+
+    // As an observer of a run: begin, allocate, release and undoAllocate.
+    void started(const cluster::ClusterState& cluster) override { begin(cluster); }
+    void allocated(const cluster::Placement& p, const cluster::ClusterState& after) override { allocate(p, after); }
+    void released(const cluster::Placement& p, const cluster::ClusterState& after) override { release(p, after); }
+    void undone(const cluster::Placement& p, const cluster::ClusterState& after) override { undoAllocate(p, after); }
 
     /// Operations recorded so far.
     int64_t position() const { return int64_t(m_ops.size()); }

@@ -1,4 +1,5 @@
 #include "timed_replay_impl.h"
+#include "recorders.h"
 
 #include "trace/fields.h"
 
@@ -121,21 +122,22 @@ void Replay::buildUnits()
 
 void Replay::advanceTo(double t)
 {
-    if (m_started && t > m_lastT) {
-        const double dt = t - m_lastT;
-        m_cpuInt += dt * (m_cluster.totalCpu() ? double(m_cluster.allocCpu()) / double(m_cluster.totalCpu()) : 0);
-        m_memInt += dt * (m_cluster.totalMem() ? double(m_cluster.allocMem()) / double(m_cluster.totalMem()) : 0);
-        m_gpuInt += dt
+    Integrals& in = m_int;
+    if (in.started && t > in.lastT) {
+        const double dt = t - in.lastT;
+        in.cpu += dt * (m_cluster.totalCpu() ? double(m_cluster.allocCpu()) / double(m_cluster.totalCpu()) : 0);
+        in.mem += dt * (m_cluster.totalMem() ? double(m_cluster.allocMem()) / double(m_cluster.totalMem()) : 0);
+        in.gpu += dt
             * (m_cluster.totalGpuMilli() ? double(m_cluster.allocGpuMilli()) / double(m_cluster.totalGpuMilli()) : 0);
-        m_fragInt += dt * m_frag.gpuFragRate();
-        m_cpuFragInt += dt * m_frag.cpuFragRate();
+        in.gpuFrag += dt * m_frag.gpuFragRate();
+        in.cpuFrag += dt * m_frag.cpuFragRate();
     }
-    if (!m_started) {
-        m_firstT = t;
-        m_started = true;
+    if (!in.started) {
+        in.firstT = t;
+        in.started = true;
     }
     m_power.advance(t);
-    m_lastT = t;
+    in.lastT = t;
 }
 
 void Replay::sample(double t)
@@ -154,16 +156,16 @@ void Replay::sample(double t)
     p.running = int32_t(m_running.size());
     p.powerW = m_power.powerW();
     m_out.series.push_back(p);
-    if (m_opt.recordHeat)
-        m_heat.offer(t, m_cluster);
+    for (ReplayObserver* o : m_observers)
+        o->sampled(t, m_cluster);
 }
 
 Status Replay::setUp()
 {
+    for (ReplayObserver* o : m_observers)
+        o->started(m_cluster);
     m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
     resetPolicy();
-    if (m_opt.journal)
-        m_opt.journal->begin(m_cluster);
     buildUnits();
     // Making room frees resources within a pass: the shortcuts that rely on a pass only taking
     // (known failures, dormant signatures) are off.
@@ -228,7 +230,7 @@ void Replay::resetPolicy()
 
 void Replay::switchToFork()
 {
-    m_policy = m_opt.forkPolicy;
+    m_policy = m_opt.fork.policy;
     m_policy->setTieBreak(m_opt.tieBreak, m_opt.seed);
     resetPolicy();
     m_memo = m_policy->failsOnlyWhenInfeasible() && m_finishSeq.empty();
@@ -242,18 +244,18 @@ void Replay::switchToFork()
 void Replay::arrive(int32_t unit, double t)
 {
     if (!m_results[std::size_t(unit)].failed) {
-        m_wait->push(QueueEntry { keyOf(unit, t), m_units[std::size_t(unit)].submit, unit }, m_opt.recordDecisions);
+        m_wait->push(QueueEntry { keyOf(unit, t), m_units[std::size_t(unit)].submit, unit }, m_rec.decisions);
         return;
     }
     ++m_out.failed;
     ++m_done;
-    if (m_opt.recordDecisions) {
+    if (m_rec.decisions) {
         Decision d;
         d.timeS = t;
         d.job = m_units[std::size_t(unit)].job;
         d.task = m_units[std::size_t(unit)].firstTask;
         d.outcome = Outcome::Failed;
-        d.statePos = journalPos();
+        d.statePos = statePos();
         m_out.decisions.add(d, {});
     }
 }
@@ -301,7 +303,7 @@ Status Replay::eventLoop(ThrottledProgress& progress, const CancelToken& cancel)
             break;
         const double t = m_events.top().t;
         advanceTo(t);
-        if (m_opt.forkPolicy && m_policy != m_opt.forkPolicy && t >= m_opt.forkAtS)
+        if (m_opt.fork.policy && m_policy != m_opt.fork.policy && t >= m_opt.fork.atS)
             switchToFork();
         bool onlyTicks = true, tickHere = false;
         while (!m_events.empty() && m_events.top().t == t) {
@@ -366,22 +368,17 @@ void Replay::summarize()
     m_out.waitS = distributionOf(waits);
     m_out.jctS = distributionOf(jcts);
     m_out.boundedSlowdown = distributionOf(bsld);
-    const double span = m_lastT - m_firstT;
+    const double span = m_int.lastT - m_int.firstT;
     if (span > 0) {
-        m_out.meanCpuUtil = m_cpuInt / span;
-        m_out.meanMemUtil = m_memInt / span;
-        m_out.meanGpuUtil = m_gpuInt / span;
-        m_out.meanGpuFragRate = m_fragInt / span;
-        m_out.meanCpuFragRate = m_cpuFragInt / span;
+        m_out.meanCpuUtil = m_int.cpu / span;
+        m_out.meanMemUtil = m_int.mem / span;
+        m_out.meanGpuUtil = m_int.gpu / span;
+        m_out.meanGpuFragRate = m_int.gpuFrag / span;
+        m_out.meanCpuFragRate = m_int.cpuFrag / span;
     }
     m_out.energyKWh = m_power.energyKWh();
     m_out.makespanS = lastFinish - m_firstSubmitS;
     m_out.stateHash = m_cluster.stateHash();
-    if (m_opt.journal && m_opt.hashEvery > 0) {
-        const auto& ds = m_out.decisions.decisions();
-        for (std::size_t k = std::size_t(m_opt.hashEvery); k < ds.size(); k += std::size_t(m_opt.hashEvery))
-            m_out.stateHashes.push_back({ int64_t(k), m_opt.journal->stateAt(ds[k].statePos)->stateHash() });
-    }
     m_out.seedUse = m_seedForSchedule ? "schedule" : m_seedForCandidates ? "candidates" : "none";
 }
 
@@ -394,12 +391,13 @@ Result<TimedResult> Replay::run(ProgressFn progressFn, const CancelToken& cancel
     ThrottledProgress progress(std::move(progressFn));
     if (Status s = eventLoop(progress, cancel); !s)
         return s.error();
-    sample(m_lastT);
+    sample(m_int.lastT);
     summarize();
+    for (ReplayObserver* o : m_observers)
+        o->finished(FinishedEvent { m_cluster, m_out.decisions });
     m_out.units_ = std::move(m_results);
     m_out.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     progress.report(1.0);
-    m_out.heat = m_heat.take();
     return std::move(m_out);
 }
 
@@ -439,11 +437,18 @@ bool parseHeadRule(const std::string& s, HeadRule& out)
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, ProgressFn progress, CancelToken cancel)
 {
-    return runTimedReplay(trace, policy, options, Observers {}, std::move(progress), std::move(cancel));
+    return runTimedReplay(trace, policy, options, Recording {}, Observers {}, std::move(progress), std::move(cancel));
 }
 
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, const Observers& observers, ProgressFn progress, CancelToken cancel)
+{
+    return runTimedReplay(trace, policy, options, Recording {}, observers, std::move(progress), std::move(cancel));
+}
+
+Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const TimedOptions& options, const Recording& recording, const Observers& observers, ProgressFn progress,
+    CancelToken cancel)
 {
     for (const trace::Node& n : trace.nodes)
         if (n.numGpu > cluster::kMaxGpusPerNode)
@@ -451,8 +456,12 @@ Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementP
                     + " GPUs; the simulator supports at most 64 per node");
     if (trace.nodes.empty())
         return makeError(ErrorCode::Invalid, "the trace has no nodes; load a node list or machine events with it");
-    detail::Replay replay(trace, policy, options, observers);
-    return replay.run(std::move(progress), cancel);
+    Recorders recorders(recording, int(trace.nodes.size()), Recorders::Hashes::FromJournal, observers);
+    detail::Replay replay(trace, policy, options, recording, recorders.observers());
+    auto r = replay.run(std::move(progress), cancel);
+    if (r)
+        recorders.takeInto(r->heat, r->stateHashes);
+    return r;
 }
 
 } // namespace schedlab::sim

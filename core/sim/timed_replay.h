@@ -2,16 +2,17 @@
 /// Timed replay (docs/metrics.md, docs/policies.md §1): jobs arrive at their submit time, wait in a queue ordered by a
 /// queue policy, start when the placement policy finds room for all their tasks at once (gang),
 /// run for their run time and release. Optional EASY backfilling. Jobs of non-gang traces
-/// (Google) are scheduled task by task. Metrics are sampled on a periodic tick.
+/// (Google) are scheduled task by task. Metrics are sampled on a periodic tick. What the replay
+/// records besides its summary and series (decision log, heat, journal, state hashes) is a
+/// Recording (recording.h), not an option of the experiment.
 
 #include "base/progress.h"
 #include "base/result.h"
 #include "base/stats.h"
 #include "decision_log.h"
-#include "node_heat.h"
+#include "recording.h"
 #include "replay_observer.h"
 #include "room_options.h"
-#include "state_journal.h"
 #include "policy/placement_policy.h"
 #include "policy/queue_policy.h"
 #include "trace/trace.h"
@@ -31,20 +32,18 @@ enum class HeadRule { Resort, Commit };
 const char* headRuleName(HeadRule h);
 bool parseHeadRule(const std::string& s, HeadRule& out);
 
+/// The experiment: everything that decides the schedule (a RunSpec stores it).
 struct TimedOptions {
     policy::QueueOrder queue = policy::QueueOrder::Fcfs;
     Backfill backfill = Backfill::None;
     HeadRule head = HeadRule::Resort;
     uint64_t seed = 42;
     policy::TieBreak tieBreak = policy::TieBreak::Random; ///< as upstream kube-scheduler
-    int topK = 8;
-    bool recordDecisions = true;
     double tickS = 0; ///< metrics period; 0 = max(60 s, span / 4000)
     double p99WindowS = 3600; ///< window of the p99-wait series
     double defaultSlaS = 3600; ///< wait above which a job violates its SLA
     std::map<std::string, double> slaByQos; ///< per QoS class name
     bool powerOffIdle = false;
-    bool recordHeat = true; ///< per-node utilization for the heatmap (NodeHeat)
     Preemption preemption = Preemption::None;
     Migration migration = Migration::None;
     double migrationRestartS = 60; ///< a migrated unit restarts elsewhere: its end moves this much later
@@ -54,16 +53,13 @@ struct TimedOptions {
     /// Job and task indices stay those of the whole trace.
     double windowFromS = -1, windowToS = -1;
     bool hasWindow() const { return windowFromS >= 0 || windowToS >= 0; }
-    /// Incident replay: every allocate/release is recorded here (Decision::statePos points into
-    /// it); not owned; nullptr = none.
-    StateJournal* journal = nullptr;
-    /// Counterfactual fork: from the first scheduling pass at or after forkAtS on, place with
-    /// forkPolicy (reset on the cluster of that moment; same RNG stream). Not owned.
-    double forkAtS = -1;
-    policy::PlacementPolicy* forkPolicy = nullptr;
-    /// With a journal: the hash of the state decision k saw, for every k that is a multiple
-    /// (TimedResult::stateHashes); 0 = none.
-    int64_t hashEvery = 1000;
+    /// Counterfactual fork (incident replay): from the first scheduling pass at or after `atS`
+    /// on, `policy` places (reset on the cluster of that moment; same RNG stream). Not owned;
+    /// nullptr = no fork. Never stored with a RunSpec: incident replay sets it on a copy.
+    struct Fork {
+        double atS = -1;
+        policy::PlacementPolicy* policy = nullptr;
+    } fork;
 };
 
 /// One scheduling unit: a gang job, or one task of a non-gang job.
@@ -136,14 +132,20 @@ struct TimedResult {
     uint64_t scheduleHash = 0;
     std::vector<UnitResult> units_;
     std::vector<SeriesPoint> series;
-    NodeHeat heat; ///< per-node utilization, sampled at the ticks (empty unless recordHeat)
-    std::vector<std::pair<int64_t, uint64_t>> stateHashes; ///< (k, hash of the state decision k saw); needs a journal
+    NodeHeat heat; ///< per-node utilization, sampled at the ticks (empty unless Recording::heat)
+    StateHashes stateHashes; ///< (k, hash of the state decision k saw); needs Recording::journal
     DecisionLog decisions;
 };
 
+/// Runs the replay, recording what `recording` asks for and telling `observers`
+/// (replay_observer.h) as it goes.
+Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
+    const TimedOptions& options, const Recording& recording, const Observers& observers = {}, ProgressFn progress = {},
+    CancelToken cancel = {});
+/// The same with the default Recording (decisions with 8 candidates, heat; no journal).
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, ProgressFn progress = {}, CancelToken cancel = {});
-/// The same, told to `observers` (replay_observer.h) as it goes.
+/// The same with the default Recording, told to `observers`.
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, const Observers& observers, ProgressFn progress = {}, CancelToken cancel = {});
 

@@ -104,7 +104,7 @@ struct Replay::EasyPass {
     void logWait(int32_t ui)
     {
         r.recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), int(ds.size()) - 1,
-            ds.empty() ? r.journalPos() : r.m_tryPos + int64_t(ds.size()) - 1);
+            ds.empty() ? r.statePos() : r.m_tryPos + int64_t(ds.size()) - 1);
     }
     void reserve();
     bool fitsBesideKept(const std::vector<cluster::Placement>& taken);
@@ -150,7 +150,7 @@ void Replay::EasyPass::reserve()
     atShadow = sm.state.get();
     released = kept ? keptShadow.released : sm.released;
     shadow = kept ? keptShadow.timeS : sm.shadowS;
-    refusalsHold = r.m_memo && !r.m_policy->drawsRandomly(r.m_opt.recordDecisions ? r.m_opt.topK : 0);
+    refusalsHold = r.m_memo && !r.m_policy->drawsRandomly(r.m_rec.decisions ? r.m_rec.topK : 0);
 }
 
 // The head still fits at the kept reservation with `taken` (taken now, ending after it): the
@@ -200,7 +200,7 @@ bool Replay::EasyPass::knownToFail(uint32_t s, UnitFn unit)
         return false;
     if (r.m_sigFailEpoch[s] != r.m_releaseEpoch && r.fitsOnNodesReleasedSince(r.m_sigFailEpoch[s], r.m_sigFirstRequest[s]))
         return false;
-    if (r.m_opt.recordDecisions && !r.m_waitRecorded[std::size_t(unit())])
+    if (r.m_rec.decisions && !r.m_waitRecorded[std::size_t(unit())])
         return false;
     r.m_sigFailPass[s] = r.m_pass;
     r.m_sigFailEpoch[s] = r.m_releaseEpoch;
@@ -337,7 +337,7 @@ void Replay::EasyPass::tryNext()
     // Refused with this key: the same placement (the policy draws nothing, the cluster is the
     // same), so the same answer beside the head; only ending before the reservation can change it.
     if (refusalsHold && r.m_sigRefusal[sig].key == refusalKey() && t + u.req > shadow
-        && (!r.m_opt.recordDecisions || r.m_waitRecorded[std::size_t(ui)])) {
+        && (!r.m_rec.decisions || r.m_waitRecorded[std::size_t(ui)])) {
         // Refused again: nothing to log, nothing changes; so are the signature's next units until
         // one ends before the reservation or has its first wait to log. The index jumps there (a
         // bound a little above shadow - t lets rounding only add candidates, which meet this test

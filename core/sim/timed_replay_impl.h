@@ -59,18 +59,20 @@ inline constexpr uint8_t kWalkClasses = 28;
 
 class Replay {
 public:
-    Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options, const Observers& observers)
+    Replay(const trace::Trace& trace, policy::PlacementPolicy& policy, const TimedOptions& options,
+        const Recording& recording, const Observers& observers)
         : m_trace(trace)
         , m_observers(observers)
         , m_policy(&policy)
         , m_opt(options)
+        , m_rec(recording)
         , m_cluster(trace)
         , m_frag(m_cluster, metrics::TypicalWorkload::fromTrace(trace))
         , m_power(trace, m_cluster, options.powerOffIdle)
         , m_p99(options.p99WindowS)
         , m_rng(options.seed ^ kPolicyStream)
         , m_logged(policy.name() == "logged")
-        , m_heat(int(trace.nodes.size()))
+        , m_watched(!observers.empty())
     {
     }
 
@@ -107,30 +109,34 @@ private:
         m_frag.nodeChanged(node);
         m_power.nodeChanged(node);
     }
-    int64_t journalPos() const { return m_opt.journal ? m_opt.journal->position() : -1; }
+    /// The state position decisions point at (replay_observer.h), or -1 without state positions.
+    int64_t statePos() const { return m_rec.statePositions() ? m_statePos : -1; }
     void allocate(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.allocate(p);
-        if (m_opt.journal)
-            m_opt.journal->allocate(p, m_cluster);
+        if (m_watched)
+            stateChanged(p, StateOp::Allocated);
         nodeChanged(p.node);
         m_policy->onAllocated(p, r);
     }
+    /// While m_undoing, an undone event (the allocation it takes back was the last operation).
     void release(const cluster::Placement& p, const trace::TaskRequest& r)
     {
         m_cluster.release(p);
-        if (m_opt.journal && m_undoing)
-            m_opt.journal->undoAllocate(p, m_cluster);
-        else if (m_opt.journal)
-            m_opt.journal->release(p, m_cluster);
+        if (m_watched)
+            stateChanged(p, m_undoing ? StateOp::Undone : StateOp::Released);
         nodeChanged(p.node);
         m_policy->onReleased(p, r);
     }
+    enum class StateOp : uint8_t { Allocated, Released, Undone };
+    /// Counts the state position and tells the observers (a run without observers has no journal,
+    /// so no positions: the unwatched path stays one test).
+    void stateChanged(const cluster::Placement& p, StateOp op);
     const trace::Task& taskOf(const Unit& u, int k) const { return m_trace.tasks[std::size_t(u.firstTask + k)]; }
     /// Places every task of the unit with the policy; on failure rolls back and returns false.
     bool tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     /// `referenced`: a decision will point into the tentative placements (the unit's first wait),
-    /// so the journal keeps them; otherwise they are taken back from it.
+    /// so they are released; otherwise they are undone (replay_observer.h: a journal drops them).
     void rollback(int32_t ui, std::vector<cluster::Placement>& placed, bool referenced = false);
     void commit(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds);
     void finish(int32_t ui);
@@ -143,7 +149,7 @@ private:
     bool migrateFor(int32_t ui, double t, int& node);
     bool preemptFor(int32_t ui, double t, int& node);
     void evict(int32_t victim, double t);
-    /// A migration or eviction as a decision; `statePos`: the journal position of the state it saw.
+    /// A migration or eviction as a decision; `statePos`: the state position it saw.
     void recordRoomDecision(
         int32_t ui, double t, int node, Outcome outcome, int32_t feasible, std::vector<policy::Candidate> top, int64_t statePos);
     /// m_roomScratch, a copy of the cluster now.
@@ -212,7 +218,7 @@ private:
     double userShare(int32_t user) const;
     void sample(double t);
     /// Logs unit ui's first wait: `d` (decision `attempt` of the last attempt, or nullptr when
-    /// nothing was tried) and the journal position of the state it saw.
+    /// nothing was tried) and the state position it saw.
     void recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int attempt, int64_t statePos);
 
     const trace::Trace& m_trace;
@@ -221,15 +227,18 @@ private:
     /// replaced them with the placement on the room it made.
     bool m_attemptByPolicy = false;
     policy::PlacementPolicy* m_policy; ///< the fork's policy once the fork time is reached
-    int64_t m_tryPos = 0; ///< journal position when the current tryPlace started
-    bool m_undoing = false; ///< releases take tentative allocations back from the journal
+    int64_t m_statePos = 0; ///< allocations and releases so far less the undone ones (when watched)
+    int64_t m_tryPos = 0; ///< statePos() when the current tryPlace started
+    bool m_undoing = false; ///< releases take back tentative allocations no decision refers to
     TimedOptions m_opt;
+    const Recording m_rec; ///< the engine reads decisions, topK and statePositions() only
     cluster::ClusterState m_cluster;
     metrics::FragTracker m_frag;
     metrics::PowerTracker m_power;
     metrics::WindowedPercentile m_p99;
     Rng m_rng;
     bool m_logged;
+    const bool m_watched; ///< there are observers (state events and positions are only for them)
 
     std::vector<Unit> m_units;
     std::vector<UnitResult> m_results;
@@ -250,7 +259,7 @@ private:
         const bool schedule = m_policy->drawsRandomly(0);
         m_seedForSchedule = m_seedForSchedule || schedule;
         m_seedForCandidates = m_seedForCandidates
-            || (!schedule && m_opt.recordDecisions && m_opt.topK > 0 && m_policy->drawsRandomly(m_opt.topK));
+            || (!schedule && m_rec.decisions && m_rec.topK > 0 && m_policy->drawsRandomly(m_rec.topK));
     }
     int32_t m_committedHead = -1; ///< HeadRule::Commit: the blocked head, until it starts
     std::vector<trace::TaskRequest> m_sigFirstRequest; ///< by signature: its units' first task's request
@@ -413,10 +422,13 @@ private:
     std::set<std::pair<double, int32_t>> m_runningEnds; ///< (start + requested time, unit) of the running units
     std::vector<std::array<int64_t, 3>> m_userAlloc; // cpu, mem, gpu per user
     TimedResult m_out;
-    NodeHeatRecorder m_heat;
-    double m_lastT = 0, m_firstT = 0;
-    bool m_started = false;
-    double m_cpuInt = 0, m_memInt = 0, m_gpuInt = 0, m_fragInt = 0, m_cpuFragInt = 0;
+    /// Time-weighted integrals of utilization and fragmentation since the first event
+    /// (advanceTo; TimedResult's means).
+    struct Integrals {
+        double lastT = 0, firstT = 0;
+        bool started = false;
+        double cpu = 0, mem = 0, gpu = 0, gpuFrag = 0, cpuFrag = 0;
+    } m_int;
     int64_t m_done = 0;
 };
 

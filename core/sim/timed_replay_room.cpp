@@ -60,7 +60,7 @@ bool Replay::makeRoom(int32_t ui, double t, std::vector<cluster::Placement>& pla
     if (!made)
         return false;
     const trace::TaskRequest& r = taskOf(u, 0).request;
-    m_tryPos = journalPos();
+    m_tryPos = statePos();
     placed.clear();
     ds.clear();
     m_attemptByPolicy = false;
@@ -96,7 +96,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         const trace::TaskRequest& q = taskOf(m_units[std::size_t(v)], 0).request;
         int to = -1;
         std::vector<std::tuple<int64_t, int64_t, int>> dests; // the destinations (decision log, policy)
-        const bool listDests = m_opt.recordDecisions || m_policy->decidesRoom();
+        const bool listDests = m_rec.decisions || m_policy->decidesRoom();
         if (fitsWithout(m_cluster, from, r)) {
             // Where it goes: the node it fills best, first by index (nodes other than its own are
             // as they are now).
@@ -140,7 +140,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
             to = offer.destinations[std::size_t(pick)].node;
         }
         // Move it: released where it ran, placed on `to`, its end later by the restart cost.
-        const int64_t seen = journalPos(); // the state the move was decided on
+        const int64_t seen = statePos(); // the state the move was decided on
         m_runningEnds.erase({ expectedEnd(v), v });
         release(from, q);
         if (m_lastReleasePos.empty())
@@ -167,7 +167,7 @@ bool Replay::migrateFor(int32_t ui, double t, int& node)
         // A migration is a decision with its candidates: the destinations, best first (score: the
         // gpu-milli they would have left, negated).
         std::vector<policy::Candidate> top;
-        for (std::size_t i = 0; i < dests.size() && int(i) < m_opt.topK; ++i) {
+        for (std::size_t i = 0; i < dests.size() && int(i) < m_rec.topK; ++i) {
             const auto [gpuLeft, cpuLeft, m] = dests[i];
             top.push_back(policy::Candidate { m, -double(gpuLeft), double(gpuLeft), m == to ? moved.gpuMask : 0 });
         }
@@ -306,7 +306,7 @@ void Replay::evict(int32_t v, double t)
     m_out.workLostGpuHours += ran * gpus / 3600.0;
     m_out.workLostCpuHours += ran * cores / 3600.0;
     const int where = m_placements[std::size_t(v)].empty() ? -1 : m_placements[std::size_t(v)][0].node;
-    const int64_t seen = journalPos(); // the state the eviction was decided on
+    const int64_t seen = statePos(); // the state the eviction was decided on
     releaseRunning(v);
     m_easy.clear();
     m_shadowMemo = {};
@@ -323,7 +323,7 @@ void Replay::evict(int32_t v, double t)
 void Replay::recordRoomDecision(
     int32_t ui, double t, int node, Outcome outcome, int32_t feasible, std::vector<policy::Candidate> top, int64_t statePos)
 {
-    if (!m_opt.recordDecisions)
+    if (!m_rec.decisions)
         return;
     const Unit& u = m_units[std::size_t(ui)];
     Decision d;

@@ -7,13 +7,13 @@ namespace schedlab::sim::detail {
 
 bool Replay::tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& placed, std::vector<policy::PlacementDecision>& ds)
 {
-    m_tryPos = journalPos();
+    m_tryPos = statePos();
     const Unit& u = m_units[std::size_t(ui)];
     const trace::Job& job = m_trace.jobs[std::size_t(u.job)];
     placed.clear();
     ds.clear();
     m_attemptByPolicy = true;
-    const int topK = m_opt.recordDecisions ? m_opt.topK : 0;
+    const int topK = m_rec.decisions ? m_rec.topK : 0;
     for (int32_t k = 0; k < u.count; ++k) {
         const trace::Task& task = taskOf(u, k);
         policy::PlacementRequest req { task.request, &job, &task, t, m_passQueued, m_headWaitS, u.submit };
@@ -28,7 +28,7 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& pla
             o->decided(DecidedEvent { m_cluster, req, d, int(k) });
         if (d.node < 0) {
             ds.push_back(std::move(d));
-            rollback(ui, placed, m_opt.recordDecisions && !m_waitRecorded[std::size_t(ui)]);
+            rollback(ui, placed, m_rec.decisions && !m_waitRecorded[std::size_t(ui)]);
             return false;
         }
         placed.push_back(m_cluster.makePlacement(d.node, task.request, d.gpuMask));
@@ -36,6 +36,17 @@ bool Replay::tryPlace(int32_t ui, double t, std::vector<cluster::Placement>& pla
         ds.push_back(std::move(d));
     }
     return true;
+}
+
+void Replay::stateChanged(const cluster::Placement& p, StateOp op)
+{
+    m_statePos += op == StateOp::Undone ? -1 : 1;
+    for (ReplayObserver* o : m_observers)
+        switch (op) {
+        case StateOp::Allocated: o->allocated(p, m_cluster); break;
+        case StateOp::Released: o->released(p, m_cluster); break;
+        case StateOp::Undone: o->undone(p, m_cluster); break;
+        }
 }
 
 void Replay::rollback(int32_t ui, std::vector<cluster::Placement>& placed, bool referenced)
@@ -55,7 +66,7 @@ void Replay::commit(int32_t ui, double t, std::vector<cluster::Placement>& place
     r.startS = t;
     r.finishS = t + u.run;
     m_p99.add(t, t - u.submit);
-    if (m_opt.recordDecisions)
+    if (m_rec.decisions)
         for (std::size_t k = 0; k < placed.size(); ++k) {
             Decision d;
             d.timeS = t;
@@ -150,7 +161,7 @@ void Replay::releaseRunning(int32_t ui)
 
 void Replay::recordWait(int32_t ui, double t, const policy::PlacementDecision* d, int attempt, int64_t statePos)
 {
-    if (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)])
+    if (!m_rec.decisions || m_waitRecorded[std::size_t(ui)])
         return;
     m_waitRecorded[std::size_t(ui)] = 1;
     m_wait->markLogged(ui);
@@ -231,8 +242,8 @@ bool Replay::attempt(int32_t ui, double t, std::vector<cluster::Placement>& plac
     // Across passes the same holds until something is released, when a try would change nothing:
     // the policy fails only when nothing fits, the failure was at the first task (nothing was
     // placed, nothing drawn), and this unit's first wait is already logged.
-    const bool memoFails = m_memo && m_sigFailEpoch[s] == m_releaseEpoch
-        && (!m_opt.recordDecisions || m_waitRecorded[std::size_t(ui)]);
+    const bool memoFails
+        = m_memo && m_sigFailEpoch[s] == m_releaseEpoch && (!m_rec.decisions || m_waitRecorded[std::size_t(ui)]);
     if (m_sigFailPass[s] == m_pass || memoFails) {
         m_sigFailPass[s] = m_pass;
         return false;
@@ -268,7 +279,8 @@ void Replay::schedule(double t)
     std::vector<cluster::Placement> placed;
     std::vector<policy::PlacementDecision> ds;
     auto logWait = [&](int32_t ui) {
-        recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), int(ds.size()) - 1, ds.empty() ? journalPos() : m_tryPos + int64_t(ds.size()) - 1);
+        recordWait(ui, t, ds.empty() ? nullptr : &ds.back(), int(ds.size()) - 1,
+            ds.empty() ? statePos() : m_tryPos + int64_t(ds.size()) - 1);
     };
 
     // Units start in queue order until one does not: the head. Without backfilling that ends the

@@ -28,34 +28,30 @@ Result<RunOutcome> execute(const sim::RunSpec& spec, const trace::Trace& trace, 
     RunOutcome out;
     out.spec = spec;
     auto journal = options.record ? std::make_shared<sim::StateJournal>() : nullptr;
+    sim::Recording recording;
+    recording.decisions = options.record;
+    recording.topK = options.topK;
+    recording.journal = journal.get();
     // Every policy's recorded decisions carry the reward (default weights) they would earn.
     rl::RewardObserver reward { rl::RewardConfig {} };
     const sim::Observers observers { &reward };
     if (const sim::FillOptions* f = spec.fillOptions()) {
         sim::FillOptions o = *f;
-        o.recordDecisions = options.record;
-        o.journal = journal.get();
-        o.forkAt = -1;
-        o.forkPolicy = nullptr;
+        o.fork = {};
         o.stopAt = -1;
-        auto r = sim::runFillExperiment(trace, policy, o, observers, std::move(progress), std::move(cancel));
+        auto r = sim::runFillExperiment(trace, policy, o, recording, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         out.fill = std::make_shared<const sim::FillResult>(std::move(r).value());
     } else {
         sim::TimedOptions o = *spec.timedOptions();
-        o.recordDecisions = options.record;
-        o.journal = journal.get();
-        o.forkAtS = -1;
-        o.forkPolicy = nullptr;
-        auto r = sim::runTimedReplay(trace, policy, o, observers, std::move(progress), std::move(cancel));
+        o.fork = {};
+        auto r = sim::runTimedReplay(trace, policy, o, recording, observers, std::move(progress), std::move(cancel));
         if (!r)
             return r.error();
         out.timed = std::make_shared<const sim::TimedResult>(std::move(r).value());
     }
     out.journal = std::move(journal);
-    // The stored spec says what was run, not the pointers it ran with.
-    std::visit([](auto& o) { o.journal = nullptr; }, out.spec.options);
     return out;
 }
 

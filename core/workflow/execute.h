@@ -14,10 +14,13 @@
 
 namespace schedlab::workflow {
 
+/// What a run records besides its results, series and heatmap (sim::Recording; the spec holds
+/// only what defines the experiment).
 struct ExecuteOptions {
     /// Keep the decision log and a state journal (incident replay without a replay, and what a
     /// project stores with the run). Costs memory in proportion to the decisions.
     bool record = true;
+    int topK = 8; ///< candidates kept per logged decision (`--top-k`)
 };
 
 /// A finished run: its spec and its immutable result (exactly one of fill / timed, by mode).
@@ -34,9 +37,9 @@ struct RunOutcome {
     double simSeconds() const; ///< wall time of the replay loop
 };
 
-/// Runs `spec` on `trace`. The spec's journal/fork pointers are ignored (a fork is incident
-/// replay's business); errors: unknown policy, unreadable model, the mode's own errors;
-/// cancellation is an error with isCancelled().
+/// Runs `spec` on `trace`. A fork or stop in the spec is ignored (incident replay's business);
+/// errors: unknown policy, unreadable model, the mode's own errors; cancellation is an error with
+/// isCancelled().
 Result<RunOutcome> execute(const sim::RunSpec& spec, const trace::Trace& trace, const ExecuteOptions& options = {},
     ProgressFn progress = {}, CancelToken cancel = {});
 

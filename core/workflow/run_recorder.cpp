@@ -20,7 +20,7 @@ Result<RunOutcome> RunRecorder::run(const sim::RunSpec& spec, const trace::Trace
     if (!id)
         return id.error();
     m_lastId = id.value();
-    Result<RunOutcome> r = execute(spec, trace, ExecuteOptions { m_recordDecisions }, std::move(progress), std::move(cancel));
+    Result<RunOutcome> r = execute(spec, trace, m_execute, std::move(progress), std::move(cancel));
     if (!r) {
         (void)m_project.endRun(id.value(), r.error().isCancelled() ? store::RunStatus::Cancelled : store::RunStatus::Failed,
             r.error().toString());

@@ -31,14 +31,16 @@ public:
     int64_t lastRunId() const { return m_lastId; }
     /// run() keeps the decision log and state journal (the default) or only results, series and
     /// summaries (a sweep's cells: a fraction of the bytes; incident replay then replays the run).
-    void setRecordDecisions(bool on) { m_recordDecisions = on; }
+    void setRecordDecisions(bool on) { m_execute.record = on; }
+    /// Candidates run() keeps per logged decision (default 8).
+    void setTopK(int topK) { m_execute.topK = topK; }
 
 private:
     Status finish(int64_t runId, const RunOutcome& outcome);
     store::Project& m_project;
     int64_t m_traceId;
     int64_t m_lastId = -1;
-    bool m_recordDecisions = true;
+    ExecuteOptions m_execute; ///< what run() records
 };
 
 } // namespace schedlab::workflow

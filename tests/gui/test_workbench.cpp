@@ -533,9 +533,10 @@ private slots:
             sim::StateJournal journal;
             sim::TimedOptions o;
             o.backfill = sim::Backfill::Easy;
-            o.journal = &journal;
+            sim::Recording rec;
+            rec.journal = &journal;
             auto policy = policy::makePlacementPolicy("bestfit");
-            const sim::TimedResult r = sim::runTimedReplay(loaded->trace, *policy, o).value();
+            const sim::TimedResult r = sim::runTimedReplay(loaded->trace, *policy, o, rec).value();
             decisions = r.decisions.size();
             const int64_t id = p.value()->beginRun({ traceId, "timed", "bestfit", "fcfs", "easy", store::optionsJson(sim::RunSpec::timed("bestfit", o)), 42 }).value();
             QVERIFY(p.value()->finishTimedRun(id, r).ok());

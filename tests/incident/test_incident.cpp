@@ -247,8 +247,9 @@ private slots:
             auto p = policy::makePlacementPolicy("fgd");
             sim::FillOptions o = *fillSpec("fgd").fillOptions();
             o.stopAt = k;
-            o.recordDecisions = false;
-            auto stopped = sim::runFillExperiment(*t, *p, o);
+            sim::Recording rec;
+            rec.decisions = false;
+            auto stopped = sim::runFillExperiment(*t, *p, o, rec);
             QVERIFY(stopped && stopped->state);
             auto in = incident::inspect(*index, k);
             QVERIFY(in);

@@ -50,9 +50,10 @@ private slots:
         for (int64_t k : { int64_t(1), int64_t(4321), int64_t(run->pods - 1) }) {
             sim::FillOptions stop = o;
             stop.stopAt = k;
-            stop.recordDecisions = false;
+            sim::Recording rec;
+            rec.decisions = false;
             auto p = policy::makePlacementPolicy("fgd");
-            auto stopped = sim::runFillExperiment(*t, *p, stop);
+            auto stopped = sim::runFillExperiment(*t, *p, stop, rec);
             QVERIFY(stopped && stopped->state);
             auto in = incident::inspect(x, k, { "bestfit" });
             QVERIFY(in);
@@ -91,13 +92,13 @@ private slots:
         sim::TimedOptions o;
         o.backfill = sim::Backfill::Easy;
         sim::StateJournal recordedJournal; // as schedlab-cli replay --project records the run
-        o.journal = &recordedJournal;
+        sim::Recording rec;
+        rec.journal = &recordedJournal;
         auto p = policy::makePlacementPolicy("firstfit");
-        auto run = sim::runTimedReplay(*t, *p, o);
+        auto run = sim::runTimedReplay(*t, *p, o, rec);
         QVERIFY(run);
         QVERIFY(run->stateHashes.size() >= 18); // every 1000 decisions
-        sim::RunSpec spec = sim::RunSpec::timed("firstfit", o);
-        spec.timedOptions()->journal = nullptr;
+        const sim::RunSpec spec = sim::RunSpec::timed("firstfit", o);
         auto index = incident::buildRunIndex(t, spec, &run->decisions, &run->stateHashes);
         QVERIFY2(index, index ? "" : index.error().toString().c_str());
         const incident::RunIndex& x = *index.value();

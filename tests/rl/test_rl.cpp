@@ -446,7 +446,8 @@ private slots:
         // An episode is the fill experiment's pod list (trimmed to the ratio: the generated trace
         // asks for more), cut at maxPods.
         auto probe = policy::makePlacementPolicy("firstfit");
-        auto episode = sim::runFillExperiment(t, *probe, rl::fillOptionsFor(quickTraining(), quickTraining().seed));
+        auto episode = sim::runFillExperiment(
+            t, *probe, rl::fillOptionsFor(quickTraining(), quickTraining().seed), rl::trainingRecording());
         QVERIFY(episode.ok() && episode->podsRemoved > 0);
         QCOMPARE(seen[0].decisions, std::min<int64_t>(300, episode->pods));
         QVERIFY(seen[0].gradientSteps > 0 && seen[0].meanLoss >= 0);
@@ -616,7 +617,9 @@ private slots:
             rl::LearnedPolicy greedy(net.cloneNetwork());
             rl::ChoiceBuffer seen(2, 16);
             greedy.setTeacher(policy::makePlacementPolicy("worstfit"), &seen, false);
-            if (!sim::runFillExperiment(t, greedy, rl::fillOptionsFor(quickTraining(), 42)).ok() || seen.decisions() == 0)
+            if (!sim::runFillExperiment(t, greedy, rl::fillOptionsFor(quickTraining(), 42), rl::trainingRecording())
+                     .ok()
+                || seen.decisions() == 0)
                 return -1.0;
             int64_t agree = 0;
             std::vector<float> q;
@@ -656,7 +659,7 @@ private slots:
         auto kept = newNet(6), last = newNet(6);
         auto greedyAlloc = [&](const rl::QNetwork& net) {
             rl::LearnedPolicy greedy(net.cloneNetwork(), o.learnedOptions());
-            auto r = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9));
+            auto r = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9), rl::trainingRecording());
             return r.ok() ? r->finalGpuAllocPct : -1.0;
         };
         const double start = greedyAlloc(*kept);
@@ -705,7 +708,7 @@ private slots:
         auto timedNet = newNet(6);
         auto greedyP99 = [&](const rl::QNetwork& net) {
             rl::LearnedPolicy greedy(net.cloneNetwork(), o.learnedOptions());
-            auto r = sim::runTimedReplay(t, greedy, rl::timedOptionsFor(o, 9));
+            auto r = sim::runTimedReplay(t, greedy, rl::timedOptionsFor(o, 9), rl::trainingRecording());
             return r.ok() ? r->waitS.p99 : -1.0;
         };
         const double timedStart = greedyP99(*timedNet);
@@ -756,7 +759,7 @@ private slots:
         auto r = rl::train(*validated, t, o, [&](const rl::EpisodeStats& s) { validation.push_back(s.validation); });
         QVERIFY(r.ok());
         rl::LearnedPolicy greedy(validated->cloneNetwork(), o.learnedOptions());
-        auto replay = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9));
+        auto replay = sim::runFillExperiment(t, greedy, rl::fillOptionsFor(o, 9), rl::trainingRecording());
         QVERIFY(replay.ok());
         QCOMPARE(replay->finalGpuAllocPct, r->keptEpisode == 0 ? r->startValidation : validation[std::size_t(r->keptEpisode - 1)]);
 
@@ -792,9 +795,9 @@ private slots:
             if (!r)
                 qFatal("%s", r.error().toString().c_str());
             rl::LearnedPolicy p(std::move(net), o.learnedOptions());
-            sim::TimedOptions t;
-            t.recordDecisions = false;
-            auto run = sim::runTimedReplay(heldOut, p, t);
+            sim::Recording quiet;
+            quiet.decisions = false;
+            auto run = sim::runTimedReplay(heldOut, p, sim::TimedOptions {}, quiet);
             if (!run)
                 qFatal("%s", run.error().toString().c_str());
             double active = 0;

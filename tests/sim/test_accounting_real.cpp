@@ -31,10 +31,10 @@ void replaysBoth(const Trace& t, int64_t expectedSkipped)
 {
     for (const char* name : { "logged", "bestfit" }) {
         auto p = policy::makePlacementPolicy(name);
-        sim::TimedOptions o;
-        o.recordDecisions = false;
-        o.recordHeat = false;
-        auto r = sim::runTimedReplay(t, *p, o);
+        sim::Recording rec;
+        rec.decisions = false;
+        rec.heat = false;
+        auto r = sim::runTimedReplay(t, *p, sim::TimedOptions {}, rec);
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
         QVERIFY2(r->divergences.empty(), r->firstDivergence.c_str());
         QCOMPARE(r->skipped, expectedSkipped);

@@ -34,8 +34,9 @@ private:
             sim::FillOptions o;
             o.seed = seed;
             o.tieBreak = tie;
-            o.recordDecisions = false;
-            auto r = sim::runFillExperiment(m_trace, *p, o);
+            sim::Recording rec;
+            rec.decisions = false;
+            auto r = sim::runFillExperiment(m_trace, *p, o, rec);
             if (!r)
                 qFatal("%s", r.error().toString().c_str());
             sum += r->finalGpuAllocPct;
@@ -78,11 +79,12 @@ private slots:
     {
         sim::FillOptions o;
         o.seed = 60;
-        o.recordDecisions = false;
-        o.recordHeat = false;
+        sim::Recording rec;
+        rec.decisions = false;
+        rec.heat = false;
         auto run = [&](sim::FillOptions opts) {
             auto p = policy::makePlacementPolicy("bestfit");
-            auto r = sim::runFillExperiment(m_trace, *p, opts);
+            auto r = sim::runFillExperiment(m_trace, *p, opts, rec);
             if (!r)
                 qFatal("%s", r.error().toString().c_str());
             return std::move(r).value();
@@ -118,10 +120,11 @@ private slots:
             for (uint64_t seed = 42; seed <= 44; ++seed) {
                 sim::FillOptions o;
                 o.seed = seed;
-                o.recordDecisions = false;
-                o.recordHeat = false;
+                sim::Recording rec;
+                rec.decisions = false;
+                rec.heat = false;
                 auto p = policy::makePlacementPolicy(name);
-                auto r = sim::runFillExperiment(t, *p, o);
+                auto r = sim::runFillExperiment(t, *p, o, rec);
                 QVERIFY(r.ok());
                 QVERIFY2(r->originalRequestPct > 180 && r->originalRequestPct < 186, qPrintable(QString::number(r->originalRequestPct)));
                 QVERIFY(r->podsRemoved > 2000);
@@ -131,7 +134,7 @@ private slots:
                 trimmed += r->finalGpuAllocPct / 3;
                 o.trimAboveRatio = false;
                 auto q = policy::makePlacementPolicy(name);
-                auto all = sim::runFillExperiment(t, *q, o);
+                auto all = sim::runFillExperiment(t, *q, o, rec);
                 QVERIFY(all.ok());
                 QCOMPARE(all->podsRemoved, int64_t(0));
                 QCOMPARE(all->pods, all->originalPods);
@@ -163,8 +166,9 @@ private slots:
             auto p = policy::makePlacementPolicy(name);
             sim::FillOptions o;
             o.seed = 43;
-            o.recordDecisions = false;
-            auto full = sim::runFillExperiment(m_trace, *p, o);
+            sim::Recording rec;
+            rec.decisions = false;
+            auto full = sim::runFillExperiment(m_trace, *p, o, rec);
             QVERIFY(full.ok());
             QVERIFY(full->stateHashes.size() >= 10); // every 1000 of ~10,800 decisions
             std::map<int64_t, uint64_t> recorded(full->stateHashes.begin(), full->stateHashes.end());
@@ -172,16 +176,15 @@ private slots:
                 auto again = policy::makePlacementPolicy(name);
                 sim::FillOptions stop = o;
                 stop.stopAt = k;
-                auto r = sim::runFillExperiment(m_trace, *again, stop);
+                auto r = sim::runFillExperiment(m_trace, *again, stop, rec);
                 QVERIFY(r.ok() && r->state);
                 QCOMPARE(r->state->stateHash(), recorded.at(k));
                 QCOMPARE(r->stateHashes.back().first, k);
             }
             auto same = policy::makePlacementPolicy(name), fresh = policy::makePlacementPolicy(name);
             sim::FillOptions fork = o;
-            fork.forkAt = 5000;
-            fork.forkPolicy = fresh.get();
-            auto f = sim::runFillExperiment(m_trace, *same, fork);
+            fork.fork = { 5000, fresh.get() };
+            auto f = sim::runFillExperiment(m_trace, *same, fork, rec);
             QVERIFY(f.ok());
             QCOMPARE(f->stateHash, full->stateHash);
             QCOMPARE(f->finalGpuAllocPct, full->finalGpuAllocPct);
@@ -190,13 +193,13 @@ private slots:
         auto bf = policy::makePlacementPolicy("bestfit"), rnd = policy::makePlacementPolicy("random");
         sim::FillOptions o;
         o.seed = 43;
-        o.recordDecisions = false;
-        o.forkAt = 2000;
-        o.forkPolicy = rnd.get();
-        auto f = sim::runFillExperiment(m_trace, *bf, o);
+        sim::Recording rec;
+        rec.decisions = false;
+        o.fork = { 2000, rnd.get() };
+        auto f = sim::runFillExperiment(m_trace, *bf, o, rec);
         QVERIFY(f.ok());
-        o.forkAt = -1;
-        auto base = sim::runFillExperiment(m_trace, *policy::makePlacementPolicy("bestfit"), o);
+        o.fork.at = -1;
+        auto base = sim::runFillExperiment(m_trace, *policy::makePlacementPolicy("bestfit"), o, rec);
         QVERIFY(f->stateHash != base->stateHash);
         QVERIFY(f->finalGpuAllocPct < base->finalGpuAllocPct); // random packs worse after the fork
     }

@@ -68,9 +68,9 @@ private slots:
         // 186 s for cpu); BestFit has all three nodes from the start, so nothing waits.
         for (const char* name : { "logged", "bestfit" }) {
             auto p = policy::makePlacementPolicy(name);
-            sim::TimedOptions o;
-            o.recordHeat = false;
-            auto run = sim::runTimedReplay(t, *p, o);
+            sim::Recording rec;
+            rec.heat = false;
+            auto run = sim::runTimedReplay(t, *p, sim::TimedOptions {}, rec);
             QVERIFY2(run.ok(), run.ok() ? "" : run.error().toString().c_str());
             QVERIFY2(run->divergences.empty(), run->firstDivergence.c_str());
             QCOMPARE(run->failed, int64_t(0));

@@ -15,10 +15,11 @@ using test::TraceBuilder;
 
 namespace {
 
-sim::TimedResult mustRun(const trace::Trace& t, sim::TimedOptions o, const std::string& policyName = "firstfit")
+sim::TimedResult mustRun(const trace::Trace& t, sim::TimedOptions o, const std::string& policyName = "firstfit",
+    const sim::Recording& recording = {})
 {
     auto p = policy::makePlacementPolicy(policyName);
-    auto r = sim::runTimedReplay(t, *p, o);
+    auto r = sim::runTimedReplay(t, *p, o, recording);
     if (!r)
         qFatal("replay failed: %s", r.error().toString().c_str());
     return std::move(r).value();
@@ -156,9 +157,9 @@ private slots:
         QCOMPARE(top[0].raw, 1000.0);
         // With a journal, the state the move saw still has A on n0 (3 GPUs free there, 2 on n1).
         sim::StateJournal journal;
-        sim::TimedOptions withJournal = o;
+        sim::Recording withJournal;
         withJournal.journal = &journal;
-        const sim::TimedResult j = mustRun(b.t, withJournal);
+        const sim::TimedResult j = mustRun(b.t, o, "firstfit", withJournal);
         const sim::Decision mj = decisionsWith(j, sim::Outcome::Migrated).front(); // a copy: the vector is a temporary
         const auto seen = journal.stateAt(mj.statePos);
         QCOMPARE(seen->freeGpuMilli(0), int64_t(3000));
@@ -223,9 +224,10 @@ private slots:
             failedWithout += int(plain->failed);
             o.migration = sim::Migration::Defragment;
             sim::StateJournal journal;
-            o.journal = &journal;
+            sim::Recording rec;
+            rec.journal = &journal;
             auto q = policy::makePlacementPolicy("firstfit");
-            auto moved = sim::runFillExperiment(b.t, *q, o);
+            auto moved = sim::runFillExperiment(b.t, *q, o, rec);
             QVERIFY(moved.ok());
             QCOMPARE(moved->failed, int64_t(0));
             QCOMPARE(moved->finalGpuAllocPct, 100.0);

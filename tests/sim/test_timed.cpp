@@ -13,10 +13,11 @@ using namespace schedlab;
 using schedlab::test::TraceBuilder;
 
 namespace {
-sim::TimedResult mustRun(const trace::Trace& t, sim::TimedOptions o, const std::string& policyName = "firstfit")
+sim::TimedResult mustRun(const trace::Trace& t, sim::TimedOptions o, const std::string& policyName = "firstfit",
+    const sim::Recording& recording = {})
 {
     auto p = policy::makePlacementPolicy(policyName);
-    auto r = sim::runTimedReplay(t, *p, o);
+    auto r = sim::runTimedReplay(t, *p, o, recording);
     if (!r)
         qFatal("replay failed: %s", r.error().toString().c_str());
     return std::move(r).value();
@@ -227,9 +228,9 @@ private slots:
         // decision log are ordered at random.
         const sim::TimedResult ff = mustRun(b.t, o, "firstfit");
         QCOMPARE(ff.seedUse, std::string("candidates"));
-        sim::TimedOptions quiet = o;
-        quiet.recordDecisions = false;
-        QCOMPARE(mustRun(b.t, quiet, "firstfit").seedUse, std::string("none"));
+        sim::Recording quiet;
+        quiet.decisions = false;
+        QCOMPARE(mustRun(b.t, o, "firstfit", quiet).seedUse, std::string("none"));
         QCOMPARE(mustRun(b.t, o, "random").seedUse, std::string("schedule"));
         QCOMPARE(mustRun(b.t, o, "bestfit").seedUse, std::string("schedule")); // random ties (timed default)
         // No QoS classes: the class is "default", with the SLA applied; the third job waited 10 s.
@@ -286,8 +287,7 @@ private slots:
         b.t.jobs[1].taskCount = 2;
         b.t.tasks.push_back(b.t.tasks[1]);
         sim::TimedOptions o;
-        o.recordDecisions = true;
-        sim::TimedResult r = mustRun(b.t, o);
+        sim::TimedResult r = mustRun(b.t, o); // with the decision log (the default Recording)
         QCOMPARE(startOf(r, 1), 5.0);
         int placedAt5 = 0;
         for (const sim::Decision& d : r.decisions.decisions())
@@ -491,12 +491,13 @@ private slots:
         o.queue = policy::QueueOrder(queue);
         o.backfill = sim::Backfill(backfill);
         o.tieBreak = tie == 1 ? policy::TieBreak::First : policy::TieBreak::Random;
-        o.recordHeat = false;
-        o.recordDecisions = log;
         o.head = commitHead ? sim::HeadRule::Commit : sim::HeadRule::Resort;
-        const sim::TimedResult fast = mustRun(t.value(), o, policy.toStdString());
+        sim::Recording rec;
+        rec.heat = false;
+        rec.decisions = log;
+        const sim::TimedResult fast = mustRun(t.value(), o, policy.toStdString(), rec);
         Unassuming slow(policy::makePlacementPolicy(policy.toStdString()));
-        auto r = sim::runTimedReplay(t.value(), slow, o);
+        auto r = sim::runTimedReplay(t.value(), slow, o, rec);
         QVERIFY(r.ok());
         const sim::TimedResult& full = r.value();
         int peakQueue = 0;
@@ -544,8 +545,9 @@ private slots:
         QCOMPARE(r.heat.x[1], 5.0);
         QCOMPARE(int(r.heat.at(1, 0)), 50);
         QCOMPARE(int(r.heat.at(2, 0)), 100);
-        o.recordHeat = false;
-        QCOMPARE(mustRun(b.t, o).heat.columns(), 0);
+        sim::Recording noHeat;
+        noHeat.heat = false;
+        QCOMPARE(mustRun(b.t, o, "firstfit", noHeat).heat.columns(), 0);
         CancelToken cancel;
         cancel.cancel();
         trace::GeneratorOptions g;

@@ -155,9 +155,9 @@ private slots:
         const trace::Trace t = smallTrace();
         auto policy = policy::makePlacementPolicy("bestfit");
         sim::StateJournal journal;
-        sim::FillOptions o;
-        o.journal = &journal;
-        const sim::FillResult f = sim::runFillExperiment(t, *policy, o).value();
+        sim::Recording rec;
+        rec.journal = &journal;
+        const sim::FillResult f = sim::runFillExperiment(t, *policy, sim::FillOptions {}, rec).value();
         QVERIFY(journal.position() > 10);
         int64_t id = -1;
         {

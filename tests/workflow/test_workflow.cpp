@@ -283,7 +283,8 @@ private slots:
         QVERIFY(recorded->journal);
         QCOMPARE(recorded->decisions().size(), direct->decisions.size());
         QVERIFY(recorded->decisions().decisions().back().statePos >= 0);
-        QVERIFY(!recorded->spec.timedOptions()->journal); // the stored spec holds no pointers
+        // The stored spec holds no pointers (the journal is the Recording's, never the spec's).
+        QVERIFY(!recorded->spec.timedOptions()->fork.policy);
         auto bare = workflow::execute(spec, *trace, workflow::ExecuteOptions { false });
         QVERIFY(bare.ok());
         QVERIFY(!bare->journal);

@@ -254,12 +254,13 @@ Result<double> validate(const QNetwork& net, const trace::Trace& trace, const Tr
     for (uint64_t seed : o.validationSeeds) {
         LearnedPolicy greedy(net.cloneNetwork(), o.learnedOptions());
         if (o.mode() == sim::RunMode::Fill) {
-            auto r = sim::runFillExperiment(trace, greedy, fillOptionsFor(o, seed), {}, cancel);
+            auto r
+                = sim::runFillExperiment(trace, greedy, fillOptionsFor(o, seed), trainingRecording(), {}, {}, cancel);
             if (!r)
                 return r.error();
             sum += r->finalGpuAllocPct;
         } else {
-            auto r = sim::runTimedReplay(trace, greedy, timedOptionsFor(o, seed), {}, cancel);
+            auto r = sim::runTimedReplay(trace, greedy, timedOptionsFor(o, seed), trainingRecording(), {}, {}, cancel);
             if (!r)
                 return r.error();
             sum += r->waitS.p99;
@@ -334,11 +335,13 @@ Result<EpisodeStats> playEpisode(EpisodeContext& c, int e, double eps)
     Status ran;
     if (o.mode() == sim::RunMode::Fill) {
         // a training window (maxPods); evaluations place every pod
-        auto r = sim::runFillExperiment(c.trace, policy, episodeFillOptions(o, seed), observers, sub, c.stop);
+        auto r = sim::runFillExperiment(
+            c.trace, policy, episodeFillOptions(o, seed), trainingRecording(), observers, sub, c.stop);
         if (!r)
             ran = r.error();
     } else {
-        auto r = sim::runTimedReplay(c.trace, policy, timedOptionsFor(o, seed), observers, sub, c.stop);
+        auto r = sim::runTimedReplay(
+            c.trace, policy, timedOptionsFor(o, seed), trainingRecording(), observers, sub, c.stop);
         if (!r)
             ran = r.error();
         else
