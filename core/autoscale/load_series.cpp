@@ -176,6 +176,44 @@ std::vector<std::string> inTimeOrder(std::vector<std::pair<double, double>>& row
     return notes;
 }
 
+/// A timestamp,value series (rows in time order, one per timestamp) as 1-s steps: the step is the
+/// most common gap between rows; each row's value is spread over its step, stepped or
+/// interpolated between the intervals' midpoints.
+Result<LoadSeries> spreadOverSteps(const std::vector<std::pair<double, double>>& rows, LoadSeries s, const std::string& path,
+    Resample resample)
+{
+    // A coarser series: the step is the most common gap between rows.
+    std::vector<double> gaps;
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        gaps.push_back(rows[i].first - rows[i - 1].first);
+    std::sort(gaps.begin(), gaps.end());
+    const double step = gaps.empty() ? 1.0 : std::max(1.0, std::round(gaps[gaps.size() / 2]));
+    const double span = rows.back().first - s.startEpochS + step;
+    if (span > 400 * 86400.0)
+        return makeError(ErrorCode::Range, "the series spans more than 400 days", path);
+    s.requests.assign(std::size_t(span), 0.0f);
+    char what[96];
+    std::snprintf(what, sizeof what, "%g-s intervals, %s to 1 s", step, resample == Resample::Stepped ? "stepped" : "interpolated");
+    s.source = what;
+    for (const std::string& w : s.warnings) // shown wherever the load is described (CLI, workbench)
+        s.source += "; " + w;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::size_t from = std::size_t(rows[i].first - s.startEpochS);
+        const double rate = rows[i].second / step;
+        for (std::size_t k = 0; k < std::size_t(step) && from + k < s.requests.size(); ++k) {
+            double r = rate;
+            if (resample == Resample::Interpolated) {
+                // Between this interval's midpoint and the next (or previous) one's.
+                const double x = (double(k) + 0.5) / step - 0.5; // -0.5 .. 0.5 around the midpoint
+                const std::size_t j = x >= 0 ? std::min(i + 1, rows.size() - 1) : (i == 0 ? 0 : i - 1);
+                r = rate + (rows[j].second / step - rate) * std::abs(x);
+            }
+            s.requests[from + k] = float(r);
+        }
+    }
+    return s;
+}
+
 Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, Resample resample)
 {
     // Header: the timestamp column ("TIMESTAMP" / "timestamp") and an optional "value" column.
@@ -267,36 +305,7 @@ Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, R
             s.requests[std::size_t(t - s.startEpochS)] += 1.0f;
         return s;
     }
-    // A coarser series: the step is the most common gap between rows.
-    std::vector<double> gaps;
-    for (std::size_t i = 1; i < rows.size(); ++i)
-        gaps.push_back(rows[i].first - rows[i - 1].first);
-    std::sort(gaps.begin(), gaps.end());
-    const double step = gaps.empty() ? 1.0 : std::max(1.0, std::round(gaps[gaps.size() / 2]));
-    const double span = rows.back().first - s.startEpochS + step;
-    if (span > 400 * 86400.0)
-        return makeError(ErrorCode::Range, "the series spans more than 400 days", path);
-    s.requests.assign(std::size_t(span), 0.0f);
-    char what[96];
-    std::snprintf(what, sizeof what, "%g-s intervals, %s to 1 s", step, resample == Resample::Stepped ? "stepped" : "interpolated");
-    s.source = what;
-    for (const std::string& w : s.warnings) // shown wherever the load is described (CLI, workbench)
-        s.source += "; " + w;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const std::size_t from = std::size_t(rows[i].first - s.startEpochS);
-        const double rate = rows[i].second / step;
-        for (std::size_t k = 0; k < std::size_t(step) && from + k < s.requests.size(); ++k) {
-            double r = rate;
-            if (resample == Resample::Interpolated) {
-                // Between this interval's midpoint and the next (or previous) one's.
-                const double x = (double(k) + 0.5) / step - 0.5; // -0.5 .. 0.5 around the midpoint
-                const std::size_t j = x >= 0 ? std::min(i + 1, rows.size() - 1) : (i == 0 ? 0 : i - 1);
-                r = rate + (rows[j].second / step - rate) * std::abs(x);
-            }
-            s.requests[from + k] = float(r);
-        }
-    }
-    return s;
+    return spreadOverSteps(rows, std::move(s), path, resample);
 }
 
 } // namespace
