@@ -16,6 +16,14 @@ using schedlab::test::writeFile;
 
 namespace {
 std::string nameOf(const LoggedDecisions& l, int32_t i) { return i >= 0 ? l.names[std::size_t(i)] : std::string("-"); }
+
+/// A decision log of one node, one pod and one good decision, with `record` as its line 4.
+std::string logAround(const std::string& record)
+{
+    return std::string(R"({"schema":"schedlab.decision-log/1"})") + "\n" + R"({"kind":"node","name":"n","cpu":"4","memory":"8Gi"})" + "\n"
+        + R"({"kind":"pod","name":"p","time":0,"cpu":1,"runtime":5})" + "\n" + record + "\n"
+        + R"({"kind":"decision","time":1,"pod":"p","node":"n"})" + "\n";
+}
 } // namespace
 
 class TestDecisionLog : public QObject {
@@ -208,10 +216,7 @@ private slots:
     {
         QFETCH(QString, record);
         QFETCH(QString, field);
-        const std::string text = std::string(R"({"schema":"schedlab.decision-log/1"})") + "\n"
-            + R"({"kind":"node","name":"n","cpu":"4","memory":"8Gi"})" + "\n" + R"({"kind":"pod","name":"p","time":0,"cpu":1,"runtime":5})"
-            + "\n" + record.toStdString() + "\n" + R"({"kind":"decision","time":1,"pod":"p","node":"n"})" + "\n";
-        auto r = loadTrace({ writeFile(m_dir, "records.jsonl", text) });
+        auto r = loadTrace({ writeFile(m_dir, "records.jsonl", logAround(record.toStdString())) });
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
         QCOMPARE(r->diagnostics.total(), int64_t(1));
         const auto& w = r->diagnostics.kept().front();
@@ -242,10 +247,7 @@ private slots:
         QFETCH(QByteArray, record);
         QFETCH(QString, category);
         QFETCH(QString, message);
-        const std::string text = std::string(R"({"schema":"schedlab.decision-log/1"})") + "\n"
-            + R"({"kind":"node","name":"n","cpu":"4","memory":"8Gi"})" + "\n" + R"({"kind":"pod","name":"p","time":0,"cpu":1,"runtime":5})"
-            + "\n" + record.toStdString() + "\n" + R"({"kind":"decision","time":1,"pod":"p","node":"n"})" + "\n";
-        auto r = loadTrace({ writeFile(m_dir, "lines.jsonl", text) });
+        auto r = loadTrace({ writeFile(m_dir, "lines.jsonl", logAround(record.toStdString())) });
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
         QCOMPARE(r->diagnostics.countOf(category.toStdString()), int64_t(1));
         const auto& w = r->diagnostics.kept().front();
