@@ -242,7 +242,7 @@ std::optional<incident::LoggedView> InspectorWidget::showHeader(const incident::
     const QString nodeLine = tr("Nodes for this request: %1.").arg(why.join(", "));
     if (in.reward) {
         const auto& t = *in.reward;
-        m_reward->setText(nodeLine + "<br>" + tr("Reward %1 (default weights) = balance %2 + packing %3 + success %4 + custom %5 (weighted), tail %6")
+        m_reward->setText(nodeLine + "<br>" + tr("Reward %1 with the default weights (balance 0.4, packing 0.3, success 0.2, custom 0.1) over the terms balance %2, packing %3, success %4, custom %5; tail penalty %6")
                               .arg(double(t[5]), 0, 'f', 4)
                               .arg(double(t[0]), 0, 'f', 3)
                               .arg(double(t[1]), 0, 'f', 3)

@@ -311,8 +311,9 @@ void printDecisionSummary(const RunContext& c, int64_t k, const incident::Inspec
         x.rankOfChoice > 0 ? (", rank " + std::to_string(x.rankOfChoice) + " of the logged candidates").c_str() : "");
     if (x.reward) {
         const auto& t = *x.reward;
-        std::printf("  reward: %.4f = balance %.3f, packing %.3f, success %.3f, custom %.3f (weighted) + tail %.3f\n", t[5], t[0], t[1],
-            t[2], t[3], t[4]);
+        std::printf("  reward: %.4f with the default weights (0.4, 0.3, 0.2, 0.1) over balance %.3f, packing %.3f, success %.3f, custom %.3f; "
+                    "tail penalty %.3f\n",
+            t[5], t[0], t[1], t[2], t[3], t[4]);
     }
     std::printf("  cluster then: GPU allocation %.2f %%, CPU allocation %.2f %%, GPU fragmentation rate %.2f %%, %d active nodes; "
                 "%lld logged decisions and %d state hash(es) verified\n",
