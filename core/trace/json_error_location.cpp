@@ -78,4 +78,48 @@ JsonErrorSpot locateJsonError(std::string_view text, simdjson::error_code e)
     return {};
 }
 
+Error withJsonErrorSpot(Error error, std::string_view text, simdjson::error_code e)
+{
+    const JsonErrorSpot spot = locateJsonError(text, e);
+    if (spot.line > 0 && error.line < 0) {
+        error.message += "; it stops at " + spot.what + " (byte " + std::to_string(spot.byte) + ")";
+        error.line = spot.line;
+        error.column = int(spot.column);
+    }
+    return error;
+}
+
+std::pair<const char*, std::string> whyNotJson(simdjson::error_code e, std::string_view line)
+{
+    auto bare = [&](std::string_view word) { // NaN / Infinity as a value (":NaN", ": -Infinity")
+        for (std::size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
+            std::size_t b = at;
+            while (b > 0 && (line[b - 1] == ' ' || line[b - 1] == '-' || line[b - 1] == '+'))
+                --b;
+            if (b > 0 && (line[b - 1] == ':' || line[b - 1] == ',' || line[b - 1] == '['))
+                return true;
+        }
+        return false;
+    };
+    if (e != simdjson::SUCCESS && (bare("NaN") || bare("Infinity")))
+        return { "bad-number", "NaN or Infinity, which JSON has no number for" };
+    switch (e) {
+    case simdjson::SUCCESS:
+        return { "bad-record", "a JSON value but not an object" };
+    case simdjson::UTF8_ERROR:
+        return { "bad-encoding", "not valid UTF-8" };
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE:
+        return { "bad-number", "a number JSON cannot hold (out of range, like 1e309 or 2^64, or malformed)" };
+    case simdjson::UNESCAPED_CHARS:
+        return { "bad-encoding", "a control character (such as NUL) inside a string" };
+    case simdjson::F_ATOM_ERROR:
+    case simdjson::N_ATOM_ERROR:
+    case simdjson::T_ATOM_ERROR:
+        return { "bad-record", "a bare word that is not true, false or null (NaN and Infinity are not JSON)" };
+    default:
+        return { "bad-record", std::string("not a JSON object (cut mid-way?): ") + simdjson::error_message(e) };
+    }
+}
+
 } // namespace schedlab::trace

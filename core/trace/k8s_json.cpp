@@ -544,41 +544,22 @@ struct K8sJsonReader::Impl {
     od::parser parser;
 };
 
-K8sJsonReader::K8sJsonReader()
-    : m(std::make_unique<Impl>())
-{
-}
+K8sJsonReader::K8sJsonReader() : m(std::make_unique<Impl>()) { }
 
 K8sJsonReader::~K8sJsonReader() = default;
-
-namespace {
-/// `error` with the spot in `text` where the parser stopped (line, column, what), when it has one.
-Error locatedJsonError(Error error, std::string_view text, error_code e)
-{
-    const JsonErrorSpot spot = locateJsonError(text, e);
-    if (spot.line > 0 && error.line < 0) {
-        error.message += "; it stops at " + spot.what + " (byte " + std::to_string(spot.byte) + ")";
-        error.line = spot.line;
-        error.column = int(spot.column);
-    }
-    return error;
-}
-} // namespace
 
 Status K8sJsonReader::read(const char* text, std::size_t size, const std::string& file, K8sObjects& out, Diagnostics& diagnostics)
 {
     const std::string_view all(text, size);
-    auto invalid = [&](error_code err) {
-        return locatedJsonError(Error { ErrorCode::Parse, std::string("not valid JSON (truncated or corrupted): ") + simdjson::error_message(err),
-                                    file, -1, -1 },
-            all, err);
+    auto invalid = [&](error_code err) { // with where it stops, when that can be found
+        return withJsonErrorSpot(makeError(ErrorCode::Parse, std::string("not valid JSON (truncated or corrupted): ") + simdjson::error_message(err), file), all, err);
     };
     od::document doc;
     if (const error_code err = m->parser.iterate(text, size, size + kJsonPadding).get(doc))
         return err == simdjson::CAPACITY ? makeError(ErrorCode::Parse, std::string("JSON document too large: ") + simdjson::error_message(err), file)
                                          : invalid(err);
     Reader reader(file, out, diagnostics);
-    auto readerError = [&] { return locatedJsonError(*reader.error(), all, reader.jsonError()); };
+    auto readerError = [&] { return withJsonErrorSpot(*reader.error(), all, reader.jsonError()); };
     od::value root;
     if (const error_code err = doc.get_value().get(root))
         return invalid(err);
