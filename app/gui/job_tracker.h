@@ -7,6 +7,7 @@
 
 #include "base/progress.h"
 
+#include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
@@ -17,6 +18,16 @@
 #include <type_traits>
 
 namespace schedlab::app {
+
+/// Runs `fn` later on the GUI thread; callable from any thread. A worker must not post to an
+/// object the GUI thread may be destroying: a QPointer tested on the worker can dangle by the time
+/// the event is queued (the next event loop then delivers to freed memory). So the event goes to
+/// the application, and `fn` tests its QPointers on the GUI thread, where they are safe.
+template <class Fn>
+void postToGui(Fn fn)
+{
+    QMetaObject::invokeMethod(QCoreApplication::instance(), std::move(fn), Qt::QueuedConnection);
+}
 
 class JobTracker : public QObject {
 public:
@@ -55,13 +66,10 @@ public:
         ProgressFn progress;
         if (onProgress) {
             auto throttle = std::make_shared<ThrottledProgress>([self, generation, onProgress](double f) {
-                QMetaObject::invokeMethod(
-                    self,
-                    [self, generation, onProgress, f] {
-                        if (self && self->m_generation == generation)
-                            onProgress(f);
-                    },
-                    Qt::QueuedConnection);
+                postToGui([self, generation, onProgress, f] {
+                    if (self && self->m_generation == generation)
+                        onProgress(f);
+                });
             });
             progress = [throttle](double f) { throttle->report(f); };
         }

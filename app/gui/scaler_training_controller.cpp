@@ -39,7 +39,7 @@ void ScalerTrainingController::start(const ScalerTrainingJob& job)
         return;
     m_jobs.reset();
     QPointer<ScalerTrainingController> self(this);
-    auto post = [self](auto fn) { QMetaObject::invokeMethod(self, [self, fn] { if (self) fn(*self); }, Qt::QueuedConnection); };
+    auto post = [self](auto fn) { postToGui([self, fn] { if (self) fn(*self); }); };
     const int total = job.request.rounds;
     m_jobs.launch(
         [job, post, total](ProgressFn, CancelToken cancel) -> Status {

@@ -56,7 +56,7 @@ void TrainingController::start(const TrainingJob& job)
         return;
     m_jobs.reset();
     QPointer<TrainingController> self(this);
-    auto post = [self](auto fn) { QMetaObject::invokeMethod(self, [self, fn] { if (self) fn(*self); }, Qt::QueuedConnection); };
+    auto post = [self](auto fn) { postToGui([self, fn] { if (self) fn(*self); }); };
     const int total = workflow::sessionRounds(sessionOptionsOf(job.request, job.reward, {}));
     m_jobs.launch(
         [job, post, total](ProgressFn, CancelToken cancel) -> Status {
