@@ -53,7 +53,7 @@ void RewardObserver::decided(const sim::DecidedEvent& e)
         return;
     const policy::PlacementRequest& req = e.request;
     const policy::PlacementDecision& d = e.decision;
-    slot(e.attempt).reset();
+    slot(e.attempt).reset(); // a decision earning nothing logs no reward
     const bool timed = req.submitS >= 0;
     const double waitS = timed ? std::max(0.0, req.nowS - req.submitS) : 0.0;
     if (d.node >= 0) {
@@ -62,13 +62,8 @@ void RewardObserver::decided(const sim::DecidedEvent& e)
         const double penalty = timed && waitS > m_slaS ? m_multiplier[std::size_t(ConstraintKind::Sla)] : 0.0;
         book(computeReward(m_config, in), penalty, e.attempt);
     } else if (!timed) {
-        // Fits nowhere: a failure, paid by the decision that led here.
-        const RewardBreakdown fail = computeReward(m_config, RewardInputs {});
-        m_sum.success += fail.success;
-        m_sum.total += fail.total;
-        if (m_pending)
-            m_pending->reward += float(fail.total);
-        slot(e.attempt) = Terms { 0.0f, 0.0f, float(fail.success), 0.0f, 0.0f, float(fail.total) };
+        // Fits nowhere: a failure. Nothing was chosen, so the decision that led here pays.
+        book(computeReward(m_config, RewardInputs {}), 0.0, e.attempt, Charge::PreviousDecision);
     } else if (d.skip || d.feasible > 0 || req.maySkip) {
         RewardInputs in;
         in.waited = true;
@@ -104,7 +99,7 @@ void RewardObserver::roomDecided(const sim::RoomDecidedEvent& e)
     book(computeReward(m_config, in), penalty, -1);
 }
 
-void RewardObserver::book(const RewardBreakdown& r, double penalty, int attempt)
+void RewardObserver::book(const RewardBreakdown& r, double penalty, int attempt, Charge charge)
 {
     const double total = r.total - penalty;
     m_sum.balance += r.balance;
@@ -114,7 +109,9 @@ void RewardObserver::book(const RewardBreakdown& r, double penalty, int attempt)
     m_sum.tail += r.tail;
     m_sum.room += r.room;
     m_sum.total += total;
-    if (m_pending)
+    if (m_pending && charge == Charge::PreviousDecision)
+        m_pending->reward += float(total);
+    else if (m_pending)
         m_pending->reward = float(total);
     if (attempt >= 0)
         slot(attempt) = Terms { float(r.balance), float(r.packing), float(r.success), float(r.custom), float(r.tail), float(total) };

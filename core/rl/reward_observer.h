@@ -44,9 +44,12 @@ public:
 
 private:
     using Terms = std::array<float, sim::kRewardTerms>;
-    /// Books a decision's reward less `penalty`: sums, the pending transition (set), and the
-    /// reward of the attempt's decision `attempt` (-1: not logged).
-    void book(const RewardBreakdown& r, double penalty, int attempt);
+    /// Whose transition a reward goes to: the decision's own (the one the policy just chose), or,
+    /// when nothing was chosen (a failed fill pod), the previous decision's, added to it.
+    enum class Charge { ThisDecision, PreviousDecision };
+    /// Books a decision's reward less `penalty`: sums, the pending transition, and the reward of
+    /// the attempt's decision `attempt` (-1: not logged).
+    void book(const RewardBreakdown& r, double penalty, int attempt, Charge charge = Charge::ThisDecision);
     /// The inputs of a placement of `r` on node n of `c` with `gpuMask`.
     RewardInputs placementInputs(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, uint64_t gpuMask) const;
     /// The attempt's decision `attempt` (growing the list); cleared when attempt 0 comes again.

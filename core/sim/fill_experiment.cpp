@@ -291,12 +291,6 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
 }
 
 Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
-    const FillOptions& options, const Observers& observers, ProgressFn progressFn, CancelToken cancel)
-{
-    return runFillExperiment(trace, policy, options, Recording {}, observers, std::move(progressFn), std::move(cancel));
-}
-
-Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const FillOptions& options, const Recording& recording, const Observers& observers, ProgressFn progressFn,
     CancelToken cancel)
 {

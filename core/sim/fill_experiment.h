@@ -92,8 +92,5 @@ Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::Placemen
 /// The same with the default Recording (decisions with 8 candidates, heat, hashes every 1000).
 Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const FillOptions& options, ProgressFn progress = {}, CancelToken cancel = {});
-/// The same with the default Recording, told to `observers`.
-Result<FillResult> runFillExperiment(const trace::Trace& trace, policy::PlacementPolicy& policy,
-    const FillOptions& options, const Observers& observers, ProgressFn progress = {}, CancelToken cancel = {});
 
 } // namespace schedlab::sim

@@ -441,12 +441,6 @@ Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementP
 }
 
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
-    const TimedOptions& options, const Observers& observers, ProgressFn progress, CancelToken cancel)
-{
-    return runTimedReplay(trace, policy, options, Recording {}, observers, std::move(progress), std::move(cancel));
-}
-
-Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, const Recording& recording, const Observers& observers, ProgressFn progress,
     CancelToken cancel)
 {

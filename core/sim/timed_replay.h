@@ -145,8 +145,5 @@ Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementP
 /// The same with the default Recording (decisions with 8 candidates, heat; no journal).
 Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
     const TimedOptions& options, ProgressFn progress = {}, CancelToken cancel = {});
-/// The same with the default Recording, told to `observers`.
-Result<TimedResult> runTimedReplay(const trace::Trace& trace, policy::PlacementPolicy& policy,
-    const TimedOptions& options, const Observers& observers, ProgressFn progress = {}, CancelToken cancel = {});
 
 } // namespace schedlab::sim

@@ -337,7 +337,7 @@ private slots:
         auto scorer2 = rl::loadTorchScript(path("w.pt"), rl::kFeatureCount);
         rl::LearnedPolicy q(std::move(scorer2).value(), o);
         rl::RewardObserver rewards { rl::RewardConfig {} };
-        auto run = sim::runTimedReplay(b.t, q, {}, sim::Observers { &rewards });
+        auto run = sim::runTimedReplay(b.t, q, {}, sim::Recording {}, { &rewards });
         QVERIFY(run.ok());
         QCOMPARE(run->completed, int64_t(6));
         QVERIFY(run->waitS.max > 0); // it did hold jobs
@@ -365,7 +365,7 @@ private slots:
         b.task(2000, 0, 0, 0, 5.0, 10);
         auto bestfit = policy::makePlacementPolicy("bestfit");
         rl::RewardObserver rewards { rl::RewardConfig {} };
-        auto run = sim::runTimedReplay(b.t, *bestfit, {}, sim::Observers { &rewards });
+        auto run = sim::runTimedReplay(b.t, *bestfit, {}, sim::Recording {}, { &rewards });
         QVERIFY(run.ok());
         const auto& ds = run->decisions.decisions();
         QCOMPARE(ds.size(), std::size_t(2));

@@ -66,7 +66,7 @@ sim::TimedResult run(const trace::Trace& t, policy::PlacementPolicy& p, sim::Tim
     sim::Observers observers;
     if (reward)
         observers.push_back(reward);
-    auto r = sim::runTimedReplay(t, p, o, observers);
+    auto r = sim::runTimedReplay(t, p, o, sim::Recording {}, observers);
     if (!r)
         qFatal("replay failed: %s", r.error().toString().c_str());
     return std::move(r).value();
