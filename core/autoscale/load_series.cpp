@@ -214,6 +214,9 @@ Result<LoadSeries> spreadOverSteps(const std::vector<std::pair<double, double>>&
     return s;
 }
 
+/// The most requests one timestamp,value row may hold (10^12; a second of counts holds 10^9).
+constexpr double kMaxRowValue = 1e12;
+
 Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, Resample resample)
 {
     // Header: the timestamp column ("TIMESTAMP" / "timestamp") and an optional "value" column.
@@ -270,6 +273,10 @@ Result<LoadSeries> csvSeries(const std::string& text, const std::string& path, R
                     haveV = e && *e == '\0' && !s.empty() && std::isfinite(v) && v >= 0;
                     if (!haveV) {
                         bad = makeError(ErrorCode::Parse, "value: '" + s + "' is not a non-negative number", path, line);
+                        return failed = true, false;
+                    }
+                    if (v > kMaxRowValue) { // steps are floats: a sum of such rows stays finite
+                        bad = makeError(ErrorCode::Range, "value: '" + s + "' is above 10^12 requests in a row", path, line);
                         return failed = true, false;
                     }
                 }

@@ -326,6 +326,12 @@ private slots:
         QVERIFY(stepped->warnings.empty());
         QVERIFY(!readLoadSeries(write("e.txt", "  \n")).ok());
         QVERIFY(!readLoadSeries(write("h.csv", "when,value\n1,2\n")).ok());
+        // A value a float step cannot hold is named, not read as infinity (a fuzzing find).
+        auto huge = readLoadSeries(write("x.csv", "timestamp,value\n2014-04-10 20:04:00,9411111111111111111111111111111111111187.0\n"));
+        QVERIFY(!huge.ok());
+        QVERIFY2(huge.error().toString().find("x.csv:2: value: '9411111111111111111111111111111111111187.0' is above 10^12 requests in a row")
+                != std::string::npos,
+            huge.error().toString().c_str());
     }
 
     void serviceFiles()
