@@ -19,8 +19,12 @@ enum : std::size_t {
     kEventTime = 2, kJobId = 3, kUserId = 4, kNumProcessors = 6, kSubmitTime = 7, kStartTime = 10, kUserName = 11,
     kQueue = 12, kNumAskedHosts = 22,
 };
-// After numExHosts + hosts: jStatus, hostFactor, jobName, command.
+// After numExHosts + hosts: jStatus, hostFactor, jobName, command (read), then the 19 resource
+// usage figures and mailUser, projectName, exitStatus, maxNumProcessors, loginShell, timeEvent,
+// idx, maxRMem, maxRSwap: fields every LSF version since 3 writes (10.1 writes ~100 in all).
+// A record with fewer was cut mid-way (a log copied while LSF wrote it) and is not a job.
 constexpr std::size_t kAfterHostsFields = 4;
+constexpr std::size_t kCompleteTailFields = 4 + 19 + 9;
 constexpr int64_t kMaxSlots = int64_t(1) << 20;
 
 } // namespace
@@ -191,6 +195,12 @@ Status LsfImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
             continue;
         }
         const std::size_t after = exAt + 1 + std::size_t(exHosts);
+        if (after + kCompleteTailFields > f.size()) {
+            row.fail("truncated-record", "", "JOB_FINISH record ends after " + std::to_string(f.size()) + " fields, "
+                    + std::to_string(after + kCompleteTailFields - f.size())
+                    + " short of its resource usage and maxRSwap (cut mid-way?); record skipped");
+            continue;
+        }
         const int64_t jobId = row.integer(int(kJobId), "jobId", true, 0, 0, INT64_MAX);
         const int64_t slots = row.integer(int(kNumProcessors), "numProcessors", true, 1, 0, kMaxSlots);
         const int64_t submit = row.integer(int(kSubmitTime), "submitTime", true, 0, 1, INT64_MAX / 4);

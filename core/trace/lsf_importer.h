@@ -5,7 +5,10 @@
 /// end), jobId, userId, options, numProcessors, submitTime, beginTime, termTime, startTime,
 /// userName, queue, resReq, dependCond, preExecCmd, fromHost, cwd, inFile, outFile, errFile,
 /// jobFile, numAskedHosts + that many names, numExHosts + that many names (one per slot), jStatus,
-/// hostFactor, jobName, command, ... Other record types are counted and skipped.
+/// hostFactor, jobName, command, 19 resource usage figures, mailUser, projectName, exitStatus,
+/// maxNumProcessors, loginShell, timeEvent, idx, maxRMem, maxRSwap, ... A JOB_FINISH record
+/// ending before maxRSwap was cut mid-way and is skipped (truncated-record). Other record types
+/// are counted and skipped.
 /// A job becomes a gang of one task per distinct execution host holding its slots there (1000
 /// cpuMilli a slot); memory is not modelled (0); hosts are sized from the log (accounting_log.h).
 

@@ -219,22 +219,31 @@ private slots:
     {
         // Job 7: 2 slots on hA, submit 1000000, start +10, end (event time) +100, DONE (64).
         // Job 8: asked for hB; slots on hA once and hB twice; start +60, end +200, EXIT (32).
+        // Each record's tail as LSF 10.1 writes it (tests/.../lsb.acct.16), up to maxRSwap and a few
+        // more: 19 resource usage figures, mailUser, projectName, exitStatus, maxNumProcessors, ...
+        const std::string tail = " 0.000991 0.009703 3756 0 -1 0 0 407 4 0 936 8 -1 0 0 0 19 2 -1 \"\" \"default\" 32512 1 \"\" \"\" 0 0 0 \"\" \"\" -1";
         const std::string text
-            = "\"JOB_FINISH\" \"10.108\" 1000100 7 1501 0 2 1000000 0 0 1000010 \"u1\" \"normal\" \"\" \"\" \"\" \"h0\" \"/\" \"\" \"\" \"\" \"f\" 0 2 \"hA\" \"hA\" 64 100.0 \"job \"\"x\"\"\" \"cmd\""
-              "\n"
+            = std::string("\"JOB_FINISH\" \"10.108\" 1000100 7 1501 0 2 1000000 0 0 1000010 \"u1\" \"normal\" \"\" \"\" \"\" \"h0\" \"/\" \"\" \"\" \"\" \"f\" 0 2 \"hA\" \"hA\" 64 100.0 \"job \"\"x\"\"\" \"cmd\"")
+            + tail + "\n"
               "\"JOB_FINISH\" \"10.108\" 1000200 8 1502 0 3 1000050 0 0 1000060 \"u2\" \"normal\" \"\" \"\" \"\" \"h0\" \"/\" \"\" \"\" \"\" \"f\" 1 \"hB\" 3 \"hA\" \"hB\" \"hB\" 32 100.0 \"\" \"sleep 1\""
-              "\n"
+            + tail + "\n"
               "\"JOB_RESIZE\" \"10.108\" 1000300 9"
               "\n"
               "\"JOB_FINISH\" \"10.108\" 1000300 10 1501 0 1 \"cut"
-              "\n";
+              "\n"
+              // Cut after a complete field: whole to its command, half its resource usage.
+              "\"JOB_FINISH\" \"10.108\" 1000400 11 1501 0 1 1000350 0 0 1000360 \"u1\" \"normal\" \"\" \"\" \"\" \"h0\" \"/\" \"\" \"\" \"\" \"f\" 0 1 \"hA\" 64 100.0 \"\" \"cmd\" 0.01 0.02 3756 0 -1 0 0";
         auto r = load("lsb.acct", text);
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
         const Trace& t = r->trace;
         QCOMPARE(t.sourceFormat, std::string("lsf"));
         QCOMPARE(t.jobs.size(), std::size_t(2));
-        QCOMPARE(r->diagnostics.countOf("truncated-record"), int64_t(1));
+        QCOMPARE(r->diagnostics.countOf("truncated-record"), int64_t(2)); // the cut string, the half record
         QCOMPARE(r->diagnostics.notes().at("lsf-skipped-JOB_RESIZE"), int64_t(1));
+        QCOMPARE(r->diagnostics.kept().back().line, int64_t(5));
+        QVERIFY2(r->diagnostics.kept().back().message.find("ends after 36 fields, 21 short of its resource usage and maxRSwap (cut mid-way?)")
+                != std::string::npos,
+            r->diagnostics.kept().back().message.c_str());
         QCOMPARE(t.metadata.at("epoch.unixS"), std::string("1000000"));
         QCOMPARE(t.jobs[0].runTimeS, 90.0);
         QCOMPARE(t.jobs[0].status, int16_t(1));
