@@ -156,7 +156,7 @@ K8sNode readNode(dom::object obj, const std::string& file, int64_t lineNo, Bad& 
 {
     K8sNode n;
     n.file = file;
-    n.pointer = "line " + std::to_string(lineNo);
+    n.line = lineNo;
     for (auto [key, v] : obj) {
         if (key == "name") {
             if (auto s = stringOf(v, "name", bad))
@@ -254,7 +254,7 @@ K8sPod readPod(dom::object obj, const std::string& file, int64_t lineNo, Bad& ba
 {
     K8sPod p;
     p.file = file;
-    p.pointer = "line " + std::to_string(lineNo);
+    p.line = lineNo;
     for (auto [key, v] : obj) {
         readPodField(key, v, p, bad);
         if (!bad.field.empty())

@@ -55,6 +55,12 @@ Status K8sImporter::addDecisionLog(LineReader& reader, ImportContext& ctx)
 
 namespace {
 
+/// A field under an object's JSON pointer; none for a decision log's record (named by its line).
+std::string under(const std::string& pointer, const char* field)
+{
+    return pointer.empty() ? std::string() : pointer + field;
+}
+
 /// Counts of pods by what their times say, for the import's notes.
 struct PodCounts {
     int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0;
@@ -66,7 +72,7 @@ std::unordered_map<std::string, int32_t> addNodes(const K8sObjects& o, Trace& tr
     std::unordered_map<std::string, int32_t> nodeIndex;
     for (const K8sNode& n : o.nodes) {
         if (!nodeIndex.emplace(n.name, int32_t(trace.nodes.size())).second) {
-            diag.warn("duplicate-node", n.file, -1, n.pointer, "node " + trace::quoted(n.name) + " appears again; the first is kept");
+            diag.warn("duplicate-node", n.file, n.line, n.pointer, "node " + trace::quoted(n.name) + " appears again; the first is kept");
             continue;
         }
         Node node;
@@ -78,7 +84,7 @@ std::unordered_map<std::string, int32_t> addNodes(const K8sObjects& o, Trace& tr
             const int m = trace.internGpuModel(n.gpuModel);
             node.gpuModel = int16_t(m);
             if (m < 0)
-                diag.warn("too-many-models", n.file, -1, n.pointer, "more than 32 GPU models; " + trace::quoted(n.gpuModel) + " left unnamed");
+                diag.warn("too-many-models", n.file, n.line, n.pointer, "more than 32 GPU models; " + trace::quoted(n.gpuModel) + " left unnamed");
         }
         if (n.unschedulable)
             diag.note("k8s-cordoned-node");
@@ -124,7 +130,7 @@ Task taskOf(const K8sPod& p, const std::string& key, const std::unordered_map<st
     if (!p.nodeName.empty()) {
         const auto it = nodeIndex.find(p.nodeName);
         if (it == nodeIndex.end())
-            diag.warn("unknown-node", p.file, -1, p.pointer + "/spec/nodeName",
+            diag.warn("unknown-node", p.file, p.line, under(p.pointer, "/spec/nodeName"),
                 "pod " + trace::quoted(key) + " is bound to " + trace::quoted(p.nodeName) + ", which no node object names");
         else
             t.logged.node = NodeId { it->second };
@@ -134,16 +140,54 @@ Task taskOf(const K8sPod& p, const std::string& key, const std::unordered_map<st
     return t;
 }
 
+/// The most any one node holds of each resource, to tell requests no node could ever hold.
+struct Largest {
+    int64_t cpuMilli = 0, memMiB = 0, numGpu = 0;
+};
+
+Largest largestNode(const Trace& trace)
+{
+    Largest most;
+    for (const Node& n : trace.nodes) {
+        most.cpuMilli = std::max(most.cpuMilli, n.cpuMilli);
+        most.memMiB = std::max(most.memMiB, n.memMiB);
+        most.numGpu = std::max<int64_t>(most.numGpu, n.numGpu);
+    }
+    return most;
+}
+
+/// A request larger than every node (16 EiB of memory, a typo of a unit): the pod could never be
+/// scheduled, which a replay would only show as a pod that never starts. Warned with the pod's
+/// JSON path. Nothing to compare with when the dump has no nodes.
+void warnBeyondEveryNode(const K8sPod& p, const std::string& key, const Largest& most, bool haveNodes, Diagnostics& diag)
+{
+    if (!haveNodes)
+        return;
+    std::string what;
+    auto add = [&](int64_t asked, int64_t largest, const char* resource, const char* unit) {
+        if (asked > largest)
+            what += (what.empty() ? "" : ", ") + std::to_string(asked) + unit + " " + resource + " (the largest node has "
+                + std::to_string(largest) + unit + ")";
+    };
+    add(p.request.cpuMilli, most.cpuMilli, "cpu", " millicores");
+    add(p.request.memMiB, most.memMiB, "memory", " MiB");
+    add(p.request.numGpu, most.numGpu, "GPUs", "");
+    if (!what.empty())
+        diag.warn("beyond-every-node", p.file, p.line, under(p.pointer, "/spec/containers"),
+            "pod " + trace::quoted(key) + " requests " + what + ": no node can ever hold it (a unit typo?); kept, it will not start");
+}
+
 /// Pods, first of each uid (or namespace/name) kept, one job of one task each. `podTask` gets
 /// uid and ns/name -> task, `runGiven` (by task) whether a decision log gave the run time.
 Status addPods(const K8sObjects& o, double dumpS, const std::unordered_map<std::string, int32_t>& nodeIndex, Trace& trace,
     ImportContext& ctx, std::unordered_map<std::string, uint32_t>& podTask, std::vector<char>& runGiven, PodCounts& counts)
 {
     Diagnostics& diag = ctx.diagnostics;
+    const Largest most = largestNode(trace);
     for (const K8sPod& p : o.pods) {
         const std::string key = p.ns.empty() ? p.name : p.ns + "/" + p.name; // decision logs' pods may have no namespace
         if ((!p.uid.empty() && podTask.count(p.uid)) || podTask.count(key)) {
-            diag.warn("duplicate-uid", p.file, -1, p.pointer, "pod " + trace::quoted(key) + " appears again; the first is kept");
+            diag.warn("duplicate-uid", p.file, p.line, p.pointer, "pod " + trace::quoted(key) + " appears again; the first is kept");
             continue;
         }
         const uint32_t task = uint32_t(trace.tasks.size());
@@ -162,6 +206,7 @@ Status addPods(const K8sObjects& o, double dumpS, const std::unordered_map<std::
         j.firstTask = task;
         j.taskCount = 1;
         const Task t = taskOf(p, key, nodeIndex, trace, diag);
+        warnBeyondEveryNode(p, key, most, !trace.nodes.empty(), diag);
         const double start = t.logged.startTimeS;
         // Static pods run before their mirror object is created: they arrived when they started.
         if (start >= 0 && (j.submitTimeS < 0 || start < j.submitTimeS)) {

@@ -31,6 +31,7 @@ inline constexpr const char* kGpuResources[] = { "nvidia.com/gpu", "amd.com/gpu"
 struct K8sNode {
     std::string name;
     std::string file, pointer; ///< where it was read ("Nodes.json", "/items/2"), for messages
+    int64_t line = -1; ///< a decision log's record: its line (pointer empty)
     int64_t cpuMilli = 0; ///< allocatable (capacity when allocatable is missing), rounded down
     int64_t memMiB = 0; ///< allocatable memory in MiB, rounded down
     int32_t gpus = 0;
@@ -42,7 +43,8 @@ struct K8sNode {
 
 struct K8sPod {
     std::string ns, name, uid;
-    std::string file, pointer;
+    std::string file, pointer; ///< as K8sNode's
+    int64_t line = -1;
     TaskRequest request; ///< effective request: containers summed, max'ed with init containers, + overhead
     std::vector<std::pair<std::string, int64_t>> extended; ///< requested resources not modelled
     int32_t priority = 0;

@@ -127,10 +127,14 @@ private slots:
         QCOMPARE(nameOf(l, l.reasons[failed.firstReason].name), std::string("Insufficient memory"));
         QCOMPARE(l.reasons[failed.firstReason].nodes, 2);
 
-        QCOMPARE(r->diagnostics.total(), int64_t(1));
+        // The bad score, and batch-7's 64 GiB that no node (at most 32 GiB) can hold, named by its line.
+        QCOMPARE(r->diagnostics.total(), int64_t(2));
+        QCOMPARE(r->diagnostics.countOf("beyond-every-node"), int64_t(1));
         const auto& w = r->diagnostics.kept().front();
         QCOMPARE(w.line, int64_t(11));
         QCOMPARE(w.field, std::string("/candidates/0/score"));
+        QCOMPARE(r->diagnostics.kept().back().toString(), std::string("small.jsonl:6: pod 'batch-7' requests 65536 MiB memory (the largest "
+                                                                      "node has 32768 MiB): no node can ever hold it (a unit typo?); kept, it will not start"));
         QCOMPARE(r->diagnostics.notes().at("decision-log-ignored kind metric"), int64_t(1));
     }
 
@@ -143,7 +147,8 @@ private slots:
         QVERIFY(writeDecisionLog(first->trace, a).ok());
         auto second = loadTrace({ a });
         QVERIFY2(second.ok(), second.ok() ? "" : second.error().toString().c_str());
-        QCOMPARE(second->diagnostics.total(), int64_t(0));
+        QCOMPARE(second->diagnostics.total(), int64_t(1)); // batch-7 beyond every node again, nothing else
+        QCOMPARE(second->diagnostics.countOf("beyond-every-node"), int64_t(1));
         const Trace &x = first->trace, &y = second->trace;
         QVERIFY(x.nodes == y.nodes);
         QVERIFY(x.jobs == y.jobs);

@@ -342,6 +342,30 @@ private slots:
         QCOMPARE(l.diagnostics.notes().at("k8s-bound-beyond-node-allocatable"), int64_t(2));
     }
 
+    // A request no node could ever hold (16 EiB of memory: a unit typo) is kept and named with
+    // the pod's JSON path; one that fits the largest node is not.
+    void requestBeyondEveryNodeIsWarned()
+    {
+        const std::string nodes = list({ nodeJson("n0", "2", "4Gi"), nodeJson("n1", "8", "1Gi") });
+        const std::string pods = list({ podJson("fits", R"("containers":[)" + container(R"("cpu":"8","memory":"4Gi")") + "]"),
+            podJson("huge", R"("containers":[)" + container(R"("cpu":"1","memory":"16Ei")") + "]"),
+            podJson("wide", R"("containers":[)" + container(R"("cpu":"9","nvidia.com/gpu":"1")") + "]") });
+        const LoadedTrace l = load({ { "nodes.json", nodes }, { "pods.json", pods } });
+        QCOMPARE(l.trace.tasks.size(), std::size_t(3));
+        QCOMPARE(l.trace.tasks[1].request.memMiB, int64_t(1) << 44); // 2^64 bytes in MiB
+        QCOMPARE(l.diagnostics.countOf("beyond-every-node"), int64_t(2));
+        std::vector<std::string> said;
+        for (const Warning& w : l.diagnostics.kept())
+            if (w.category == "beyond-every-node")
+                said.push_back(w.toString());
+        QCOMPARE(said.size(), std::size_t(2));
+        QCOMPARE(said[0], std::string("pods.json: /items/1/spec/containers: pod 'default/huge' requests 17592186044416 MiB memory (the "
+                                      "largest node has 4096 MiB): no node can ever hold it (a unit typo?); kept, it will not start"));
+        QVERIFY2(said[1].find("'default/wide' requests 9000 millicores cpu (the largest node has 8000 millicores), 1 GPUs (the largest node has 0)")
+                != std::string::npos,
+            said[1].c_str());
+    }
+
     // Events of both APIs folded into logged decisions; an aggregated FailedScheduling keeps its
     // count and reasons; an event for a pod the dump lacks is a warning.
     void eventsBecomeLoggedDecisions()
