@@ -29,6 +29,17 @@ constexpr int64_t kMaxSlots = int64_t(1) << 20;
 
 } // namespace
 
+std::pair<std::string_view, int64_t> hostSlots(std::string_view entry)
+{
+    std::size_t i = 0;
+    int64_t n = 0;
+    while (i < entry.size() && entry[i] >= '0' && entry[i] <= '9' && n <= kMaxSlots)
+        n = n * 10 + (entry[i++] - '0');
+    if (i == 0 || i + 1 >= entry.size() || entry[i] != '*' || n < 1 || n > kMaxSlots)
+        return { entry, 1 }; // a plain host name (names may start with digits)
+    return { entry.substr(i + 1), n };
+}
+
 bool splitLsfRecord(std::string_view line, std::vector<std::string_view>& fields, std::deque<std::string>& storage, std::string& error)
 {
     fields.clear();
@@ -120,11 +131,12 @@ void LsfImporter::State::addTasks(const std::vector<std::string_view>& f, std::s
 {
     std::vector<std::pair<std::string_view, int64_t>> perHost;
     for (std::size_t k = first; k < after; ++k) {
-        auto it = std::find_if(perHost.begin(), perHost.end(), [&](const auto& p) { return p.first == f[k]; });
+        const auto [host, n] = hostSlots(f[k]);
+        auto it = std::find_if(perHost.begin(), perHost.end(), [&](const auto& p) { return p.first == host; });
         if (it == perHost.end())
-            perHost.push_back({ f[k], 1 });
+            perHost.push_back({ host, n });
         else
-            ++it->second;
+            it->second = std::min(it->second + n, kMaxSlots);
     }
     job.gang = true;
     job.firstTask = uint32_t(trace.tasks.size());

@@ -4,7 +4,7 @@
 /// Unix seconds. Field order per IBM's lsb.acct reference: type, version, event time (= the job's
 /// end), jobId, userId, options, numProcessors, submitTime, beginTime, termTime, startTime,
 /// userName, queue, resReq, dependCond, preExecCmd, fromHost, cwd, inFile, outFile, errFile,
-/// jobFile, numAskedHosts + that many names, numExHosts + that many names (one per slot), jStatus,
+/// jobFile, numAskedHosts + that many names, numExHosts + that many names (one per slot, or N*host: hostSlots), jStatus,
 /// hostFactor, jobName, command, 19 resource usage figures, mailUser, projectName, exitStatus,
 /// maxNumProcessors, loginShell, timeEvent, idx, maxRMem, maxRSwap, ... A JOB_FINISH record
 /// ending before maxRSwap was cut mid-way and is skipped (truncated-record). Other record types
@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace schedlab::trace {
@@ -25,6 +26,11 @@ namespace schedlab::trace {
 class LineReader;
 struct ImportContext;
 struct Trace;
+
+/// One execution-host entry: "host" is one slot there; the compact form "16*host" sixteen (LSF
+/// writes it with LSF_HPC_EXTENSIONS="SHORT_EVENTFILE": `6 "hostA" x4 "hostB" "hostC"` becomes
+/// `3 "4*hostA" "hostB" "hostC"`, numExHosts counting entries). Anything else is a host name.
+std::pair<std::string_view, int64_t> hostSlots(std::string_view entry);
 
 /// Splits one lsb.acct record into fields: quoted strings unquoted ("" -> "), bare tokens as is.
 /// False with `error` on an unterminated string. Views point into `line` or into `storage`.

@@ -3,6 +3,7 @@
 
 #include "test_util.h"
 
+#include "trace/lsf_importer.h"
 #include "trace/trace_loader.h"
 
 #include <QtTest>
@@ -264,6 +265,41 @@ private slots:
         QCOMPARE(t.nodes[0].cpuMilli, int64_t(3000));
         QCOMPARE(t.nodes[1].cpuMilli, int64_t(2000));
         QCOMPARE(t.metadata.at("lsf.status"), std::string("DONE 1, EXIT 1"));
+    }
+
+    // LSF_HPC_EXTENSIONS="SHORT_EVENTFILE" writes a big job's hosts compactly (IBM's lsb.acct
+    // reference: `3 "4*hostA" "hostB" "hostC"`): a 128-slot job on two 64-slot hosts, and the
+    // reference's own 6-slot example.
+    void lsbAcctCompactHostLists()
+    {
+        const std::string tail = " 0.5 0.1 3756 0 -1 0 0 407 4 0 936 8 -1 0 0 0 19 2 -1 \"\" \"default\" 0 128 \"\" \"\" 0 0 0 \"\" \"\" -1";
+        const std::string head = "\"JOB_FINISH\" \"10.108\" 1003600 ";
+        const std::string text = head + "21 1501 0 128 1000000 0 0 1000100 \"u\" \"hpc\" \"\" \"\" \"\" \"login1\" \"/\" \"\" \"\" \"\" \"f\" 0 "
+                "2 \"64*host1201-ib\" \"64*host1202-ib\" 64 100.0 \"mpi\" \"mpirun a.out\"" + tail + "\n"
+            + head + "22 1501 0 6 1000000 0 0 1000200 \"u\" \"hpc\" \"\" \"\" \"\" \"login1\" \"/\" \"\" \"\" \"\" \"f\" 0 "
+                "3 \"4*hostA\" \"hostB\" \"hostC\" 64 100.0 \"six\" \"a.out\"" + tail + "\n";
+        auto r = load("lsb.acct", text);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        const Trace& t = r->trace;
+        QCOMPARE(t.jobs.size(), std::size_t(2));
+        QCOMPARE(t.jobs[0].taskCount, uint32_t(2));
+        QCOMPARE(taskOf(t, 0, 0).request.cpuMilli, int64_t(64000));
+        QCOMPARE(taskOf(t, 0, 1).request.cpuMilli, int64_t(64000));
+        QCOMPARE(t.jobs[1].taskCount, uint32_t(3));
+        QCOMPARE(taskOf(t, 1, 0).request.cpuMilli, int64_t(4000));
+        QCOMPARE(taskOf(t, 1, 1).request.cpuMilli, int64_t(1000));
+        QCOMPARE(t.nodes.size(), std::size_t(5));
+        QCOMPARE(t.nodes[0].name, std::string("host1201-ib"));
+        QCOMPARE(t.nodes[0].cpuMilli, int64_t(64000)); // inferred from the slots held, not 1 core
+        QCOMPARE(t.nodes[2].name, std::string("hostA"));
+        QCOMPARE(t.nodes[2].cpuMilli, int64_t(4000));
+        QCOMPARE(t.nodes[4].cpuMilli, int64_t(1000));
+        // Names are names: digits without a '*', or '*' without a count, stay as written.
+        QCOMPARE(hostSlots("1201host"), (std::pair<std::string_view, int64_t> { "1201host", 1 }));
+        QCOMPARE(hostSlots("*hostA"), (std::pair<std::string_view, int64_t> { "*hostA", 1 }));
+        QCOMPARE(hostSlots("0*hostA"), (std::pair<std::string_view, int64_t> { "0*hostA", 1 }));
+        QCOMPARE(hostSlots("16*"), (std::pair<std::string_view, int64_t> { "16*", 1 }));
+        QCOMPARE(hostSlots("99999999999999999999*h"), (std::pair<std::string_view, int64_t> { "99999999999999999999*h", 1 }));
     }
 
     void lsbAcctAllRejected()
