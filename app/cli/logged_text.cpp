@@ -74,12 +74,20 @@ QJsonObject loggedViewJson(const incident::LoggedView& v)
 
 void printAgreement(const incident::LoggedAgreement& a)
 {
-    std::printf("%s against the logged decisions: %lld placements with logged scores; %lld ties (the scheduler drew among equal "
-                "scores); of the other %lld, %s picks the logged node in %lld (%.2f %%)\n",
-        a.policy.c_str(), static_cast<long long>(a.placed), static_cast<long long>(a.ties), static_cast<long long>(a.agreed + a.disagreed),
-        a.policy.c_str(), static_cast<long long>(a.agreed), a.agreementPct());
-    std::printf("  scores: %lld of %lld logged candidate scores equal %s's\n", static_cast<long long>(a.scoresEqual),
-        static_cast<long long>(a.scoresCompared), a.policy.c_str());
+    if (a.agreed + a.disagreed == 0) // nothing to agree on: no percentage of nothing
+        std::printf("%s against the logged decisions: agreement n/a: %lld placements with logged scores, %lld of them ties "
+                    "(the log has no untied scored choice to compare)\n",
+            a.policy.c_str(), static_cast<long long>(a.placed), static_cast<long long>(a.ties));
+    else
+        std::printf("%s against the logged decisions: %lld placements with logged scores; %lld ties (the scheduler drew among equal "
+                    "scores); of the other %lld, %s picks the logged node in %lld (%.2f %%)\n",
+            a.policy.c_str(), static_cast<long long>(a.placed), static_cast<long long>(a.ties),
+            static_cast<long long>(a.agreed + a.disagreed), a.policy.c_str(), static_cast<long long>(a.agreed), a.agreementPct());
+    if (a.scoresCompared == 0)
+        std::printf("  scores: n/a (no logged candidate score)\n");
+    else
+        std::printf("  scores: %lld of %lld logged candidate scores equal %s's\n", static_cast<long long>(a.scoresEqual),
+            static_cast<long long>(a.scoresCompared), a.policy.c_str());
     if (!a.firstDisagreement.empty())
         std::printf("  first disagreement: %s\n", a.firstDisagreement.c_str());
 }
@@ -87,7 +95,8 @@ void printAgreement(const incident::LoggedAgreement& a)
 QJsonObject agreementJson(const incident::LoggedAgreement& a)
 {
     return QJsonObject { { "policy", q(a.policy) }, { "placedWithScores", double(a.placed) }, { "ties", double(a.ties) },
-        { "agreed", double(a.agreed) }, { "disagreed", double(a.disagreed) }, { "agreementPct", a.agreementPct() },
+        { "agreed", double(a.agreed) }, { "disagreed", double(a.disagreed) },
+        { "agreementPct", a.agreed + a.disagreed ? QJsonValue(a.agreementPct()) : QJsonValue() }, // null: n/a
         { "scoresCompared", double(a.scoresCompared) }, { "scoresEqual", double(a.scoresEqual) },
         { "firstDisagreement", q(a.firstDisagreement) } };
 }

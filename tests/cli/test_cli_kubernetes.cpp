@@ -139,6 +139,26 @@ private slots:
         QCOMPARE(agreements[1], agreements[0]);
         QCOMPARE(agreements[2], agreements[0]);
     }
+
+    // A log without scores (verbosity 2) has nothing to agree on: n/a, not "0 of 0 (0.00 %)".
+    void agreementWithoutScoresIsNotApplicable()
+    {
+        QTemporaryDir dir;
+        const QString cluster = dir.filePath("cluster"), project = dir.filePath("p.schedlab");
+        Run r = cli({ "generate", "--kube-scheduler-log", cluster, "--nodes", "20", "--jobs", "40", "--seed", "3", "--verbosity", "2" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = cli({ "replay", cluster, "--log-year", "2023", "--mode", "timed", "--policy", "logged", "--from", "0", "--project", project });
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = cli({ "decisions", "--project", project, "--run", "1", "--agreement", "k8s-default" });
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("agreement n/a: 0 placements with logged scores") && r.out.contains("scores: n/a (no logged candidate score)")
+                && !r.out.contains("%"),
+            r.out.constData());
+        r = cli({ "decisions", "--project", project, "--run", "1", "--agreement", "k8s-default", "--json" });
+        const QJsonObject a = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(a.contains("agreementPct") && a["agreementPct"].isNull(), r.out.constData());
+        QCOMPARE(a["placedWithScores"].toDouble(), 0.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliKubernetes)
