@@ -58,7 +58,8 @@ public:
         // kube-scheduler logs: klog text lines, or JSON lines with "ts" and "msg".
         const bool schedulerWords = has(t, "Successfully bound pod to node") || has(t, "scored node for pod")
             || has(t, "Unable to schedule pod") || has(t, "kube-scheduler") || has(t, "schedule_one.go") || has(t, "scheduler.go");
-        if (looksLikeKlog(h.firstLine))
+        std::string docker; // a Docker json-file line carrying a klog line
+        if (looksLikeKlog(h.firstLine) || (unwrapDockerJsonLine(h.firstLine, docker) && looksLikeKlog(docker)))
             return schedulerWords ? Detection { 80, "kube-scheduler-log", {} }
                                   : Detection { 0, {}, "a klog (Kubernetes component) log, but not kube-scheduler's: no scheduling line in its first 64 KiB" };
         if (!t.empty() && t.front() == '{' && has(h.firstLine, "\"msg\"") && (has(h.firstLine, "\"ts\"") || has(h.firstLine, "\"caller\"")))

@@ -37,13 +37,20 @@ Status K8sImporter::addSchedulerLog(LineReader& reader, ImportContext& ctx, bool
     const auto zone = LocalTimeZone::make(ctx.options.timezone, error);
     if (!zone)
         return makeError(ErrorCode::Invalid, "--timezone: " + error);
-    int year = ctx.options.logYear;
-    if (year <= 0) { // the year of the file's modification time, in UTC
-        year = std::atoi(formatRfc3339(modifiedUnixS).substr(0, 4).c_str());
-        ctx.diagnostics.note("kube-scheduler-log year from the file's modification time (--log-year to set it)");
+    const bool yearGiven = ctx.options.logYear > 0; // else the year of the file's modification time, in UTC
+    const int year = yearGiven ? ctx.options.logYear : std::atoi(formatRfc3339(modifiedUnixS).substr(0, 4).c_str());
+    const int64_t headerBefore = m_log.headerTimed, prefixBefore = m_log.prefixTimed;
+    Status s = m_log.addText(reader, ctx, *zone, year);
+    // Say where the times came from: only lines timed by the klog header assumed a year.
+    if (m_log.headerTimed > headerBefore) {
+        m_logYear = year;
+        if (!yearGiven)
+            ctx.diagnostics.note("kube-scheduler-log year from the file's modification time (--log-year to set it)");
     }
-    m_logYear = year;
-    return m_log.addText(reader, ctx, *zone, year);
+    if (m_log.prefixTimed > prefixBefore)
+        ctx.diagnostics.note("kube-scheduler-log times from each line's timestamp prefix (year and UTC offset included)",
+            m_log.prefixTimed - prefixBefore);
+    return s;
 }
 
 Status K8sImporter::addDecisionLog(LineReader& reader, ImportContext& ctx)

@@ -2,6 +2,8 @@
 
 #include "rfc3339.h"
 
+#include <cstdint>
+
 namespace schedlab::trace {
 
 namespace {
@@ -28,8 +30,8 @@ std::size_t findHeader(std::string_view s)
     if (headerAt(s, 0))
         return 0;
     const std::size_t limit = std::min<std::size_t>(s.size(), 160);
-    for (std::size_t p = 1; p < limit; ++p)
-        if (s[p - 1] == ' ' && headerAt(s, p))
+    for (std::size_t p = 1; p < limit; ++p) // after a blank, or after grep -n's "1736:"
+        if ((s[p - 1] == ' ' || (s[p - 1] == ':' && p >= 2 && digit(s[p - 2]))) && headerAt(s, p))
             return p;
     return std::string_view::npos;
 }
@@ -89,7 +91,123 @@ std::size_t quoted(std::string_view s, std::size_t i, std::string_view& out, std
     return j + 1;
 }
 
+/// Appends code point `c` as UTF-8.
+void appendUtf8(std::string& out, uint32_t c)
+{
+    if (c < 0x80) {
+        out += char(c);
+    } else if (c < 0x800) {
+        out += char(0xC0 | (c >> 6));
+        out += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        out += char(0xE0 | (c >> 12));
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    } else {
+        out += char(0xF0 | (c >> 18));
+        out += char(0x80 | ((c >> 12) & 0x3F));
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    }
+}
+
+/// Four hex digits at s[at] as a number; -1 when they are not.
+int32_t hex4(std::string_view s, std::size_t at)
+{
+    if (at + 4 > s.size())
+        return -1;
+    int32_t v = 0;
+    for (std::size_t i = at; i < at + 4; ++i) {
+        const char h = s[i];
+        const int d = digit(h) ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/// The JSON string starting at s[i] == '"', decoded into `out`; the index after its closing
+/// quote, npos when it is cut or badly escaped.
+std::size_t jsonString(std::string_view s, std::size_t i, std::string& out)
+{
+    for (++i; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '"')
+            return i + 1;
+        if (c != '\\') {
+            out += c;
+            continue;
+        }
+        if (++i >= s.size())
+            return std::string_view::npos;
+        switch (s[i]) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case 'r': out += '\r'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case '"': case '\\': case '/': out += s[i]; break;
+        case 'u': {
+            int32_t c1 = hex4(s, i + 1);
+            if (c1 < 0)
+                return std::string_view::npos;
+            i += 4;
+            if (c1 >= 0xD800 && c1 < 0xDC00 && i + 6 < s.size() && s[i + 1] == '\\' && s[i + 2] == 'u') {
+                const int32_t c2 = hex4(s, i + 3);
+                if (c2 >= 0xDC00 && c2 < 0xE000) {
+                    c1 = 0x10000 + ((c1 - 0xD800) << 10) + (c2 - 0xDC00);
+                    i += 6;
+                }
+            }
+            appendUtf8(out, uint32_t(c1 >= 0xD800 && c1 < 0xE000 ? 0xFFFD : c1)); // a lone surrogate: U+FFFD
+            break;
+        }
+        default: return std::string_view::npos;
+        }
+    }
+    return std::string_view::npos;
+}
+
 } // namespace
+
+/// After `"key"` at s[at]: blanks, ':', blanks; the index of the value's opening quote, npos when
+/// the value is not a string.
+static std::size_t stringValueAfter(std::string_view s, std::size_t at)
+{
+    while (at < s.size() && (s[at] == ' ' || s[at] == '\t'))
+        ++at;
+    if (at >= s.size() || s[at] != ':')
+        return std::string_view::npos;
+    ++at;
+    while (at < s.size() && (s[at] == ' ' || s[at] == '\t'))
+        ++at;
+    return at < s.size() && s[at] == '"' ? at : std::string_view::npos;
+}
+
+bool unwrapDockerJsonLine(std::string_view s, std::string& out)
+{
+    // Docker writes "log" first ({"log":"...","stream":"stderr","time":"..."}); other JSON is not one.
+    std::size_t i = 1;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+        ++i;
+    if (s.empty() || s[0] != '{' || s.substr(i, 5) != "\"log\"")
+        return false;
+    std::string log;
+    i = stringValueAfter(s, i + 5);
+    if (i == std::string_view::npos || (i = jsonString(s, i, log)) == std::string_view::npos)
+        return false;
+    std::string time;
+    if (const std::size_t t = s.find("\"time\"", i); t != std::string_view::npos) {
+        const std::size_t v = stringValueAfter(s, t + 6);
+        if (v == std::string_view::npos || jsonString(s, v, time) == std::string_view::npos)
+            time.clear();
+    }
+    while (!log.empty() && (log.back() == '\n' || log.back() == '\r'))
+        log.pop_back();
+    out = time.empty() ? log : time + " " + log;
+    return true;
+}
 
 bool looksLikeKlog(std::string_view line) { return findHeader(line) != std::string_view::npos; }
 

@@ -3,6 +3,7 @@
 ///   I0317 10:12:21.773142       1 schedule_one.go:304] "Successfully bound pod to node" pod="ns/p" node="n1" evaluatedNodes=3 feasibleNodes=1
 /// with or without a prefix that carries the year (a container runtime's "2025-03-17T10:12:21.773520512Z stderr F ",
 /// `kubectl logs --timestamps`' "2025-03-17T10:12:21.773520512Z ", journald's "May 21 20:52:25 host kube-scheduler[91664]: "),
+/// or a `grep -n` prefix ("1736:" or "file:1736:"), or wrapped in Docker's JSON (unwrapDockerJsonLine),
 /// and in the JSON logging format
 ///   {"ts":1742206341.773,"caller":"schedule_one.go:304","msg":"Successfully bound pod to node","v":2,"pod":{"name":"p","namespace":"ns"},"node":"n1"}.
 /// Structured messages only (quoted message, then key=value); printf-style lines are not records.
@@ -46,5 +47,10 @@ KlogLine parseKlogLine(std::string_view line, KlogRecord& out, std::string& scra
 
 /// Whether a line starts (after an optional prefix) with a klog header.
 bool looksLikeKlog(std::string_view line);
+
+/// A line of Docker's json-file log driver, {"log":"I0815 ...\n","stream":"stderr","time":"RFC 3339"}
+/// (what /var/lib/docker/containers/ID/ID-json.log holds), as the text line it carries behind its
+/// time: "2023-08-15T02:00:00.1Z I0815 ...". False (out untouched) when `line` is not one.
+bool unwrapDockerJsonLine(std::string_view line, std::string& out);
 
 } // namespace schedlab::trace

@@ -151,12 +151,15 @@ Status SchedulerLog::addText(LineReader& reader, ImportContext& ctx, const Local
     std::string scratch;
     int lastMonth = 0;
     int64_t truncated = 0, continuation = 0;
+    std::string unwrapped; // a Docker JSON line's text
     while (reader.next(line)) {
         if ((reader.lineNumber() & 8191) == 0 && !ctx.tick(reader))
             return ctx.cancelledError(reader);
         // Cheap test first: most lines of a verbose log are other messages.
         if (line.find("pod") == std::string_view::npos)
             continue;
+        if (!line.empty() && line.front() == '{' && unwrapDockerJsonLine(line, unwrapped))
+            line = unwrapped;
         const KlogLine kind = parseKlogLine(line, r, scratch);
         if (kind == KlogLine::NotKlog) {
             ++continuation;
@@ -173,6 +176,7 @@ Status SchedulerLog::addText(LineReader& reader, ImportContext& ctx, const Local
         if (kind != KlogLine::Record || !isDecisionMessage(r.message))
             continue;
         double unixS = r.prefixUnixS;
+        ++(unixS >= 0 ? prefixTimed : headerTimed);
         if (unixS < 0) {
             if (lastMonth == 12 && r.month == 1)
                 ++year;

@@ -71,6 +71,9 @@ public:
     std::vector<Term> terms;
     int64_t records = 0; ///< structured lines read
     int64_t scoreLines = 0;
+    /// Text lines' decision records timed by a prefix's full timestamp, and by the klog header
+    /// (month, day and time: the year assumed).
+    int64_t prefixTimed = 0, headerTimed = 0;
 
 private:
     /// Reads a decision log's decision records (decision_log_reader.cpp).

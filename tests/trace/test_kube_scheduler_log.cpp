@@ -52,7 +52,7 @@ private:
         for (const auto& [name, content] : files)
             paths.push_back(writeFile(m_dir, name, content));
         ImportOptions o;
-        o.logYear = year;
+        o.logYear = year; // 0: not given (the files' dates)
         auto r = loadTrace(paths, o);
         if (!r)
             qFatal("load failed: %s", r.error().toString().c_str());
@@ -91,6 +91,20 @@ private slots:
         QCOMPARE(int(parseKlogLine("\tcontinued line of a multi-line value", r, scratch)), int(KlogLine::NotKlog));
         QCOMPARE(int(parseKlogLine("I0317 10:12:21.773142       1 x.go:1] \"Dump\" pod=\"x/y\" config=<", r, scratch)), int(KlogLine::Record));
         QCOMPARE(r.value("config"), std::string_view("<multi-line>"));
+        // grep -n's prefix, with or without the file name; a name with a colon is no prefix.
+        QCOMPARE(int(parseKlogLine("kube-scheduler.log:1736:I0422 10:00:00.000001       1 schedule_one.go:304] \"Successfully bound pod to node\" pod=\"x/y\" node=\"n\"", r, scratch)),
+            int(KlogLine::Record));
+        QCOMPARE(r.month, 4);
+        QCOMPARE(r.prefixUnixS, -1.0);
+        QCOMPARE(int(parseKlogLine("node-a:I0422 10:00:00.000001       1 x.go:1] \"m\"", r, scratch)), int(KlogLine::NotKlog));
+        // Docker's json-file line: JSON escapes (quotes, \u003c as Docker writes '<', a surrogate
+        // pair) undone, the time put in front, the newline dropped.
+        std::string text;
+        QVERIFY(unwrapDockerJsonLine("{\"log\":\"I0815 10:00:00.000001 1 x.go:1] \\\"a \\u003cb\\u003e \\ud83d\\ude00\\\"\\n\",\"stream\":\"stderr\",\"time\":\"2023-08-15T10:00:00.1Z\"}", text));
+        QCOMPARE(text, std::string("2023-08-15T10:00:00.1Z I0815 10:00:00.000001 1 x.go:1] \"a <b> \xF0\x9F\x98\x80\""));
+        QVERIFY(!unwrapDockerJsonLine("{\"ts\":1,\"msg\":\"x\"}", text));
+        QVERIFY(!unwrapDockerJsonLine("{\"log\":\"cut", text));
+        QVERIFY(!unwrapDockerJsonLine("{\"log\":\"bad \\q escape\"}", text));
     }
 
     // The real excerpt: three pytorch pods bound, sts-0 refused three times, then the three sts pods.
@@ -130,6 +144,60 @@ private slots:
         QCOMPARE(d.reasons[refused.firstReason].nodes, 1);
         QCOMPARE(d.reasons[refused.firstReason + 2].nodes, 7);
         QCOMPARE(d.names[std::size_t(refused.source)], std::string("kube-scheduler log"));
+    }
+
+    // The same real lines as other tools hand them over: behind `grep -n`, inside Docker's
+    // json-file lines, with a runtime prefix in another UTC offset. All read the 9 decisions; a
+    // prefix gives the year (the summary says so), the bare header takes the year given.
+    void kueueExcerptBehindOtherPrefixes()
+    {
+        std::vector<std::string> nodes, pods;
+        for (const char* n : { "kind-worker", "kind-worker2", "kind-worker3" })
+            nodes.push_back(node(n));
+        for (const char* p : { "ranks-pytorch-worker-0", "ranks-pytorch-master-0", "ranks-pytorch-worker-2" })
+            pods.push_back(pod("e2e-tas-pytorchjob-qbdbb", p));
+        for (const char* p : { "sts-0", "sts-1", "sts-2" })
+            pods.push_back(pod("e2e-tas-sts-fpmn5", p));
+        const std::string real = schedlab::test::readFile(schedlab::test::dataPath("k8s/kueue-3901-kube-scheduler.log"));
+        std::string grepN, docker, offset;
+        int n = 0;
+        for (std::size_t at = 0; at < real.size();) {
+            const std::size_t eol = real.find('\n', at);
+            const std::string line = real.substr(at, eol - at);
+            at = eol == std::string::npos ? real.size() : eol + 1;
+            const std::string time = line.substr(0, line.find(' ')), klog = line.substr(line.find(" stderr F ") + 10);
+            grepN += std::to_string(++n) + ":" + klog + "\n";
+            std::string escaped;
+            for (char c : klog)
+                escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
+            docker += "{\"log\":\"" + escaped + "\\n\",\"stream\":\"stderr\",\"time\":\"" + time + "\"}\n";
+            // 04:51 UTC is 12:51 at +08:00
+            offset += time.substr(0, 11) + "12" + time.substr(13, time.size() - 14) + "+08:00 stderr F " + klog + "\n"; // without the Z
+        }
+        struct Form {
+            const char* name;
+            std::string text;
+            double firstS; // the first bind, from the pods' creation at 04:51:00
+            bool prefixed;
+            int year; // given (--log-year); 0: not given
+        };
+        for (const Form& f : { Form { "grep -n", grepN, 19.752136, false, 2024 }, Form { "docker", docker, 19.752570988, true, 0 },
+                 Form { "+08:00", offset, 19.752570988, true, 0 } }) {
+            const LoadedTrace l
+                = load({ { "nodes.json", list(nodes) }, { "pods.json", list(pods) }, { "kube-scheduler.log", f.text } }, f.year);
+            QVERIFY2(l.files[2].kind == "kube-scheduler-log", f.name);
+            const LoggedDecisions& d = l.trace.logged;
+            QVERIFY2(d.decisions.size() == 9, f.name);
+            QVERIFY2(summarize(l).loggedPlaced == 6, f.name);
+            QVERIFY2(std::abs(d.decisions[0].timeS - f.firstS) < 1e-6, f.name);
+            const auto& notes = l.diagnostics.notes();
+            const bool fromFileDate = notes.count("kube-scheduler-log year from the file's modification time (--log-year to set it)") > 0;
+            const auto fromPrefix = notes.find("kube-scheduler-log times from each line's timestamp prefix (year and UTC offset included)");
+            QVERIFY2(!fromFileDate, f.name); // given, or from the prefixes: never the file's date
+            QVERIFY2((fromPrefix != notes.end()) == f.prefixed, f.name);
+            QVERIFY2(l.trace.metadata.count("import.logYear") == (f.prefixed ? 0u : 1u), f.name);
+            QVERIFY2(l.diagnostics.total() == 0, f.name);
+        }
     }
 
     // Score lines become candidates with per-plugin terms and totals, whichever order they come in
