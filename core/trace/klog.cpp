@@ -233,8 +233,10 @@ KlogLine parseKlogLine(std::string_view s, KlogRecord& r, std::string& scratch)
     if (close == std::string_view::npos)
         return KlogLine::Truncated;
     std::size_t i = close + 2;
-    if (i >= s.size() || s[i] != '"')
+    if (i >= s.size() || s[i] != '"') {
+        r.message = s.substr(std::min(i, s.size())); // the printf-style text, for older wordings
         return KlogLine::Unstructured;
+    }
     i = quoted(s, i, r.message, scratch);
     if (i == std::string_view::npos)
         return KlogLine::Truncated;

@@ -37,7 +37,7 @@ struct KlogRecord {
 enum class KlogLine {
     Record, ///< parsed
     NotKlog, ///< no klog header (a continuation line of a multi-line record, other text)
-    Unstructured, ///< a klog line with a printf-style message
+    Unstructured, ///< a klog line with a printf-style message (in KlogRecord::message, unparsed)
     Truncated, ///< cut mid-way (an unterminated quoted value)
 };
 

@@ -3,6 +3,7 @@
 #include "fields.h"
 #include "import_context.h"
 #include "klog.h"
+#include "kube_scheduler_wording.h"
 #include "line_reader.h"
 #include "slurm_fields.h"
 
@@ -14,17 +15,13 @@
 namespace schedlab::trace {
 
 namespace {
-constexpr std::string_view kBound = "Successfully bound pod to node";
-constexpr std::string_view kNoFit = "Unable to schedule pod; no fit; waiting";
-constexpr std::string_view kNoNodes = "Unable to schedule pod; no nodes are registered to the cluster; waiting";
-constexpr std::string_view kNodeNotFound = "Unable to schedule pod, possibly due to node not found; waiting";
-constexpr std::string_view kPluginScore = "Plugin scored node for pod";
-constexpr std::string_view kFinalScore = "Calculated node's final score for pod";
-
-bool isDecisionMessage(std::string_view m)
-{
-    return m == kPluginScore || m == kFinalScore || m == kBound || m == kNoFit || m == kNoNodes || m == kNodeNotFound;
-}
+using wording::isDecisionMessage;
+using wording::kBound;
+using wording::kFinalScore;
+using wording::kNodeNotFound;
+using wording::kNoFit;
+using wording::kNoNodes;
+using wording::kPluginScore;
 
 int64_t toInt(std::string_view s, int64_t fallback = -1)
 {
@@ -150,13 +147,27 @@ Status SchedulerLog::addText(LineReader& reader, ImportContext& ctx, const Local
     KlogRecord r;
     std::string scratch;
     int lastMonth = 0;
-    int64_t truncated = 0, continuation = 0;
+    int64_t truncated = 0, continuation = 0, legacy = 0;
     std::string unwrapped; // a Docker JSON line's text
+    // A record's time: a prefix's full timestamp, else the header's in `year` (moved on when the
+    // months go from December to January) and the zone.
+    auto timeOf = [&](const KlogRecord& k) {
+        if (k.prefixUnixS >= 0) {
+            ++prefixTimed;
+            return k.prefixUnixS;
+        }
+        ++headerTimed;
+        if (lastMonth == 12 && k.month == 1)
+            ++year;
+        lastMonth = k.month;
+        const int64_t civil = civilSeconds(year, k.month, k.day, 0, 0, 0);
+        return double(zone.toUnix(civil + int64_t(k.secondOfDay))) + (k.secondOfDay - std::floor(k.secondOfDay));
+    };
     while (reader.next(line)) {
         if ((reader.lineNumber() & 8191) == 0 && !ctx.tick(reader))
             return ctx.cancelledError(reader);
         // Cheap test first: most lines of a verbose log are other messages.
-        if (line.find("pod") == std::string_view::npos)
+        if (line.find("pod") == std::string_view::npos && line.find("schedule") == std::string_view::npos)
             continue;
         if (!line.empty() && line.front() == '{' && unwrapDockerJsonLine(line, unwrapped))
             line = unwrapped;
@@ -173,18 +184,20 @@ Status SchedulerLog::addText(LineReader& reader, ImportContext& ctx, const Local
             }
             continue;
         }
-        if (kind != KlogLine::Record || !isDecisionMessage(r.message))
+        wording::Legacy old;
+        if (kind == KlogLine::Unstructured && wording::parseLegacy(r.message, old)) { // kube-scheduler 1.14-1.18
+            ++legacy;
+            record(timeOf(r), old.message, old.pod, old.node, {}, {}, old.err, old.evaluated, old.feasible, file, reader.lineNumber(), ctx);
             continue;
-        double unixS = r.prefixUnixS;
-        ++(unixS >= 0 ? prefixTimed : headerTimed);
-        if (unixS < 0) {
-            if (lastMonth == 12 && r.month == 1)
-                ++year;
-            lastMonth = r.month;
-            const int64_t civil = civilSeconds(year, r.month, r.day, 0, 0, 0);
-            unixS = double(zone.toUnix(civil + int64_t(r.secondOfDay))) + (r.secondOfDay - std::floor(r.secondOfDay));
         }
-        record(unixS, r.message, r.value("pod"), r.value("node"), r.value("plugin"), r.value("score"), r.value("err"),
+        if (kind != KlogLine::Record || !isDecisionMessage(r.message)) {
+            if (wording::looksLikeDecision(r.message)) // never a silent 0 decisions for a wording we lack
+                ctx.diagnostics.warn("unread-scheduling-line", file, reader.lineNumber(), "",
+                    "looks like a scheduling decision in a wording this reader does not know; ignored: "
+                        + sanitizeUtf8(r.message.substr(0, 100)));
+            continue;
+        }
+        record(timeOf(r), r.message, r.value("pod"), r.value("node"), r.value("plugin"), r.value("score"), r.value("err"),
             r.value("evaluatedNodes"), r.value("feasibleNodes"), file, reader.lineNumber(), ctx);
     }
     if (reader.error())
@@ -193,6 +206,8 @@ Status SchedulerLog::addText(LineReader& reader, ImportContext& ctx, const Local
         ctx.diagnostics.note("kube-scheduler-log truncated lines", truncated);
     if (continuation)
         ctx.diagnostics.note("kube-scheduler-log continuation lines", continuation);
+    if (legacy)
+        ctx.diagnostics.note("kube-scheduler-log decisions in the printf wording of 1.14-1.18", legacy);
     return {};
 }
 

@@ -8,7 +8,9 @@
 /// The score lines of a pod's scheduling cycle are kept until its bind or failure line closes the
 /// decision (binding runs in its own goroutine, so other pods' lines interleave); a pod scored
 /// again before either closes starts a new attempt. Messages and keys as in
-/// kubernetes/pkg/scheduler/schedule_one.go (1.22-1.31).
+/// kubernetes/pkg/scheduler/schedule_one.go (1.22-1.31); the printf wordings of 1.14-1.18 read as
+/// the same decisions, and a line that looks like a decision in another wording is a warning
+/// (kube_scheduler_wording.h).
 
 #include "base/result.h"
 #include "trace.h"

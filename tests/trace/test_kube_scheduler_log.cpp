@@ -238,6 +238,45 @@ private slots:
         QCOMPARE(summarize(l).loggedWithCandidates, int64_t(2));
     }
 
+    // kube-scheduler before structured logging (1.14-1.18) wrote its decisions printf-style: the
+    // real 1.16.3 lines (tests/data/k8s/README.md) and 1.15's unquoted node and failure lines give
+    // the same decisions; a scheduling line in a wording not known is a warning with its line.
+    void printfWordingsBefore119()
+    {
+        const std::string real = schedlab::test::readFile(schedlab::test::dataPath("k8s/kep-request-id-1.16-kube-scheduler.log"));
+        const std::string older = "I1028 11:22:00.000001   11463 scheduler.go:594] pod default/web-1 is bound successfully on node n2, "
+                                  "3 nodes evaluated, 2 nodes were found feasible\n"
+                                  "I1028 11:22:01.000001   11463 factory.go:1472] Unable to schedule default/big: no fit: 0/3 nodes are "
+                                  "available: 3 Insufficient cpu.; waiting\n"
+                                  "I1028 11:22:02.000001   11463 factory.go:1470] Unable to schedule default/lost: no nodes are registered to "
+                                  "the cluster; waiting\n"
+                                  "I1028 11:22:03.000001   11463 scheduler.go:700] pod default/web-2 was bound successfully, somehow\n";
+        std::vector<std::string> pods { pod("kube-system", "kube-dns-68496566b5-24cwk"), pod("default", "web-1"), pod("default", "big"),
+            pod("default", "lost"), pod("default", "web-2") };
+        const LoadedTrace l = load({ { "nodes.json", list({ node("127.0.0.1"), node("n2"), node("n3") }) }, { "pods.json", list(pods) },
+                                       { "kube-scheduler.log", real + older } },
+            2019);
+        QCOMPARE(l.files[2].kind, std::string("kube-scheduler-log"));
+        const LoggedDecisions& d = l.trace.logged;
+        QCOMPARE(int(d.decisions.size()), 4);
+        QCOMPARE(int(d.decisions[0].outcome), int(LoggedOutcome::Placed));
+        QCOMPARE(l.trace.nodes[std::size_t(d.decisions[0].node)].name, std::string("127.0.0.1"));
+        QCOMPARE(d.decisions[0].evaluatedNodes, 1);
+        QCOMPARE(d.decisions[0].feasibleNodes, 1);
+        QCOMPARE(l.trace.nodes[std::size_t(d.decisions[1].node)].name, std::string("n2"));
+        QCOMPARE(d.decisions[1].evaluatedNodes, 3);
+        QCOMPARE(d.decisions[1].feasibleNodes, 2);
+        QCOMPARE(int(d.decisions[2].outcome), int(LoggedOutcome::Unschedulable));
+        QCOMPARE(d.names[std::size_t(d.reasons[d.decisions[2].firstReason].name)], std::string("Insufficient cpu"));
+        QCOMPARE(int(d.decisions[3].outcome), int(LoggedOutcome::Unschedulable));
+        QCOMPARE(l.diagnostics.notes().at("kube-scheduler-log decisions in the printf wording of 1.14-1.18"), int64_t(4));
+        // "Attempting to ..." lines are not decisions; the odd bound line is one in an unknown wording.
+        QCOMPARE(l.diagnostics.countOf("unread-scheduling-line"), int64_t(1));
+        QCOMPARE(l.diagnostics.kept().back().line, int64_t(7));
+        QVERIFY2(l.diagnostics.kept().back().message.find("pod default/web-2 was bound successfully, somehow") != std::string::npos,
+            l.diagnostics.kept().back().message.c_str());
+    }
+
     // The same decisions in the JSON logging format (KObj as an object, ts in seconds).
     void jsonFormat()
     {
