@@ -15,6 +15,7 @@ FILE arguments may be '-' (standard input), a pipe or FIFO (zcat log.swf.gz | sc
 Import options (info, convert, import, replay, train): --procs-per-node K (SWF), --strict,
   --timezone ZONE (Slurm sacct's local times: UTC (default), UTC-06:00, America/New_York),
   --sacct-fields F1,F2,... (sacct output without a header: its field names, as for sacct --format),
+  --sacct-delimiter C (sacct --delimiter C output without a header; with one it is detected),
   --log-year Y (kube-scheduler klog lines carry no year; default: the log file's modification year)
 
 commands:

@@ -25,6 +25,7 @@ inline const std::vector<OptionSpec>& importOptions()
         { "strict", "", "the first row warning is an error" },
         { "timezone", "ZONE", "Slurm sacct's local times: UTC (default), UTC-06:00, America/New_York" },
         { "sacct-fields", "F1,F2,...", "sacct output without a header: its field names (as for sacct --format)" },
+        { "sacct-delimiter", "C", "sacct output written with --delimiter C, without a header (with one it is detected); tab: '\\t'" },
         { "log-year", "Y", "kube-scheduler klog lines carry no year (default: the file's modification year)" },
         { "max-stream", "SIZE", "the most read from a pipe, FIFO or stdin, e.g. 16G (default 4G)" },
     };
@@ -80,6 +81,12 @@ inline std::string importOptionsFrom(const Args& args, trace::ImportOptions& out
     if (!trace::LocalTimeZone::make(out.timezone, error))
         return "--timezone: " + error;
     out.sacctFields = args.value("sacct-fields").value_or("");
+    if (const auto d = args.value("sacct-delimiter")) {
+        const std::string c = *d == "\\t" || *d == "tab" ? std::string("\t") : *d;
+        if (c.size() != 1 || std::isalnum(static_cast<unsigned char>(c[0])) || c[0] == ' ' || c[0] == '"')
+            return "--sacct-delimiter: '" + *d + "' is not one punctuation character or \\t";
+        out.sacctDelimiter = c[0];
+    }
     // kube-scheduler's klog lines carry no year.
     const long long year = args.integer("log-year", 0, error);
     if (!error.empty())

@@ -190,6 +190,8 @@ void recordImportOptions(const ImportOptions& o, std::map<std::string, std::stri
         m["import.timezone"] = o.timezone;
     if (!o.sacctFields.empty())
         m["import.sacctFields"] = o.sacctFields;
+    if (o.sacctDelimiter != 0)
+        m["import.sacctDelimiter"] = std::string(1, o.sacctDelimiter);
     if (o.logYear > 0 && !m.count("import.logYear"))
         m["import.logYear"] = std::to_string(o.logYear);
 }
@@ -208,6 +210,8 @@ ImportOptions importOptionsFromMetadata(const std::map<std::string, std::string>
         o.timezone = *s;
     if (const std::string* s = get("import.sacctFields"))
         o.sacctFields = *s;
+    if (const std::string* s = get("import.sacctDelimiter"); s && s->size() == 1)
+        o.sacctDelimiter = (*s)[0];
     if (const std::string* s = get("import.logYear"); s && parseInt64(*s, v) == ParseStatus::Ok && v > 0)
         o.logYear = int(v);
     return o;

@@ -29,6 +29,8 @@ struct ImportOptions {
     /// sacct output without a header: its field names in order, as given to `sacct --format`
     /// (comma-separated); empty = a header line or a known layout.
     std::string sacctFields;
+    /// sacct's --delimiter: 0 = '|', or the one its header line is split at (sacctHeaderDelimiter).
+    char sacctDelimiter = 0;
     /// klog text lines have no year: this one (0 = the log file's modification year).
     int logYear = 0;
     bool strict = false; ///< turn the first warning into an error

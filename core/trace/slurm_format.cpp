@@ -30,16 +30,20 @@ public:
     {
         std::vector<std::string_view> fields;
         splitChar(h.firstLine, '|', fields);
-        if (looksLikeSacctHeader(fields))
+        if (looksLikeSacctHeader(fields) || sacctHeaderDelimiter(h.firstLine) != 0) // sacct --delimiter X: X
             return { 90, "slurm-sacct", {} };
-        if (fields.size() < 3)
-            return {};
-        if (knownHeaderlessSacctLayout(fields))
+        if (fields.size() >= 3 && knownHeaderlessSacctLayout(fields))
             return { 70, "slurm-sacct", {} };
+        // Rows with a Slurm time, split at '|' or another delimiter (sacct --delimiter): they need
+        // --sacct-fields (and --sacct-delimiter); the importer says so.
         std::string error;
-        for (std::string_view f : fields)
-            if (parseSlurmDateTime(f, error))
-                return { 30, "slurm-sacct", {} }; // needs --sacct-fields; the importer says so
+        for (char c : std::string_view("|;\t,:#!^~@%&+*/=-")) {
+            splitChar(h.firstLine, c, fields);
+            if (fields.size() >= 3)
+                for (std::string_view f : fields)
+                    if (parseSlurmDateTime(f, error))
+                        return { 30, "slurm-sacct", {} };
+        }
         return {};
     }
     Status arrange(std::vector<LoadedFile>&) const override { return {}; } // any number, in the given order

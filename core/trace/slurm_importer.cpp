@@ -171,8 +171,8 @@ struct SlurmImporter::State {
     Status setUp(const ImportOptions& options, std::optional<SacctLayout>& layout, std::vector<std::string_view>& fields,
         std::string& error);
     /// A header line sets the layout (`header` true); a data row without one needs a known layout.
-    Status detectLayout(const std::vector<std::string_view>& fields, std::optional<SacctLayout>& layout, const std::string& file,
-        int64_t lineNo, std::string& error, bool& header);
+    Status detectLayout(const std::vector<std::string_view>& fields, char delimiter, std::optional<SacctLayout>& layout,
+        const std::string& file, int64_t lineNo, std::string& error, bool& header);
     /// Ids: JobIDRaw, else a numeric JobID; arrays (123_4), het jobs (123+0) and exports without
     /// ids get the row's ordinal (the JobID text is then the job's name). False: a duplicate.
     bool identify(SacctRow& r, const SacctLayout& L, std::string_view jobIdText, int64_t lineNo, Job& job, bool& idFromText);
@@ -202,8 +202,8 @@ Status SlurmImporter::State::setUp(const ImportOptions& options, std::optional<S
     return {};
 }
 
-Status SlurmImporter::State::detectLayout(const std::vector<std::string_view>& fields, std::optional<SacctLayout>& layout,
-    const std::string& file, int64_t lineNo, std::string& error, bool& header)
+Status SlurmImporter::State::detectLayout(const std::vector<std::string_view>& fields, char delimiter,
+    std::optional<SacctLayout>& layout, const std::string& file, int64_t lineNo, std::string& error, bool& header)
 {
     header = looksLikeSacctHeader(fields);
     if (header) {
@@ -218,7 +218,9 @@ Status SlurmImporter::State::detectLayout(const std::vector<std::string_view>& f
             return Error { ErrorCode::Format,
                 "sacct output without a header line, in no known layout (" + std::to_string(fields.size())
                     + " fields; known: " + knownSacctLayoutsText()
-                    + "); give the field names in order with --sacct-fields, as for sacct --format",
+                    + "; the fields were split at '" + (delimiter == '\t' ? std::string("\\t") : std::string(1, delimiter))
+                    + "': output of sacct --delimiter needs --sacct-delimiter); give the field names in order with --sacct-fields, "
+                      "as for sacct --format",
                 file, lineNo, -1 };
     }
     if (std::find(layouts.begin(), layouts.end(), layout->source) == layouts.end())
@@ -406,17 +408,26 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
         return s;
     std::string_view line;
     const std::size_t base = trace.jobs.size();
+    char delimiter = ctx.options.sacctDelimiter; // else from the first line: '|' unless a header says otherwise
     while (reader.next(line)) {
         if ((reader.lineNumber() & 4095) == 0 && !ctx.tick(reader))
             return ctx.cancelledError(reader);
         if (isBlank(line))
             continue;
-        splitChar(line, '|', fields);
+        if (delimiter == 0) {
+            delimiter = sacctHeaderDelimiter(line);
+            if (delimiter == 0)
+                delimiter = '|';
+            else if (delimiter != '|')
+                ctx.diagnostics.note(std::string("sacct --delimiter '") + (delimiter == '\t' ? std::string("\\t") : std::string(1, delimiter))
+                    + "' (from the header)");
+        }
+        splitChar(line, delimiter, fields);
         // `sacct --parsable` (not parsable2) ends every line with a '|'.
         if (fields.size() > 1 && trimmed(fields.back()).empty() && (!layout || fields.size() == layout->fieldCount + 1))
             fields.pop_back();
         bool header = false;
-        if (Status s = m->detectLayout(fields, layout, file, reader.lineNumber(), error, header); !s)
+        if (Status s = m->detectLayout(fields, delimiter, layout, file, reader.lineNumber(), error, header); !s)
             return s;
         if (header)
             continue;

@@ -94,6 +94,26 @@ bool looksLikeSacctHeader(const std::vector<std::string_view>& fields)
     return fields.size() >= 2 && (jobId || (submit && state));
 }
 
+char sacctHeaderDelimiter(std::string_view line)
+{
+    std::vector<std::string_view> fields;
+    for (char c : std::string_view("|,;\t:#!^~@%&+*/=-")) { // sacct's own first
+        if (line.find(c) == std::string_view::npos)
+            continue;
+        fields.clear();
+        for (std::size_t a = 0;;) {
+            const std::size_t b = line.find(c, a);
+            fields.push_back(line.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
+            if (b == std::string_view::npos)
+                break;
+            a = b + 1;
+        }
+        if (looksLikeSacctHeader(fields))
+            return c;
+    }
+    return 0;
+}
+
 std::optional<SacctLayout> knownHeaderlessSacctLayout(const std::vector<std::string_view>& fields)
 {
     for (const Known& k : knownLayouts()) {

@@ -179,6 +179,8 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
     SwfHeader header;
     int64_t largestRequest = 0;
     int64_t records = 0, fallbacks = 0;
+    int64_t extraRows = 0;
+    std::pair<int64_t, int64_t> firstExtra; // line, field count
     std::string key, value;
 
     while (reader.next(line)) {
@@ -205,9 +207,8 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
             row.fail("field-count", "", "expected 18 fields, found " + std::to_string(fields.size()));
             continue;
         }
-        if (fields.size() > std::size_t(kSwfFields))
-            row.warn("field-count", "", "expected 18 fields, found " + std::to_string(fields.size())
-                    + "; extra fields ignored");
+        if (fields.size() > std::size_t(kSwfFields) && extraRows++ == 0) // extended SWF: said once, below
+            firstExtra = { reader.lineNumber(), int64_t(fields.size()) };
         // Every SWF field may be a decimal; -1 means unknown.
         double v[kSwfFields];
         for (int i = 0; i < kSwfFields; ++i)
@@ -252,6 +253,10 @@ Status importSwf(LineReader& reader, Trace& trace, ImportContext& ctx)
     trace.metadata["swf.requestedTimeFallbacks"] = std::to_string(fallbacks);
     if (fallbacks > 0)
         ctx.diagnostics.note("requested-time-fallback", fallbacks);
+    if (extraRows > 0)
+        ctx.diagnostics.note("swf rows with more than 18 fields, e.g. line " + std::to_string(firstExtra.first) + " with "
+                + std::to_string(firstExtra.second) + " (an extended SWF such as Alea's 21-field logs): fields after the 18th ignored",
+            extraRows);
     return addCluster(clusterProcs, pool, k, file, trace);
 }
 

@@ -58,6 +58,13 @@ private slots:
         r = cli({ "info", log, "--sacct-fields", "JobID,Submit,State,NodeList" });
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(r.out.contains("jobs: 1"));
+        // sacct --delimiter output without a header: --sacct-delimiter, checked before any work.
+        const QString tabbed = write(dir, "tabbed.txt", "7\t2024-01-01T00:00:00\tCOMPLETED\tcn1\n");
+        r = cli({ "info", tabbed, "--sacct-fields", "JobID,Submit,State,NodeList", "--sacct-delimiter", "\\t" });
+        QVERIFY2(r.code == 0 && r.out.contains("jobs: 1"), r.err.constData());
+        r = cli({ "info", tabbed, "--sacct-delimiter", "ab" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--sacct-delimiter: 'ab' is not one punctuation character"), r.err.constData());
     }
 
     void loggedReplayNamesDivergences()

@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace schedlab;
 using namespace schedlab::trace;
 using schedlab::test::writeFile;
@@ -144,6 +146,40 @@ private slots:
         QCOMPARE(r->trace.jobs[0].runTimeS, 60.0);
         QCOMPARE(r->trace.jobs[0].group, 10);
         QCOMPARE(r->trace.metadata.at("slurm.clusters"), std::string("c1 2"));
+    }
+
+    // `sacct --parsable2 --delimiter=';'`: the header says which delimiter; the same jobs as '|'.
+    // Without a header it takes --sacct-delimiter, and the error says what the rows were split at.
+    void sacctOtherDelimiter()
+    {
+        std::string semi = kSacct, tab = kSacct;
+        std::replace(semi.begin(), semi.end(), '|', ';');
+        std::replace(tab.begin(), tab.end(), '|', '\t');
+        auto pipe = load("pipe.txt", kSacct);
+        QVERIFY(pipe.ok());
+        for (const std::string* text : { &semi, &tab }) {
+            auto r = load("other.txt", *text);
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+            QCOMPARE(r->files.front().kind, std::string("slurm-sacct"));
+            QVERIFY(r->trace.jobs == pipe->trace.jobs);
+            QVERIFY(r->trace.tasks == pipe->trace.tasks);
+            QVERIFY(r->trace.nodes == pipe->trace.nodes);
+            QCOMPARE(r->diagnostics.notes().count(text == &semi ? "sacct --delimiter ';' (from the header)" : "sacct --delimiter '\\t' (from the header)"),
+                std::size_t(1));
+        }
+        const std::string rows = "7;2024-01-01T00:00:00;COMPLETED;cn1\n";
+        auto noHeader = load("rows.txt", rows);
+        QVERIFY(!noHeader.ok());
+        QVERIFY2(noHeader.error().message.find("the fields were split at '|': output of sacct --delimiter needs --sacct-delimiter")
+                != std::string::npos,
+            noHeader.error().message.c_str());
+        ImportOptions o;
+        o.sacctFields = "JobID,Submit,State,NodeList";
+        o.sacctDelimiter = ';';
+        auto given = load("rows2.txt", rows, o);
+        QVERIFY2(given.ok(), given.ok() ? "" : given.error().toString().c_str());
+        QCOMPARE(given->trace.jobs.size(), std::size_t(1));
+        QCOMPARE(given->trace.nodes[0].name, std::string("cn1"));
     }
 
     void sacctUnknownLayoutAsksForFields()

@@ -270,6 +270,26 @@ private slots:
         QCOMPARE(d.kept()[1].toString(), std::string("m.swf:4: column allocated_procs: 'x' is not a number"));
     }
 
+    // Alea's extended SWF adds three fields to each row (and CRLF line ends are common): read as
+    // SWF, the extras said once as a note with the first row's line, not one warning per row.
+    void swfExtendedFieldsAndCrlf()
+    {
+        const std::string swf = "; MaxProcs: 8\r\n"
+                                "1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1 0 gpu 2\r\n"
+                                "2 10 5 50 2 -1 -1 2 60 -1 1 1 1 -1 -1 -1 -1 -1 1 cpu 0\r\n"
+                                "3 20 5 50 2 -1 -1 2 60 -1 1 1 1 -1 -1 -1 -1 -1\r\n";
+        auto r = loadTrace({ writeFile(m_dir, "alea.swf", swf) });
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        QCOMPARE(r->files.front().kind, std::string("swf"));
+        QCOMPARE(r->trace.jobs.size(), std::size_t(3));
+        QCOMPARE(r->trace.jobs[1].runTimeS, 50.0);
+        QCOMPARE(r->trace.jobs[1].requestedTimeS, 60.0);
+        QCOMPARE(r->diagnostics.total(), int64_t(0));
+        QCOMPARE(r->diagnostics.notes().at("swf rows with more than 18 fields, e.g. line 2 with 21 (an extended SWF such as Alea's "
+                                           "21-field logs): fields after the 18th ignored"),
+            int64_t(2));
+    }
+
     // Regression (found by fuzz_swf): a job asking for 1e11 processors split into nodes of 4 made a
     // gang of 2.5e10 tasks and ran out of memory. Now it is skipped with a warning.
     void swfHugeProcessorCountIsBounded()
