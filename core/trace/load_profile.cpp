@@ -48,9 +48,11 @@ LoadProfile loadProfile(const Trace& trace, std::size_t bins)
 
     // The requested level as steps: +r at a unit's submit, -r at its end.
     std::vector<Step> steps;
+    std::vector<double> submits;
     auto add = [&](double submit, double run, double amount) {
         if (submit < 0 || run < 0 || !std::isfinite(submit) || !std::isfinite(run))
             return false;
+        submits.push_back(submit);
         steps.push_back({ submit, amount });
         steps.push_back({ submit + run, -amount });
         return true;
@@ -99,6 +101,9 @@ LoadProfile loadProfile(const Trace& trace, std::size_t bins)
     p.requested.resize(bins);
     for (std::size_t k = 0; k < bins; ++k)
         p.requested[k] = area[k] / p.binS;
+    p.arrivals.assign(bins, 0);
+    for (double t : submits)
+        ++p.arrivals[std::min(bins - 1, std::size_t(std::max(0.0, (t - p.startS) / p.binS)))];
     return p;
 }
 
@@ -116,13 +121,17 @@ TimeSpan busiestStretch(const LoadProfile& profile, double lengthS)
         return { profile.startS, profile.endS };
     const std::size_t n = profile.requested.size();
     const std::size_t w = std::clamp<std::size_t>(std::size_t(std::llround(lengthS / profile.binS)), 1, n);
+    const bool counted = profile.arrivals.size() == n;
     double sum = 0, best = -1;
-    std::size_t bestAt = 0;
+    std::size_t bestAt = 0, arrived = 0; // submits in the window ending at bin k
     for (std::size_t k = 0; k < n; ++k) {
         sum += profile.requested[k];
-        if (k >= w)
+        arrived += counted ? profile.arrivals[k] : 1;
+        if (k >= w) {
             sum -= profile.requested[k - w];
-        if (k + 1 >= w && sum > best + 1e-12 * std::abs(best)) {
+            arrived -= counted ? profile.arrivals[k - w] : 1;
+        }
+        if (k + 1 >= w && arrived > 0 && sum > best + 1e-12 * std::abs(best)) {
             best = sum;
             bestAt = k + 1 - w;
         }

@@ -92,6 +92,26 @@ private slots:
         QCOMPARE(trace::busiestStretch(p, 20).fromS, 100.0);
     }
 
+    // A kubectl dump's pods still running at the dump run until its last moment: the level is
+    // highest after the last pod was created, where a replay has nothing to schedule. The window
+    // is the busiest one with a submit in it.
+    void busiestStretchHasArrivals()
+    {
+        // 8 cores. A: 2 cores [0, 1000); B: 4 cores [45, 1000). Level 2 to 45 s, then 6.
+        TraceBuilder b;
+        b.node(8000, 8192, 0);
+        b.task(2000, 100, 0, 0, 0, 1000).task(4000, 100, 0, 0, 45, 955);
+        const trace::LoadProfile p = trace::loadProfile(b.t, 100); // 10-s bins
+        QCOMPARE(p.arrivals.size(), std::size_t(100));
+        QCOMPARE(p.arrivals[0], std::size_t(1));
+        QCOMPARE(p.arrivals[4], std::size_t(1));
+        // 100-s windows: [50, 150) and every later one hold 600 core-s but no submit; [40, 140)
+        // holds 2 x 5 + 6 x 95 = 580 and B's submit: the busiest with one.
+        const trace::TimeSpan w = trace::busiestStretch(p, 100);
+        QCOMPARE(w.fromS, 40.0);
+        QCOMPARE(w.toS, 140.0);
+    }
+
     void defaultWindowLength()
     {
         trace::LoadProfile p;
