@@ -255,6 +255,10 @@ private slots:
             QVERIFY(p->autoscaleRuns().ok());
             QVERIFY(p->roundConstraints(1).ok() && p->roundEval(1).ok() && p->roundCurve(1).ok());
             QVERIFY(p->setting("reward_weights").ok());
+            // Save As (the workbench's copy) from the look-only connection: the copy is migrated, not this file.
+            const std::string copy = file + ".copy";
+            QVERIFY(p->copyTo(copy).ok());
+            QCOMPARE(mustOpen(copy, store::Project::OpenMode::ExistingOnly)->schemaVersion(), store::kSchemaVersion);
         }
         QCOMPARE(digest(file), bytes);
         {
