@@ -1,6 +1,6 @@
 // schedlab-cli killed with SIGKILL in the middle of a training round or a replay: `rounds` and
 // `runs` (read-only listings) show it as interrupted, in text and in --json, and leave the project
-// file as it was; the next writer marks it failed.
+// file as it was; the next writer marks it failed. Listings never migrate an older project.
 
 #include "cli_run.h"
 
@@ -98,6 +98,28 @@ private slots:
         QCOMPARE(runs[0].toObject()["status"].toString(), QString("interrupted"));
         const auto text = runCli({ "runs", "--project", project });
         QVERIFY2(text.out.contains("interrupted"), text.out.constData());
+        QCOMPARE(digest(project), before);
+    }
+
+    // The listings read a project of an older schedlab as it is: not migrated, not written.
+    void listingsDoNotMigrateOlderProjects()
+    {
+        const QString trace = m_dir.filePath("small.sltrace");
+        QCOMPARE(runCli({ "generate", "--nodes", "8", "--jobs", "200", "--seed", "4", "--out", trace }).code, 0);
+        const QString project = m_dir.filePath("older.schedlab");
+        QCOMPARE(runCli({ "replay", trace, "--mode", "fill", "--policy", "bestfit", "--seeds", "1", "--project", project }).code, 0);
+        const QString sql = QString("import sqlite3; c=sqlite3.connect('%1'); c.execute('alter table runs drop column pid_start'); "
+                                    "c.execute('alter table rounds drop column pid_start'); "
+                                    "c.execute(\"update meta set value='12' where key='schema_version'\"); c.commit()")
+                                .arg(project);
+        QCOMPARE(QProcess::execute("python3", { "-c", sql }), 0);
+        QCOMPARE(runCli({ "runs", "--project", project }).code, 0); // the first reader after python's write
+        const QByteArray before = digest(project);
+        const QJsonArray runs = listed("runs", project, "runs");
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].toObject()["status"].toString(), QString("finished"));
+        QCOMPARE(runCli({ "rounds", "--project", project }).code, 0);
+        QCOMPARE(runCli({ "decisions", "--project", project, "--run", "1", "--list", "--limit", "5" }).code, 0);
         QCOMPARE(digest(project), before);
     }
 };
