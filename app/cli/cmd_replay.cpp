@@ -315,10 +315,10 @@ int runRuns(const std::vector<std::string>& argv)
             stdout);
         return 0;
     }
-    std::printf("%-5s %-6s %-14s %-6s %-6s %6s %-10s %s\n", "id", "mode", "policy", "queue", "bf", "seed", "status",
+    std::printf("%-5s %-6s %-14s %-6s %-6s %6s %-11s %s\n", "id", "mode", "policy", "queue", "bf", "seed", "status",
         "started");
     for (const store::RunRow& r : rows.value())
-        std::printf("%-5lld %-6s %-14s %-6s %-6s %6llu %-10s %s %s\n", static_cast<long long>(r.id), r.mode.c_str(),
+        std::printf("%-5lld %-6s %-14s %-6s %-6s %6llu %-11s %s %s\n", static_cast<long long>(r.id), r.mode.c_str(),
             r.policy.c_str(), r.queue.c_str(), r.backfill.c_str(), static_cast<unsigned long long>(r.seed),
             r.status.c_str(), r.startedAt.c_str(), r.error.c_str());
     return 0;

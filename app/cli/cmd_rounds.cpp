@@ -35,7 +35,7 @@ int runRounds(const std::vector<std::string>& argv)
         return fail(rows.error().toString());
     QJsonArray arr;
     if (!a.flag("json"))
-        std::printf("%5s %6s %-9s %-9s %-24s %4s %8s %10s  %s\n", "round", "parent", "status", "mode", "window", "ep", "lr",
+        std::printf("%5s %6s %-11s %-9s %-24s %4s %8s %10s  %s\n", "round", "parent", "status", "mode", "window", "ep", "lr",
             "learned", "checkpoint / error");
     for (const store::RoundRow& r : rows.value()) {
         auto eval = project.value()->roundEval(r.id);
@@ -82,7 +82,7 @@ int runRounds(const std::vector<std::string>& argv)
             arr.append(row);
             continue;
         }
-        std::printf("%5lld %6s %-9s %-9s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
+        std::printf("%5lld %6s %-11s %-9s %-24s %4d %8g %10s  %s\n", static_cast<long long>(r.id),
             r.parentId < 0 ? "-" : std::to_string(r.parentId).c_str(), r.status.c_str(), store::roundKindName(r.kind), r.window.substr(0, 24).c_str(),
             r.episodes, r.learningRate, n ? QString::number(learned / n, 'f', 2).toStdString().c_str() : "-",
             r.status == "finished" ? r.checkpoint.c_str() : r.error.c_str());

@@ -85,7 +85,12 @@ bool MainWindow::openProject(const QString& path)
     const auto finished = std::count_if(rows->begin(), rows->end(), [](const store::RunRow& r) { return r.status == "finished"; });
     m_runs->listStored(rows.value(), 4); // the newest finished runs are shown right away
     projectChanged(false);
-    showStatus(tr("Opened %1: %2 stored runs (%3 finished)").arg(m_session.path()).arg(rows->size()).arg(finished));
+    QString opened = tr("Opened %1: %2 stored runs (%3 finished)").arg(m_session.path()).arg(rows->size()).arg(finished);
+    if (m_session.migratesOnWrite())
+        opened += tr("; written by an older schedlab (schema %1), left unchanged until something is saved into it, which "
+                     "upgrades it (older builds cannot open it then)")
+                      .arg(m_session.project()->schemaVersion());
+    showStatus(opened);
     return true;
 }
 

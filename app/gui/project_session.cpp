@@ -17,8 +17,10 @@ constexpr int kMaxRecent = 8;
 
 Status ProjectSession::open(const QString& path, bool mustExist)
 {
+    // An existing project is opened to look: it is written (an older schema migrated, runs of
+    // dead writers marked failed) only when something is saved into it.
     auto p = store::Project::open(path.toStdString(),
-        mustExist ? store::Project::OpenMode::ExistingOnly : store::Project::OpenMode::CreateIfMissing);
+        mustExist ? store::Project::OpenMode::ReadUntilWrite : store::Project::OpenMode::CreateIfMissing);
     if (!p)
         return p.error();
     m_project = std::move(p).value();

@@ -23,7 +23,8 @@ class ProjectSession {
 public:
     bool isOpen() const { return m_project != nullptr; }
     QString path() const { return m_path; }
-    /// Creates (or opens, when it exists) a project file. Errors name the file.
+    /// Creates (or opens, when it exists) a project file. Errors name the file. An existing one
+    /// (`mustExist`) is opened read-only until the first write (Project::OpenMode::ReadUntilWrite).
     Status open(const QString& path, bool mustExist);
     void close();
     /// A consistent copy of the open project at `path` (which must not exist).
@@ -58,6 +59,8 @@ public:
     std::optional<store::RoundRow> round(int64_t roundId);
     std::optional<store::RoundRow> roundOfPolicy(const std::string& policy);
     bool readOnly() const { return m_project && m_project->readOnly(); }
+    /// The open project is of an older schema and unchanged: the first write migrates it.
+    bool migratesOnWrite() const { return m_project && m_project->migratesOnWrite(); }
     /// The open project (nullptr when none); GUI thread only.
     store::Project* project() const { return m_project.get(); }
 

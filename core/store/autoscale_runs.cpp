@@ -21,6 +21,8 @@ double AutoscaleRunRecord::value(const std::string& key, double fallback) const
 
 Result<int64_t> Project::addAutoscaleRun(const AutoscaleRunRecord& run)
 {
+    if (Status s = writable(); !s)
+        return s.error();
     if (m_db->readOnly())
         return makeError(ErrorCode::Io, "project is read-only; autoscaling runs cannot be stored", m_path);
     if (run.seriesColumns < 0 || (run.seriesColumns > 0 && run.series.size() % std::size_t(run.seriesColumns) != 0))
@@ -55,6 +57,8 @@ Result<int64_t> Project::addAutoscaleRun(const AutoscaleRunRecord& run)
 Result<std::vector<AutoscaleRunRecord>> Project::autoscaleRuns(bool withSeries) const
 {
     std::vector<AutoscaleRunRecord> out;
+    if (m_schema < 9)
+        return out; // an older project opened read-only
     auto q = m_db->prepare(std::string("SELECT id, load, service, policy, from_s, duration_s, created_at, series_columns")
         + (withSeries ? ", series" : "") + " FROM autoscale_runs ORDER BY id");
     if (!q)

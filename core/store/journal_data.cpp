@@ -18,6 +18,8 @@ constexpr std::size_t kOpBytes = 4 + 8 + 8 + 4 + 8 + 1;
 
 Status Project::storeJournal(int64_t runId, const sim::StateJournal& journal, const sim::DecisionLog& log, uint64_t finalHash)
 {
+    if (Status s = writable(); !s)
+        return s;
     const auto& ops = journal.ops();
     QByteArray raw;
     raw.resize(qsizetype(ops.size() * kOpBytes + log.size() * 8));
@@ -58,6 +60,8 @@ Status Project::storeJournal(int64_t runId, const sim::StateJournal& journal, co
 
 Result<std::optional<StoredJournal>> Project::journal(int64_t runId)
 {
+    if (m_schema < 7)
+        return std::optional<StoredJournal> {}; // an older project opened read-only
     auto q = m_db->prepare("SELECT ops, decisions, final_hash, data FROM run_journals WHERE run_id = ?");
     if (!q)
         return q.error();

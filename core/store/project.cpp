@@ -149,6 +149,13 @@ const char* kSchemaV12 = R"sql(
 ALTER TABLE rounds ADD COLUMN start_validation REAL;
 )sql";
 
+// Schema 13: the start time of a running row's writer (Linux: /proc/PID/stat field 22, clock ticks
+// after boot) beside its pid, so a reader tells the writer from a later process given its pid.
+const char* kSchemaV13 = R"sql(
+ALTER TABLE runs ADD COLUMN pid_start INTEGER;
+ALTER TABLE rounds ADD COLUMN pid_start INTEGER;
+)sql";
+
 // Autoscaling runs (core/autoscale): the load and service they replayed, the policy, the window,
 // named figures, and the per-minute series as float32 rows (autoscale_runs.cpp).
 const char* kSchemaV9 = R"sql(
@@ -163,41 +170,17 @@ CREATE TABLE autoscale_summary (
 
 } // namespace
 
-namespace detail {
-std::string nowUtc()
-{
-    std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
-
-bool processAlive(int64_t pid)
-{
-    if (pid <= 0)
-        return false;
-    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
-}
-
-std::string hostName()
-{
-    char buf[256] = {};
-    ::gethostname(buf, sizeof buf - 1);
-    return buf;
-}
-
-} // namespace detail
-
 using detail::hostName;
 using detail::nowUtc;
-using detail::processAlive;
 
 Project::~Project() = default;
 
-bool Project::readOnly() const { return m_db->readOnly(); }
+bool Project::readOnly() const { return m_db->readOnly() && !m_readUntilWrite; }
 
 Result<std::unique_ptr<Project>> Project::open(const std::string& path, OpenMode mode)
 {
+    if (mode == OpenMode::ReadUntilWrite)
+        return openToLook(path); // read_until_write.cpp
     struct stat st {};
     const bool exists = ::stat(path.c_str(), &st) == 0;
     if (!exists && mode != OpenMode::CreateIfMissing)
@@ -278,28 +261,40 @@ Result<std::unique_ptr<Project>> Project::open(const std::string& path, OpenMode
         if (Status s = p->createSchema(); !s)
             return s.error();
     }
+    if (Status s = p->readSchemaVersion(); !s)
+        return s.error();
+    if (!d.readOnly())
+        if (Status s = p->upgrade(); !s)
+            return s.error();
+    return p;
+}
+
+Status Project::readSchemaVersion()
+{
     {
-        auto q = d.prepare("SELECT value FROM meta WHERE key='schema_version'");
+        auto q = m_db->prepare("SELECT value FROM meta WHERE key='schema_version'");
         if (!q)
             return q.error();
         if (!q->step())
-            return makeError(ErrorCode::Format, "project has no schema version; not a schedlab project", path);
-        p->m_schema = std::atoi(q->columnText(0).c_str());
+            return makeError(ErrorCode::Format, "project has no schema version; not a schedlab project", m_path);
+        m_schema = std::atoi(q->columnText(0).c_str());
     }
-    if (p->m_schema > kSchemaVersion)
+    if (m_schema > kSchemaVersion)
         return makeError(ErrorCode::Format,
-            "project was written by a newer schedlab (schema " + std::to_string(p->m_schema) + ", this build reads up to "
+            "project was written by a newer schedlab (schema " + std::to_string(m_schema) + ", this build reads up to "
                 + std::to_string(kSchemaVersion) + "); not opened, nothing changed",
-            path);
-    if (p->m_schema < 1)
-        return makeError(ErrorCode::Format, "project schema version " + std::to_string(p->m_schema) + " is invalid", path);
-    if (p->m_schema < kSchemaVersion && !d.readOnly())
-        if (Status s = p->migrate(p->m_schema); !s)
-            return s.error();
-    if (!d.readOnly())
-        if (Status s = p->recoverInterrupted(); !s)
-            return s.error();
-    return p;
+            m_path);
+    if (m_schema < 1)
+        return makeError(ErrorCode::Format, "project schema version " + std::to_string(m_schema) + " is invalid", m_path);
+    return {};
+}
+
+Status Project::upgrade()
+{
+    if (m_schema < kSchemaVersion)
+        if (Status s = migrate(m_schema); !s)
+            return s;
+    return recoverInterrupted();
 }
 
 Status Project::createSchema()
@@ -338,6 +333,8 @@ Status Project::createSchema()
     if (Status s = m_db->exec(kSchemaV11); !s)
         return s;
     if (Status s = m_db->exec(kSchemaV12); !s)
+        return s;
+    if (Status s = m_db->exec(kSchemaV13); !s)
         return s;
     auto ins = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!ins)
@@ -401,32 +398,46 @@ Status Project::migrate(int from)
     if (from < 12)
         if (Status s = step(12, kSchemaV12); !s)
             return s;
+    if (from < 13)
+        if (Status s = step(13, kSchemaV13); !s)
+            return s;
     return {};
+}
+
+Result<std::vector<int64_t>> Project::staleRows(const std::string& table)
+{
+    // Not alive: gone from this host (pid missing, or taken by a process that started later), or
+    // on another host, which a writer opening the project takes as interrupted too.
+    auto q = m_db->prepare("SELECT id, coalesce(pid, 0), pid_start, coalesce(host, '') FROM " + table + " WHERE status='running'");
+    if (!q)
+        return q.error();
+    std::vector<int64_t> out;
+    while (q->step()) {
+        const std::optional<int64_t> start = q->columnIsNull(2) ? std::nullopt : std::optional<int64_t>(q->columnInt(2));
+        if (detail::writerState(q->columnInt(1), start, q->columnText(3)) != detail::WriterState::Alive)
+            out.push_back(q->columnInt(0));
+    }
+    if (q->error())
+        return *q->error();
+    return out;
 }
 
 Status Project::recoverInterrupted()
 {
-    auto q = m_db->prepare("SELECT id, pid, host FROM runs WHERE status='running'");
-    if (!q)
-        return q.error();
-    std::vector<int64_t> dead;
-    const std::string host = hostName();
-    while (q->step()) {
-        const int64_t pid = q->columnInt(1);
-        const bool sameHost = q->columnText(2) == host;
-        if (!sameHost || !processAlive(pid))
-            dead.push_back(q->columnInt(0));
-    }
-    for (int64_t id : dead)
+    auto dead = staleRows("runs");
+    if (!dead)
+        return dead.error();
+    for (int64_t id : dead.value())
         if (Status s = endRun(id, RunStatus::Failed, "interrupted (the process running it stopped)"); !s)
             return s;
-    m_recovered = int(dead.size());
+    m_recovered = int(dead->size());
     return recoverInterruptedRounds();
-    return {};
 }
 
 Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::string>& files)
 {
+    if (Status s = writable(); !s)
+        return s.error();
     QCryptographicHash hash(QCryptographicHash::Sha256);
     std::string fileList;
     for (const std::string& f : files) {
@@ -477,7 +488,9 @@ Result<std::vector<RunRow>> Project::runs()
 {
     auto q = m_db->prepare("SELECT id, coalesce(trace_id, -1), mode, policy, queue, backfill, status, coalesce(error, ''), "
                            "started_at, coalesce(finished_at, ''), seed, coalesce(wall_seconds, 0), options, "
-                           "coalesce(pid, 0), coalesce(host, '') FROM runs ORDER BY id");
+                           "coalesce(pid, 0), coalesce(host, ''), "
+        + std::string(m_schema >= 13 ? "pid_start" : "NULL") // an older project opened read-only
+        + " FROM runs ORDER BY id");
     if (!q)
         return q.error();
     std::vector<RunRow> out;
@@ -496,18 +509,13 @@ Result<std::vector<RunRow>> Project::runs()
         r.seed = uint64_t(q->columnInt(10));
         r.wallSeconds = q->columnDouble(11);
         r.optionsJson = q->columnText(12);
-        // Read-only (a listing): a run whose process on this host is gone is shown as interrupted,
-        // and only the next write marks it failed. One on another host (a shard on a cluster node)
-        // cannot be checked from here: it stays running, and the error says where.
-        if (readOnly() && r.status == "running") {
-            const std::string host = q->columnText(14);
-            if (host == hostName() && !processAlive(q->columnInt(13))) {
-                r.status = "interrupted";
-                r.error = "interrupted (the process running it stopped; marked failed by the next write)";
-            } else if (host != hostName()) {
-                r.error = "running on " + host + " (not checked from here)";
-            }
-        }
+        // A listing never writes: a run whose process on this host is gone (or whose pid another
+        // process took since) is shown as interrupted, and only the next write marks it failed.
+        // One on another host (a shard on a cluster node) cannot be checked from here: it stays
+        // running, and the error says where.
+        const std::optional<int64_t> start = q->columnIsNull(15) ? std::nullopt : std::optional<int64_t>(q->columnInt(15));
+        detail::showWriterState(r.status, r.error, detail::writerState(q->columnInt(13), start, q->columnText(14)), q->columnText(14),
+            "running");
         out.push_back(std::move(r));
     }
     if (q->error())

@@ -4,9 +4,11 @@
 /// results and the decision log.
 ///
 /// Crash safety: WAL journal, foreign keys on. A run is inserted as 'running' (with the writer's
-/// pid) before it starts and all its results are written in ONE transaction when it finishes, so a
-/// crash never leaves half a run; on the next open, runs still 'running' whose process is gone are
-/// marked 'failed' ("interrupted"). A cancelled run is stored as 'cancelled' with no results.
+/// pid, its start time and host) before it starts and all its results are written in ONE
+/// transaction when it finishes, so a crash never leaves half a run; listings show runs and rounds
+/// still 'running' whose process is gone (pid missing or taken by a later process) as
+/// "interrupted", and the next open for writing marks them 'failed' ("interrupted"). A cancelled
+/// run is stored as 'cancelled' with no results.
 /// Files that are not SQLite, come from a newer schema, or are corrupted are refused with a clear
 /// message and never written to.
 
@@ -28,7 +30,7 @@ namespace schedlab::store {
 class Database;
 
 /// Schema version this build writes; files with a higher version are refused.
-inline constexpr int kSchemaVersion = 12;
+inline constexpr int kSchemaVersion = 13;
 
 enum class RunStatus { Running, Finished, Failed, Cancelled };
 const char* runStatusName(RunStatus s);
@@ -44,7 +46,8 @@ struct RunInfo {
     uint64_t seed = 0;
 };
 
-/// A stored run as listed.
+/// A stored run as listed. `status` is as stored, except a 'running' run whose process on this
+/// host is gone: "interrupted" (a run on another host stays "running", its error naming the host).
 struct RunRow {
     int64_t id = -1;
     int64_t traceId = -1;
@@ -129,6 +132,7 @@ struct ConstraintPoint {
     double value = -1, budget = 0, multiplier = 0;
 };
 
+/// A stored round as listed; `status` as RunRow's ("interrupted" when its process is gone).
 struct RoundRow {
     int64_t id = -1, parentId = -1, traceId = -1;
     RoundKind kind = RoundKind::Fill;
@@ -155,13 +159,21 @@ struct AutoscaleRunRecord {
 
 class Project {
 public:
-    enum class OpenMode { CreateIfMissing, ExistingOnly, ReadOnly };
+    /// ReadUntilWrite: an existing project for a user who may only look (the workbench). It opens
+    /// read-only (an older schema is read as it is: readers skip what it lacks) and its first
+    /// write reopens it for writing, migrating an older schema and marking runs and rounds of
+    /// dead writers failed; so looking never changes the file. A file nothing here can write
+    /// opens as with ExistingOnly (read-only).
+    enum class OpenMode { CreateIfMissing, ExistingOnly, ReadOnly, ReadUntilWrite };
     /// Opens or creates a project; migrates older schemas; recovers interrupted runs.
     static Result<std::unique_ptr<Project>> open(const std::string& path, OpenMode mode = OpenMode::CreateIfMissing);
     ~Project();
 
     int schemaVersion() const { return m_schema; }
+    /// Writes fail ("project is read-only"). False for a project opened ReadUntilWrite.
     bool readOnly() const;
+    /// An older project opened ReadUntilWrite and not written yet: its first write migrates it.
+    bool migratesOnWrite() const { return m_readUntilWrite && m_schema < kSchemaVersion; }
     const std::string& path() const { return m_path; }
     /// Runs found 'running' from a dead process and marked failed when this project was opened.
     int recoveredRuns() const { return m_recovered; }
@@ -252,8 +264,17 @@ public:
 
 private:
     Project() = default;
+    static Result<std::unique_ptr<Project>> openToLook(const std::string& path);
+    /// Every write starts here: a project opened ReadUntilWrite is reopened for writing, migrated
+    /// and recovered first (read_until_write.cpp). Call before any transaction begins.
+    Status writable();
+    Status readSchemaVersion();
+    /// Migrates an older schema, then recovers interrupted runs and rounds (a writer's open).
+    Status upgrade();
     Status createSchema();
     Status migrate(int from);
+    /// Ids of 'runs' or 'rounds' rows left 'running' by a writer that is not alive here.
+    Result<std::vector<int64_t>> staleRows(const std::string& table);
     Status recoverInterrupted();
     Status recoverInterruptedRounds();
     Status writeSummary(int64_t runId, const std::vector<std::pair<std::string, double>>& values);
@@ -267,6 +288,7 @@ private:
     std::string m_path;
     int m_schema = 0;
     int m_recovered = 0;
+    bool m_readUntilWrite = false; ///< opened ReadUntilWrite, not written yet
 };
 
 } // namespace schedlab::store

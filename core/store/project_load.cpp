@@ -28,6 +28,8 @@ Status Project::writeHeat(int64_t runId, const sim::NodeHeat& heat)
 
 Status Project::readHeat(int64_t runId, sim::NodeHeat& heat)
 {
+    if (m_schema < 2)
+        return {}; // an older project opened read-only: runs without heat
     auto q = m_db->prepare("SELECT nodes, x, util FROM node_heat WHERE run_id = ?");
     if (!q)
         return q.error();
@@ -62,6 +64,8 @@ Result<std::string> Project::setting(const std::string& key)
 
 Status Project::setSetting(const std::string& key, const std::string& value)
 {
+    if (Status s = writable(); !s)
+        return s;
     if (m_db->readOnly())
         return makeError(ErrorCode::Io, "project is read-only; settings cannot be saved", m_path);
     auto q = m_db->prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
@@ -101,7 +105,7 @@ Result<std::vector<std::string>> Project::traceFiles(int64_t traceId)
 
 Result<trace::ImportOptions> Project::traceImportOptions(int64_t traceId)
 {
-    auto q = m_db->prepare("SELECT import_options FROM traces WHERE id = ?");
+    auto q = m_db->prepare(std::string(m_schema >= 8 ? "SELECT import_options" : "SELECT '{}'") + " FROM traces WHERE id = ?");
     if (!q)
         return q.error();
     q->bind(1, traceId);
@@ -339,6 +343,8 @@ Status Project::writeStateHashes(int64_t runId, const std::vector<std::pair<int6
 
 Result<std::vector<std::pair<int64_t, uint64_t>>> Project::stateHashes(int64_t runId)
 {
+    if (m_schema < 5)
+        return std::vector<std::pair<int64_t, uint64_t>> {}; // an older project opened read-only
     auto q = m_db->prepare("SELECT idx, hash FROM state_hashes WHERE run_id = ? ORDER BY idx");
     if (!q)
         return q.error();
@@ -353,7 +359,8 @@ Result<std::vector<std::pair<int64_t, uint64_t>>> Project::stateHashes(int64_t r
 
 Result<sim::DecisionLog> Project::decisions(int64_t runId)
 {
-    auto q = m_db->prepare("SELECT t, job, task, node, outcome, feasible, candidates, reward FROM decisions WHERE run_id = ? ORDER BY idx");
+    auto q = m_db->prepare(std::string("SELECT t, job, task, node, outcome, feasible, candidates, ") + (m_schema >= 6 ? "reward" : "NULL")
+        + " FROM decisions WHERE run_id = ? ORDER BY idx");
     if (!q)
         return q.error();
     q->bind(1, runId);

@@ -254,6 +254,8 @@ struct RoundCopier {
 Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
     const std::string& otherPath, const std::vector<std::pair<int64_t, std::string>>& runs)
 {
+    if (Status s = writable(); !s)
+        return s.error();
     if (m_db->readOnly())
         return makeError(ErrorCode::Io, "project is read-only; runs cannot be merged into it", m_path);
     Attached attached(*m_db, otherPath);
@@ -339,6 +341,8 @@ Result<std::vector<std::pair<int64_t, bool>>> Project::copyRunsFrom(
 Result<std::vector<std::pair<int64_t, bool>>> Project::copyRoundsFrom(
     const std::string& otherPath, const std::vector<RoundChain>& chains, const std::string& checkpointDir)
 {
+    if (Status s = writable(); !s)
+        return s.error();
     namespace fs = std::filesystem;
     if (m_db->readOnly())
         return makeError(ErrorCode::Io, "project is read-only; rounds cannot be merged into it", m_path);

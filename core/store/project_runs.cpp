@@ -15,11 +15,13 @@ using detail::nowUtc;
 
 Result<int64_t> Project::beginRun(const RunInfo& info)
 {
+    if (Status s = writable(); !s)
+        return s.error();
     if (m_db->readOnly())
         return makeError(ErrorCode::Io, "project is read-only; runs cannot be stored", m_path);
     auto ins = m_db->prepare(
-        "INSERT INTO runs(trace_id, mode, policy, queue, backfill, options, seed, version, status, pid, host, started_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
+        "INSERT INTO runs(trace_id, mode, policy, queue, backfill, options, seed, version, status, pid, host, started_at, pid_start) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)");
     if (!ins)
         return ins.error();
     if (info.traceId >= 0)
@@ -30,6 +32,10 @@ Result<int64_t> Project::beginRun(const RunInfo& info)
     ins->bind(6, info.optionsJson.empty() ? std::string("{}") : info.optionsJson);
     ins->bind(7, int64_t(info.seed)).bind(8, std::string("schedlab " SCHEDLAB_VERSION)); // the build that ran it, from CMake
     ins->bind(9, int64_t(::getpid())).bind(10, hostName()).bind(11, nowUtc());
+    if (const auto start = detail::selfStartTicks()) // with the pid: a reader tells this process from a later one given the pid
+        ins->bind(12, *start);
+    else
+        ins->bindNull(12);
     if (Status s = ins->exec(); !s)
         return s.error();
     return m_db->lastInsertId();
@@ -37,6 +43,8 @@ Result<int64_t> Project::beginRun(const RunInfo& info)
 
 Status Project::endRun(int64_t runId, RunStatus status, const std::string& error)
 {
+    if (Status s = writable(); !s)
+        return s;
     auto up = m_db->prepare("UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?");
     if (!up)
         return up.error();
@@ -108,6 +116,8 @@ Status Project::markFinished(int64_t runId, double wallSeconds)
 
 Status Project::finishFillRun(int64_t runId, const sim::FillResult& r)
 {
+    if (Status s = writable(); !s)
+        return s;
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
         return s;
@@ -139,6 +149,8 @@ Status Project::finishFillRun(int64_t runId, const sim::FillResult& r)
 
 Status Project::finishTimedRun(int64_t runId, const sim::TimedResult& r)
 {
+    if (Status s = writable(); !s)
+        return s;
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
         return s;

@@ -36,10 +36,12 @@ bool parseRoundKind(const std::string& name, RoundKind& kind)
 
 Result<int64_t> Project::beginRound(const RoundInfo& info)
 {
+    if (Status s = writable(); !s)
+        return s.error();
     if (m_db->readOnly())
         return makeError(ErrorCode::Io, "project is read-only; rounds cannot be stored", m_path);
     auto ins = m_db->prepare("INSERT INTO rounds(parent_id, trace_id, mode, window, episodes, learning_rate, weights, seed, "
-                             "options, status, pid, host, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
+                             "options, status, pid, host, started_at, pid_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)");
     if (!ins)
         return ins.error();
     if (info.parentId >= 0)
@@ -53,6 +55,10 @@ Result<int64_t> Project::beginRound(const RoundInfo& info)
     ins->bind(3, std::string(roundKindName(info.kind))).bind(4, info.window).bind(5, int64_t(info.episodes)).bind(6, info.learningRate);
     ins->bind(7, info.weights).bind(8, int64_t(info.seed)).bind(9, info.optionsJson.empty() ? std::string("{}") : info.optionsJson);
     ins->bind(10, int64_t(::getpid())).bind(11, hostName()).bind(12, nowUtc());
+    if (const auto start = detail::selfStartTicks()) // with the pid: a reader tells this process from a later one given the pid
+        ins->bind(13, *start);
+    else
+        ins->bindNull(13);
     if (Status s = ins->exec(); !s)
         return s.error();
     return m_db->lastInsertId();
@@ -62,6 +68,8 @@ Status Project::finishRound(int64_t roundId, const std::string& checkpoint, cons
     const std::vector<CurvePoint>& curve, const std::vector<EvalValue>& eval, double wallSeconds,
     const std::vector<ConstraintPoint>& constraints, double startValidation)
 {
+    if (Status s = writable(); !s)
+        return s;
     Transaction tx(*m_db);
     if (Status s = tx.begin(); !s)
         return s;
@@ -105,6 +113,8 @@ Status Project::finishRound(int64_t roundId, const std::string& checkpoint, cons
 
 Status Project::endRound(int64_t roundId, RunStatus status, const std::string& error)
 {
+    if (Status s = writable(); !s)
+        return s;
     auto up = m_db->prepare("UPDATE rounds SET status = ?, error = ?, finished_at = ? WHERE id = ?");
     if (!up)
         return up.error();
@@ -118,28 +128,25 @@ Status Project::endRound(int64_t roundId, RunStatus status, const std::string& e
 
 Status Project::recoverInterruptedRounds()
 {
-    auto q = m_db->prepare("SELECT id, pid, host FROM rounds WHERE status='running'");
-    if (!q)
-        return q.error();
-    std::vector<int64_t> dead;
-    const std::string host = hostName();
-    while (q->step())
-        if (q->columnText(2) != host || !detail::processAlive(q->columnInt(1)))
-            dead.push_back(q->columnInt(0));
-    for (int64_t id : dead)
+    auto dead = staleRows("rounds");
+    if (!dead)
+        return dead.error();
+    for (int64_t id : dead.value())
         if (Status s = endRound(id, RunStatus::Failed, "interrupted (the process training it stopped)"); !s)
             return s;
-    m_recovered += int(dead.size());
+    m_recovered += int(dead->size());
     return {};
 }
 
 Result<std::vector<RoundRow>> Project::rounds()
 {
+    if (m_schema < 3)
+        return std::vector<RoundRow> {}; // an older project opened read-only: no rounds yet
     auto q = m_db->prepare("SELECT id, coalesce(parent_id, -1), coalesce(trace_id, -1), mode, window, weights, "
                            "coalesce(checkpoint, ''), coalesce(checkpoint_sha256, ''), status, coalesce(error, ''), started_at, "
                            "coalesce(finished_at, ''), episodes, learning_rate, coalesce(wall_seconds, 0), seed, options, "
         + std::string(m_schema >= 12 ? "coalesce(start_validation, -1)" : "-1") // an older project opened read-only
-        + " FROM rounds ORDER BY id");
+        + ", coalesce(pid, 0), coalesce(host, ''), " + (m_schema >= 13 ? "pid_start" : "NULL") + " FROM rounds ORDER BY id");
     if (!q)
         return q.error();
     std::vector<RoundRow> out;
@@ -164,6 +171,11 @@ Result<std::vector<RoundRow>> Project::rounds()
         r.seed = uint64_t(q->columnInt(15));
         r.optionsJson = q->columnText(16);
         r.startValidation = q->columnDouble(17);
+        // A listing never writes: a round whose process is gone is shown as interrupted (the next
+        // write marks it failed); one trained on another host stays running, with where.
+        const std::optional<int64_t> start = q->columnIsNull(20) ? std::nullopt : std::optional<int64_t>(q->columnInt(20));
+        detail::showWriterState(r.status, r.error, detail::writerState(q->columnInt(18), start, q->columnText(19)), q->columnText(19),
+            "training");
         out.push_back(std::move(r));
     }
     if (q->error())
@@ -184,6 +196,8 @@ std::optional<KeptWeights> keptWeights(const std::vector<CurvePoint>& curve, dou
 
 Result<std::vector<CurvePoint>> Project::roundCurve(int64_t roundId)
 {
+    if (m_schema < 3)
+        return std::vector<CurvePoint> {}; // an older project opened read-only
     auto q = m_db->prepare("SELECT episode, loss, loss_min, loss_max, episode_return, epsilon, decisions, seconds, "
         + std::string(m_schema >= 11 ? "COALESCE(validation, -1)" : "-1") // an older project opened read-only
         + " FROM round_curves WHERE round_id = ? ORDER BY episode");
@@ -201,6 +215,8 @@ Result<std::vector<CurvePoint>> Project::roundCurve(int64_t roundId)
 
 Result<std::vector<ConstraintPoint>> Project::roundConstraints(int64_t roundId)
 {
+    if (m_schema < 10)
+        return std::vector<ConstraintPoint> {}; // an older project opened read-only
     auto q = m_db->prepare("SELECT episode, name, value, budget, multiplier FROM round_constraints WHERE round_id = ? "
                            "ORDER BY episode, name");
     if (!q)
@@ -216,6 +232,8 @@ Result<std::vector<ConstraintPoint>> Project::roundConstraints(int64_t roundId)
 
 Result<std::vector<EvalValue>> Project::roundEval(int64_t roundId)
 {
+    if (m_schema < 3)
+        return std::vector<EvalValue> {}; // an older project opened read-only
     auto q = m_db->prepare("SELECT policy, seed, metric, value FROM round_eval WHERE round_id = ? ORDER BY policy, seed, metric");
     if (!q)
         return q.error();

@@ -2,6 +2,7 @@
 // Helpers shared by the project's .cpp files (not part of the store's API).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace schedlab::store::detail {
@@ -11,5 +12,25 @@ std::string nowUtc();
 /// Whether a process with this pid exists on this host.
 bool processAlive(int64_t pid);
 std::string hostName();
+
+/// What /proc/PID/stat says of a process (Linux; nullopt elsewhere or when it does not exist).
+struct ProcStat {
+    int64_t startTicks = 0; ///< field 22: start time after boot, in clock ticks
+    bool zombie = false; ///< exited (killed), not yet reaped by its parent
+};
+std::optional<ProcStat> readProcStat(int64_t pid);
+/// This process's start ticks, recorded with the pid of every row it writes as 'running' (so a
+/// reused pid is told from the writer); nullopt where /proc is not there.
+std::optional<int64_t> selfStartTicks();
+
+/// Whether the writer of a 'running' row (its pid, start ticks — nullopt for rows of builds before
+/// schema 13: the pid alone decides — and host) can still be running it. On another host we
+/// cannot tell.
+enum class WriterState { Alive, Gone, Elsewhere };
+WriterState writerState(int64_t pid, std::optional<int64_t> startTicks, const std::string& host);
+/// A listed row as a reader shows it: a 'running' row whose writer is gone becomes "interrupted"
+/// (with an error saying the next write marks it failed); one on another host stays running with
+/// an error naming the host. `doing` is "running" or "training". Other statuses are untouched.
+void showWriterState(std::string& status, std::string& error, WriterState state, const std::string& host, const char* doing);
 
 } // namespace schedlab::store::detail

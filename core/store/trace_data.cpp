@@ -14,6 +14,8 @@ namespace schedlab::store {
 
 Result<int64_t> Project::importTrace(const trace::Trace& t, const std::vector<std::string>& files)
 {
+    if (Status s = writable(); !s)
+        return s.error();
     if (m_db->readOnly())
         return makeError(ErrorCode::Io, "project is read-only; traces cannot be imported", m_path);
     // Our own format round-trips every importer's Trace exactly (tested), so it is the copy kept.
@@ -57,13 +59,15 @@ Result<int64_t> Project::importTrace(const trace::Trace& t, const std::vector<st
 
 Result<trace::Trace> Project::storedTrace(int64_t traceId)
 {
+    const std::string none = "trace " + std::to_string(traceId) + " has no stored copy (imported with files only)";
+    if (m_schema < 4) // an older project opened read-only: no copies yet
+        return makeError(ErrorCode::Invalid, none, m_path);
     auto q = m_db->prepare("SELECT data, raw_bytes FROM trace_data WHERE trace_id = ?");
     if (!q)
         return q.error();
     q->bind(1, traceId);
     if (!q->step())
-        return q->error() ? *q->error()
-                          : makeError(ErrorCode::Invalid, "trace " + std::to_string(traceId) + " has no stored copy (imported with files only)", m_path);
+        return q->error() ? *q->error() : makeError(ErrorCode::Invalid, none, m_path);
     const std::vector<unsigned char> blob = q->columnBlob(0);
     const QByteArray raw = qUncompress(reinterpret_cast<const uchar*>(blob.data()), qsizetype(blob.size()));
     if (raw.isEmpty() || raw.size() != q->columnInt(1))

@@ -30,7 +30,7 @@ std::string runRows(const std::string& dbPath, int64_t runId)
         sqlite3_close(db);
         return "error: cannot open " + dbPath;
     }
-    const std::set<std::string> skip = { "id", "run_id", "started_at", "finished_at", "wall_seconds", "pid", "host" };
+    const std::set<std::string> skip = { "id", "run_id", "started_at", "finished_at", "wall_seconds", "pid", "pid_start", "host" };
     const std::vector<std::pair<std::string, std::string>> tables = { { "runs", "id" }, { "run_summary", "run_id" },
         { "fill_curve", "run_id" }, { "series", "run_id" }, { "job_results", "run_id" }, { "decisions", "run_id" },
         { "node_heat", "run_id" }, { "state_hashes", "run_id" }, { "run_journals", "run_id" } };

@@ -198,7 +198,7 @@ private slots:
                             "c.execute('drop table round_eval'); c.execute('drop table round_curves'); c.execute('drop table rounds'); "
                             "c.execute('drop table trace_data'); c.execute('drop table state_hashes'); c.execute('alter table decisions drop column reward'); "
                             "c.execute('drop table run_journals'); c.execute('alter table traces drop column import_options'); "
-                            "c.execute('drop table autoscale_summary'); c.execute('drop table autoscale_runs'); c.execute('drop table round_constraints'); "
+                            "c.execute('drop table autoscale_summary'); c.execute('drop table autoscale_runs'); c.execute('drop table round_constraints'); c.execute('alter table runs drop column pid_start'); "
                             "c.execute(\"update meta set value='1' where key='schema_version'\"); c.commit()")
                         .arg(QString::fromStdString(file)) })
             == 0);

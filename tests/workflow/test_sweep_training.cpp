@@ -2,7 +2,8 @@
 // fine-tune rounds each, in 2 shards on the tiny openb trace. Each shard trains its cell into its
 // own project (checkpoints beside it) and skips it when run again; the progress reads each cell's
 // last round's evaluation; the merge copies both lineages (parents remapped, curves, evaluation,
-// checkpoints byte-identical) once, and refuses a shard whose checkpoint was altered, by name.
+// checkpoints byte-identical) once, and refuses a shard whose checkpoint was altered, by name. A
+// cell whose training process was killed shows as failed ("interrupted"), not running.
 
 #include "test_util.h"
 
@@ -13,6 +14,10 @@
 
 #include <QFile>
 #include <QtTest>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace schedlab;
 using namespace schedlab::workflow;
@@ -147,6 +152,36 @@ private slots:
         QCOMPARE(after.count(CellStatus::Merged), 2);
         QCOMPARE(after.cells[1].runId, (*rounds)[3].id);
         QCOMPARE(after.cells[1].summary, progress.cells[1].summary);
+    }
+
+    // A training cell whose process was killed with SIGKILL mid-round: failed ("interrupted"), not
+    // running, in the progress read from its shard file.
+    void killedTrainingCellIsInterrupted()
+    {
+        SweepSpec spec;
+        spec.traces = { { dataPath("tiny/nodes.csv"), dataPath("tiny/pods.csv") } };
+        spec.seeds = { 7 };
+        spec.base = sim::RunSpec::fill({}, sim::FillOptions {});
+        spec.train = store::SweepTraining {};
+        spec.weights = { rl::RewardConfig::parse("balance=0.9,packing=0.1")->toString() };
+        auto plan = makeSweepPlan(spec);
+        QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().toString().c_str());
+        const std::string shard = path("k.sweep.shard-0.schedlab");
+        QVERIFY(openProject(shard)->setSetting("sweep.plan", plan->id).ok());
+        const pid_t child = ::fork();
+        if (child == 0) {
+            auto p = store::Project::open(shard);
+            if (p)
+                (void)p.value()->beginRound({ -1, -1, store::RoundKind::Fill, "all pods", 1, 1e-3, plan->cells[0].train->weights, 7, "{}" });
+            ::raise(SIGKILL);
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        QVERIFY(WIFSIGNALED(status));
+        const SweepProgress progress = readSweepProgress(*plan, { shard });
+        QCOMPARE(progress.count(CellStatus::Running), 0);
+        QCOMPARE(progress.cells[0].status, CellStatus::Failed);
+        QVERIFY2(progress.cells[0].error.find("interrupted") != std::string::npos, progress.cells[0].error.c_str());
     }
 };
 
