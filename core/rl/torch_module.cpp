@@ -1,5 +1,6 @@
 #include "torch_module.h"
 
+#include "checkpoint_check.h"
 #include "dqn_trainer.h"
 #include "learned_policy.h"
 #include "trace/trace.h"
@@ -127,6 +128,10 @@ Result<std::unique_ptr<QLearner>> QNetwork::learner(double learningRate, double 
 
 Result<std::unique_ptr<QNetwork>> QNetwork::load(const std::string& path)
 {
+    // libtorch reads only checkpoints that pass the check (checkpoint_check.h): its reader
+    // compiles the archive's code and trusts its sizes.
+    if (Status st = checkCheckpointFile(path); !st)
+        return st.error();
     auto m = torchModule();
     if (!m)
         return m.error();

@@ -1,6 +1,7 @@
 #include "torch_module_impl.h"
 
 #include "q_network_impl.h"
+#include "rl/checkpoint_check.h"
 
 #pragma push_macro("slots")
 #undef slots
@@ -19,8 +20,8 @@
 namespace schedlab::rl {
 
 namespace {
-constexpr int64_t kMagic = 0x51534C42; // "SLBQ"
-constexpr int64_t kFormatVersion = 1;
+constexpr int64_t kMagic = kCheckpointMagic;
+constexpr int64_t kFormatVersion = kCheckpointFormatVersion;
 
 Error torchError(const std::string& what, const std::string& file, const std::exception& e)
 {
