@@ -128,13 +128,13 @@ Result<std::unique_ptr<QLearner>> QNetwork::learner(double learningRate, double 
 
 Result<std::unique_ptr<QNetwork>> QNetwork::load(const std::string& path)
 {
+    auto m = torchModule(); // first: a missing module is the user's first problem, whatever the file
+    if (!m)
+        return m.error();
     // libtorch reads only checkpoints that pass the check (checkpoint_check.h): its reader
     // compiles the archive's code and trusts its sizes.
     if (Status st = checkCheckpointFile(path); !st)
         return st.error();
-    auto m = torchModule();
-    if (!m)
-        return m.error();
     return m.value()->loadNetwork(path);
 }
 
