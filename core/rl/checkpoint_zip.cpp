@@ -108,8 +108,11 @@ Result<ZipEntry> readCentralHeader(std::string_view b, std::size_t& p, std::size
         return zipError("central directory header at byte " + std::to_string(p) + " runs past the directory");
     ZipEntry e;
     e.name.assign(b.substr(p + kCentralSize, nameLen));
-    if (e.name.empty())
-        return zipError("an entry without a name");
+    // Names go into error messages: no control characters, no pages of text.
+    if (e.name.empty() || e.name.size() > 1024
+        || std::any_of(e.name.begin(), e.name.end(), [](char c) { return uint8_t(c) < 0x20 || c == 0x7f; }))
+        return zipError("the entry at byte " + std::to_string(p)
+            + " has a name that is empty, longer than 1024 bytes or holds control characters");
     const uint64_t flags = le(b, p + 8, 2);
     e.method = int(le(b, p + 10, 2));
     e.crc = uint32_t(le(b, p + 16, 4));
