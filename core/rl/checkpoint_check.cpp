@@ -35,19 +35,26 @@ bool isIdentifier(std::string_view s, bool dots)
     return true;
 }
 
+// The attributes code/__torch__.py declares (annotations) and those its parameter and buffer
+// lists name. libtorch sets data.pkl's tensors by these names: the two must agree.
+struct Declarations {
+    std::set<std::string> attributes, listed;
+};
+
 // `"a", "b.c", ]` as libtorch prints a list of attribute names.
-bool isNameList(std::string_view s)
+bool isNameList(std::string_view s, std::set<std::string>& names)
 {
     while (!s.empty() && s[0] == '"') {
         const std::size_t close = s.find('"', 1);
         if (close == std::string_view::npos || !isIdentifier(s.substr(1, close - 1), true) || s.substr(close + 1, 2) != ", ")
             return false;
+        names.emplace(s.substr(1, close - 1));
         s.remove_prefix(close + 3);
     }
     return s == "]";
 }
 
-bool isDeclaration(std::string_view l)
+bool isDeclaration(std::string_view l, Declarations& d)
 {
     auto cut = [&](std::string_view head, std::string_view tail) {
         return l.size() >= head.size() + tail.size() && l.substr(0, head.size()) == head
@@ -57,17 +64,20 @@ bool isDeclaration(std::string_view l)
         return true;
     for (std::string_view head : { "  __parameters__ = [", "  __buffers__ = [" })
         if (l.substr(0, head.size()) == head)
-            return isNameList(l.substr(head.size()));
+            return isNameList(l.substr(head.size()), d.listed);
+    std::string_view name;
     if (cut("  __annotations__[\"", "\"] = Tensor"))
-        return isIdentifier(l.substr(19, l.size() - 19 - 11), true);
-    if (cut("  ", " : Tensor"))
-        return isIdentifier(l.substr(2, l.size() - 2 - 9), false);
-    return false;
+        name = l.substr(19, l.size() - 19 - 11);
+    else if (cut("  ", " : Tensor") && l.find('.') == std::string_view::npos)
+        name = l.substr(2, l.size() - 2 - 9);
+    if (!isIdentifier(name, true) || !d.attributes.emplace(name).second)
+        return false;
+    return true;
 }
 
 // The module's code may only declare its tensor attributes: libtorch compiles this file when it
 // opens the archive, and a method (say __setstate__) would run then.
-Status checkDeclarations(std::string_view code, const std::string& file)
+Status checkDeclarations(std::string_view code, Declarations& d, const std::string& file)
 {
     int lineNo = 0;
     bool sawClass = false;
@@ -76,7 +86,7 @@ Status checkDeclarations(std::string_view code, const std::string& file)
         const std::string_view l = code.substr(0, nl);
         code.remove_prefix(nl == std::string_view::npos ? code.size() : nl + 1);
         ++lineNo;
-        if (!isDeclaration(l) || (l == "class Module(Module):" && sawClass) || (!l.empty() && !sawClass && l[0] == ' '))
+        if (!isDeclaration(l, d) || (l == "class Module(Module):" && sawClass) || (!l.empty() && !sawClass && l[0] == ' '))
             return notCheckpoint("code/__torch__.py line " + std::to_string(lineNo)
                     + " is not a tensor declaration (a checkpoint holds no code; a module with methods is a "
                       "TorchScript program: open it as torchscript:FILE only if you trust it)",
@@ -85,6 +95,9 @@ Status checkDeclarations(std::string_view code, const std::string& file)
     }
     if (!sawClass)
         return notCheckpoint("code/__torch__.py declares no module", file);
+    for (const std::string& name : d.listed)
+        if (!d.attributes.count(name))
+            return notCheckpoint("code/__torch__.py lists " + name + " but does not declare it", file);
     return {};
 }
 
@@ -94,6 +107,7 @@ struct Archive {
     std::string_view bytes;
     std::string prefix; // "name/"
     std::map<std::string, ZipEntry> entries; // by name inside the folder
+    Declarations declared; // by code/__torch__.py
 };
 
 bool isKnownEntry(const std::string& name)
@@ -110,7 +124,7 @@ Result<Archive> readArchive(std::string_view bytes, const std::string& file)
     auto entries = readZipDirectory(bytes);
     if (!entries)
         return withFile(entries.error(), file);
-    Archive a { bytes, {}, {} };
+    Archive a { bytes, {}, {}, {} };
     const std::size_t slash = entries->front().name.find('/');
     if (slash == 0 || slash == std::string::npos)
         return notCheckpoint("entry " + entries->front().name + " is not inside the archive's folder", file);
@@ -138,7 +152,7 @@ Result<std::string> entryData(const Archive& a, const std::string& inner, const 
 }
 
 // The small entries: each one's CRC, and what libtorch reads from them before the tensors.
-Status checkSmallEntries(const Archive& a, const std::string& file)
+Status checkSmallEntries(Archive& a, const std::string& file)
 {
     for (const auto& [inner, e] : a.entries) {
         if (inner.compare(0, 5, "data/") == 0)
@@ -156,7 +170,7 @@ Status checkSmallEntries(const Archive& a, const std::string& file)
         } else if (inner == "constants.pkl" && !isEmptyTuplePickle(d)) {
             return notCheckpoint("entry " + e.name + " holds constants (a checkpoint has none)", file);
         } else if (inner == "code/__torch__.py") {
-            if (Status st = checkDeclarations(d, file); !st)
+            if (Status st = checkDeclarations(d, a.declared, file); !st)
                 return st;
         }
     }
@@ -220,11 +234,20 @@ Result<std::map<std::string, Tensor>> readTensors(const Archive& a, const std::s
     std::map<std::string, Tensor> tensors;
     std::set<std::string> storages;
     for (const PickledTensor& t : *list) {
+        // Names and keys go into messages and lookups: plain identifiers only, as libtorch writes.
+        if (t.name.size() > 256 || !isIdentifier(t.name, true) || t.storageKey.size() > 32
+            || !isIdentifier("k" + t.storageKey, false))
+            return notCheckpoint("data.pkl holds a tensor whose name or storage key is not a plain identifier", file);
         if (!storages.insert(t.storageKey).second || tensors.count(t.name))
             return notCheckpoint("tensor " + t.name + " or its storage appears twice", file);
+        if (!a.declared.attributes.count(t.name))
+            return notCheckpoint("data.pkl holds tensor " + t.name + ", which code/__torch__.py does not declare", file);
         if (Status st = placeTensor(a, t, tensors[t.name], file); !st)
             return st.error();
     }
+    for (const std::string& name : a.declared.attributes)
+        if (!tensors.count(name))
+            return notCheckpoint("code/__torch__.py declares " + name + ", which data.pkl does not hold", file);
     for (const auto& [inner, e] : a.entries)
         if (inner.compare(0, 5, "data/") == 0 && !storages.count(inner.substr(5)))
             return notCheckpoint("entry " + e.name + " belongs to no tensor", file);

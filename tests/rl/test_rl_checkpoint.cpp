@@ -224,6 +224,21 @@ private slots:
         expectRefused("aliased.slq", bytes, "corrupted checkpoint: entry " + b1.name + ": local header disagrees");
     }
 
+    // Found by fuzzing the checker and loading what passed with libtorch: data.pkl naming a
+    // tensor the module's code does not declare. Before: libtorch's "Argument passed to at() was
+    // not in the map." (tests/fuzz/regressions/checkpoint-undeclared-attribute.slq).
+    void tensorsMustBeDeclared()
+    {
+        const std::string regression = std::string(SCHEDLAB_TEST_DATA) + "/../fuzz/regressions/checkpoint-undeclared-attribute.slq";
+        std::string bytes = readBytes(regression);
+        expectRefused("undeclared.slq", bytes, "data.pkl holds tensor preselekt, which code/__torch__.py does not declare");
+        const rl::ZipEntry pkl = entry(bytes, "/data.pkl");
+        const std::size_t at = bytes.find("preselekt", pkl.dataOffset);
+        bytes.replace(at, 9, "pr,select");
+        fixCrc(bytes, pkl);
+        expectRefused("comma.slq", bytes, "data.pkl holds a tensor whose name or storage key is not a plain identifier");
+    }
+
     // An archive with the checkpoint's tensors and a method. Before: libtorch compiled the method
     // and the network loaded; with __setstate__, the method ran while the file was opened.
     void archiveCarryingCodeIsRefused()
