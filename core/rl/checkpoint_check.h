@@ -10,8 +10,8 @@
 ///  - the entries: one archive folder holding data.pkl, version, constants.pkl (empty),
 ///    code/__torch__.py (declarations of tensor attributes only: no methods, so nothing to run),
 ///    its debug_pkl, and one data/<key> per tensor; nothing else;
-///  - data.pkl (checkpoint_pickle.h): a module whose attributes are tensors, each storage's
-///    entry holding exactly its elements, the tensors contiguous;
+///  - data.pkl (checkpoint_pickle.h): a module whose attributes are tensors, exactly those the
+///    code declares, each storage's entry holding exactly its elements, the tensors contiguous;
 ///  - the record: meta's magic and a format this build reads, a shape within bounds, every layer
 ///    tensor present with the shape meta implies, every weight finite, preselect and skip sane.
 /// Errors name the file and the fault ("checkpoint tensor fc2.weight holds NaN at index 17 (layer 2
