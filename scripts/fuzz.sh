@@ -52,7 +52,7 @@ fuzz_one() {
         -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${FUZZ_SEED:+-seed=$FUZZ_SEED} -artifact_prefix="build/fuzz/artifacts/$target-" \
         > "$log" 2>&1
 }
-TARGETS=(openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan autoscale_load autoscale_service autoscale_instances project)
+TARGETS=(openb_nodes openb_pods swf google_tasks native loader sacct lsf k8s decision_log scheduler_log recorder scheduler_config sweep_plan autoscale_load autoscale_service autoscale_instances project checkpoint)
 JOBS="${FUZZ_JOBS:-2}"
 declare -A pids=()
 failed=""

@@ -1,5 +1,6 @@
 #include "torch_module.h"
 
+#include "checkpoint_check.h"
 #include "dqn_trainer.h"
 #include "learned_policy.h"
 #include "trace/trace.h"
@@ -127,9 +128,13 @@ Result<std::unique_ptr<QLearner>> QNetwork::learner(double learningRate, double 
 
 Result<std::unique_ptr<QNetwork>> QNetwork::load(const std::string& path)
 {
-    auto m = torchModule();
+    auto m = torchModule(); // first: a missing module is the user's first problem, whatever the file
     if (!m)
         return m.error();
+    // libtorch reads only checkpoints that pass the check (checkpoint_check.h): its reader
+    // compiles the archive's code and trusts its sizes.
+    if (Status st = checkCheckpointFile(path); !st)
+        return st.error();
     return m.value()->loadNetwork(path);
 }
 

@@ -1,6 +1,7 @@
 #include "torch_module_impl.h"
 
 #include "q_network_impl.h"
+#include "rl/checkpoint_check.h"
 
 #pragma push_macro("slots")
 #undef slots
@@ -19,9 +20,6 @@
 namespace schedlab::rl {
 
 namespace {
-constexpr int64_t kMagic = 0x51534C42; // "SLBQ"
-constexpr int64_t kFormatVersion = 1;
-
 Error torchError(const std::string& what, const std::string& file, const std::exception& e)
 {
     std::string msg = e.what();
@@ -91,7 +89,7 @@ Status TorchQNetwork::save(const std::string& path) const
         torch::serialize::OutputArchive ar;
         for (const auto& p : m->net->named_parameters())
             ar.write(p.key(), p.value().detach().clone());
-        ar.write("meta", torch::tensor({ kMagic, kFormatVersion, int64_t(m_shape.features), int64_t(m_shape.hidden1),
+        ar.write("meta", torch::tensor({ kCheckpointMagic, kCheckpointFormatVersion, int64_t(m_shape.features), int64_t(m_shape.hidden1),
                              int64_t(m_shape.hidden2) },
                              torch::kInt64));
         if (m_preselect.above > 0 && m_preselect.top > 0)
@@ -115,11 +113,11 @@ Result<std::unique_ptr<QNetwork>> TorchQNetwork::load(const std::string& path)
         ar.load_from(path);
         torch::Tensor meta;
         if (!ar.try_read("meta", meta) || meta.scalar_type() != torch::kInt64 || meta.numel() != 5
-            || meta[0].item<int64_t>() != kMagic)
+            || meta[0].item<int64_t>() != kCheckpointMagic)
             return makeError(ErrorCode::Format, "not a schedlab checkpoint (no meta record)", path);
-        if (meta[1].item<int64_t>() > kFormatVersion)
+        if (meta[1].item<int64_t>() > kCheckpointFormatVersion)
             return makeError(ErrorCode::Format, "checkpoint format " + std::to_string(meta[1].item<int64_t>())
-                    + " is newer than this build reads (" + std::to_string(kFormatVersion) + ")", path);
+                    + " is newer than this build reads (" + std::to_string(kCheckpointFormatVersion) + ")", path);
         Shape shape { int(meta[2].item<int64_t>()), int(meta[3].item<int64_t>()), int(meta[4].item<int64_t>()) };
         if (shape.features < 1 || shape.features > 4096 || shape.hidden1 < 1 || shape.hidden1 > 65536 || shape.hidden2 < 1
             || shape.hidden2 > 65536)
