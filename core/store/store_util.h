@@ -20,6 +20,8 @@ struct TraceFilesHash {
     std::string digest; ///< SHA-256 (hex) of the files' bytes in order, then the import options unless "{}"
     std::string fileList; ///< the files made absolute and normal, one a line (the `files` column)
 };
+/// `files` as the traces table's `files` column holds them: absolute and normal, one a line.
+std::string recordedFileList(const std::vector<std::string>& files);
 /// Hashes `files` (read as bytes; paths are never converted through QString) and `optionsJson`,
 /// the compact JSON of the trace's import options; errors name the file that cannot be read.
 Result<TraceFilesHash> hashTraceFiles(const std::vector<std::string>& files, const std::string& optionsJson);

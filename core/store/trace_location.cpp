@@ -18,6 +18,18 @@ namespace schedlab::store {
 
 namespace detail {
 
+std::string recordedFileList(const std::vector<std::string>& files)
+{
+    std::string out;
+    for (const std::string& f : files) {
+        // Absolute, so a project opened from another directory still finds its trace.
+        std::error_code ec;
+        const std::filesystem::path absolute = std::filesystem::absolute(f, ec);
+        out += (out.empty() ? "" : "\n") + (ec ? f : absolute.lexically_normal().string());
+    }
+    return out;
+}
+
 Result<TraceFilesHash> hashTraceFiles(const std::vector<std::string>& files, const std::string& optionsJson)
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
@@ -33,11 +45,8 @@ Result<TraceFilesHash> hashTraceFiles(const std::vector<std::string>& files, con
             hash.addData(QByteArrayView(buf.data(), qsizetype(n)));
         if (std::ferror(file.get()))
             return makeError(ErrorCode::Io, "cannot read for hashing", f);
-        // Absolute, so a project opened from another directory still finds its trace.
-        std::error_code ec;
-        const std::filesystem::path absolute = std::filesystem::absolute(f, ec);
-        out.fileList += (out.fileList.empty() ? "" : "\n") + (ec ? f : absolute.lexically_normal().string());
     }
+    out.fileList = recordedFileList(files);
     // Traces read with the default options hash their bytes only (as every schema before 8 did).
     if (!optionsJson.empty() && optionsJson != "{}")
         hash.addData(QByteArrayView(optionsJson.data(), qsizetype(optionsJson.size())));
@@ -58,10 +67,8 @@ Result<bool> Project::hasStoredTrace(int64_t traceId)
     return q->columnInt(0) > 0;
 }
 
-Status Project::relocateTrace(int64_t traceId, const std::vector<std::string>& files)
+Status Project::checkTraceFiles(int64_t traceId, const std::vector<std::string>& files)
 {
-    if (m_db->readOnly())
-        return makeError(ErrorCode::Io, "project is read-only; the trace's new place cannot be recorded", m_path);
     auto q = m_db->prepare("SELECT content_hash, import_options FROM traces WHERE id = ?");
     if (!q)
         return q.error();
@@ -78,10 +85,19 @@ Status Project::relocateTrace(int64_t traceId, const std::vector<std::string>& f
         return makeError(ErrorCode::Invalid,
             "not the trace of these runs: the content differs from the file that was imported (trace " + std::to_string(traceId) + ")",
             files.empty() ? m_path : files.front());
+    return {};
+}
+
+Status Project::relocateTrace(int64_t traceId, const std::vector<std::string>& files)
+{
+    if (m_db->readOnly())
+        return makeError(ErrorCode::Io, "project is read-only; the trace's new place cannot be recorded", m_path);
+    if (Status s = checkTraceFiles(traceId, files); !s)
+        return s;
     auto up = m_db->prepare("UPDATE traces SET files = ? WHERE id = ?");
     if (!up)
         return up.error();
-    up->bind(1, hashed->fileList).bind(2, traceId);
+    up->bind(1, detail::recordedFileList(files)).bind(2, traceId);
     return up->exec();
 }
 

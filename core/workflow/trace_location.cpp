@@ -84,6 +84,11 @@ Result<std::vector<std::string>> relocateTrace(store::Project& project, int64_t 
     for (const std::string& f : files.value())
         if (!exists(f))
             return makeError(ErrorCode::Io, "not found (the trace's files are looked for beside the one picked)", f);
+    if (how == Relocation::Check) {
+        if (Status s = project.checkTraceFiles(traceId, files.value()); !s)
+            return s.error();
+        return files;
+    }
     if (Status s = project.relocateTrace(traceId, files.value()); !s)
         return s.error();
     if (how == Relocation::Import) {

@@ -35,13 +35,14 @@ Result<std::vector<std::string>> relocatedFiles(const std::vector<std::string>& 
 
 /// How a moved trace comes back.
 enum class Relocation {
+    Check, ///< only check the files are the trace's (a read-only project: used, not recorded)
     Record, ///< record the new place in the project (Project::relocateTrace)
     Import, ///< that, and store a copy of the trace in the project (Project::importTrace)
 };
 
 /// Brings trace `traceId` back from where `picked` is (relocatedFiles): checks the bytes are the
-/// trace's (content hash), records the new place and, for Import, reads the trace with its
-/// recorded import options and stores a copy. Returns the files now recorded. Errors name the
+/// trace's (content hash), records the new place (unless Check) and, for Import, reads the trace
+/// with its recorded import options and stores a copy. Returns the trace's files where they are now. Errors name the
 /// file; a read-only project is an error that says so. `progress` and `cancel` serve the import.
 Result<std::vector<std::string>> relocateTrace(store::Project& project, int64_t traceId, const std::string& picked,
     Relocation how = Relocation::Record, ProgressFn progress = {}, CancelToken cancel = {});

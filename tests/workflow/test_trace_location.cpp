@@ -107,8 +107,18 @@ private slots:
         QVERIFY(!lost.ok());
         QVERIFY(lost.error().message.find("could not be reopened") != std::string::npos);
 
-        // Recorded: the other file is found beside the picked one; the runs reopen.
+        // A read-only project checks the files and records nothing.
         const std::string pods = absolute(m_dir.filePath("second/pods.csv"));
+        {
+            auto ro = store::Project::open(p.path(), store::Project::OpenMode::ReadOnly);
+            QVERIFY(ro.ok());
+            QVERIFY(!workflow::relocateTrace(*ro.value(), traceId, pods).ok()); // says read-only
+            auto checked = workflow::relocateTrace(*ro.value(), traceId, pods, workflow::Relocation::Check);
+            QVERIFY2(checked.ok(), checked.ok() ? "" : checked.error().toString().c_str());
+            QCOMPARE(checked->back(), pods);
+            QCOMPARE(ro.value()->traceFiles(traceId).value(), files);
+        }
+        // Recorded: the other file is found beside the picked one; the runs reopen.
         auto now = workflow::relocateTrace(p, traceId, pods);
         QVERIFY2(now.ok(), now.ok() ? "" : now.error().toString().c_str());
         QCOMPARE(now.value(), (std::vector<std::string> { absolute(m_dir.filePath("second/nodes.csv")), pods }));
