@@ -65,22 +65,31 @@ void MissingTraceNotice::setMissing(const std::vector<workflow::MissingTrace>& t
     if (!m.runs.empty())
         who = (m.runs.size() == 1 ? tr("run %1") : tr("runs %1")).arg(listOfIds(m.runs));
     if (!m.rounds.empty())
-        who += (who.isEmpty() ? QString() : tr(" and ")) + (m.rounds.size() == 1 ? tr("round %1") : tr("rounds %1")).arg(listOfIds(m.rounds));
-    QString text = tr("<b>The trace of %1 could not be reopened:</b> %2 %3 no longer there.")
-                       .arg(who.toHtmlEscaped(), missing.join(", ").toHtmlEscaped(), missing.size() == 1 ? tr("is") : tr("are"));
-    text += QStringLiteral("<br>") + tr("Their stored results are shown; incident replay, forks and new runs on this trace need the file.");
+        who += (who.isEmpty() ? QString() : tr(" and "))
+            + (m.rounds.size() == 1 ? tr("round %1") : tr("rounds %1")).arg(listOfIds(m.rounds));
+    QString text
+        = tr("<b>The trace of %1 could not be reopened:</b> %2 %3 no longer there.")
+              .arg(who.toHtmlEscaped(), missing.join(", ").toHtmlEscaped(), missing.size() == 1 ? tr("is") : tr("are"));
+    text += QStringLiteral("<br>")
+        + tr("Their stored results are shown; incident replay, forks and new runs on this trace need the file.");
     text += QStringLiteral(" ")
-        + (readOnly ? tr("The project is read-only: a file you locate is used in this session only (Save Project As… to keep its place).")
-                    : tr("Locate it where it is now (the project remembers the place), or import it into the project so the runs no "
+        + (readOnly ? tr("The project is read-only: a file you locate is used in this session only (Save Project As… "
+                         "to keep its place).")
+                    : tr("Locate it where it is now (the project remembers the place), or import it into the project "
+                         "so the runs no "
                          "longer depend on it (schedlab-cli import does the same)."));
     if (traces.size() > 1)
         text += QStringLiteral(" ") + tr("%1 more traces of this project are missing too.").arg(traces.size() - 1);
     m_text->setText(text);
     m_import->setEnabled(!readOnly);
-    m_import->setToolTip(readOnly ? tr("The project is read-only") : tr("Pick the file, then keep a copy of the trace inside the project"));
+    m_import->setToolTip(readOnly ? tr("The project is read-only")
+                                  : tr("Pick the file, then keep a copy of the trace inside the project"));
     m_locate->setToolTip(tr("Pick the file where it is now; other files of the trace are looked for beside it"));
 }
 
-QString MissingTraceNotice::text() const { return m_text->text(); }
+QString MissingTraceNotice::text() const
+{
+    return m_text->text();
+}
 
 } // namespace schedlab::views

@@ -151,6 +151,7 @@ void MainWindow::connectWork()
     connect(m_importer, &ImportController::progress, m_statusArea, &StatusArea::setProgress);
     connect(m_importer, &ImportController::imported, this, &MainWindow::applyTrace);
     connect(m_importer, &ImportController::failed, this, [this](bool cancelled, const QString& error) {
+        m_traceNote.clear();
         m_statusArea->setBusy(m_runs->isRunning());
         if (!cancelled)
             showError(error);

@@ -202,6 +202,7 @@ private:
     std::shared_ptr<const trace::Trace> m_trace;
     std::vector<std::string> m_tracePaths;
     QString m_traceName;
+    QString m_traceNote; ///< said after the next import's "Loaded ..." (where a moved trace was found)
     bool m_interactive = true;
 };
 

@@ -170,8 +170,8 @@ void MainWindow::locateTrace(qint64 traceId, bool import)
     while (!QFileInfo::exists(near) && near != QDir::rootPath())
         near = QFileInfo(near).absolutePath();
     const QString name = was.fileName();
-    const QString picked = QFileDialog::getOpenFileName(this, import ? tr("Import %1 into the project").arg(name) : tr("Where is %1 now?").arg(name),
-        near, tr("The trace's file (%1);;All files (*)").arg(name));
+    const QString title = import ? tr("Import %1 into the project").arg(name) : tr("Where is %1 now?").arg(name);
+    const QString picked = QFileDialog::getOpenFileName(this, title, near, tr("The trace's file (%1);;All files (*)").arg(name));
     if (!picked.isEmpty())
         relocateTrace(traceId, picked, import);
 }
@@ -202,13 +202,18 @@ void MainWindow::traceFound(qint64 traceId, const std::vector<std::string>& file
         m_locatedHere.insert(traceId);
     refreshMissingTraces();
     const QString where = QString::fromStdString(files.front());
-    showStatus(how == workflow::Relocation::Import ? tr("Trace %1 imported into the project from %2").arg(traceId).arg(where)
-            : how == workflow::Relocation::Record  ? tr("Trace %1 is at %2 now; the project remembers it").arg(traceId).arg(where)
-                                                   : tr("Trace %1 is at %2 (this session only: the project is read-only)").arg(traceId).arg(where));
+    const QString note = (how == workflow::Relocation::Import ? tr("trace %1 imported into the project from %2")
+                             : how == workflow::Relocation::Record
+                             ? tr("trace %1 is at %2 now; the project remembers it")
+                             : tr("trace %1 is at %2 (this session only: the project is read-only)"))
+                             .arg(traceId)
+                             .arg(where);
+    showStatus(note.left(1).toUpper() + note.mid(1));
+    m_traceNote = QStringLiteral(" — ") + note;
     emit traceRelocated(true, {});
     // Its runs can be replayed and inspected again: open it, as opening the project would have.
-    if (files != m_tracePaths)
-        openTrace(files, options);
+    if (files == m_tracePaths || !openTrace(files, options))
+        m_traceNote.clear();
 }
 
 } // namespace schedlab::app

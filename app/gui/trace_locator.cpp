@@ -5,10 +5,10 @@
 namespace schedlab::app {
 
 namespace {
-struct Found {
-    std::vector<std::string> files;
-    trace::ImportOptions options;
-};
+    struct Found {
+        std::vector<std::string> files;
+        trace::ImportOptions options;
+    };
 } // namespace
 
 TraceLocator::TraceLocator(QObject* parent)
@@ -17,13 +17,15 @@ TraceLocator::TraceLocator(QObject* parent)
 {
 }
 
-void TraceLocator::start(const std::string& projectPath, int64_t traceId, const std::string& picked, workflow::Relocation how)
+void TraceLocator::start(
+    const std::string& projectPath, int64_t traceId, const std::string& picked, workflow::Relocation how)
 {
     m_jobs.reset();
     m_jobs.launch(
         [projectPath, traceId, picked, how](ProgressFn progress, CancelToken cancel) -> Result<Found> {
             auto project = store::Project::open(projectPath,
-                how == workflow::Relocation::Check ? store::Project::OpenMode::ReadOnly : store::Project::OpenMode::ExistingOnly);
+                how == workflow::Relocation::Check ? store::Project::OpenMode::ReadOnly
+                                                   : store::Project::OpenMode::ExistingOnly);
             if (!project)
                 return project.error();
             auto files = workflow::relocateTrace(*project.value(), traceId, picked, how, progress, cancel);
@@ -38,7 +40,8 @@ void TraceLocator::start(const std::string& projectPath, int64_t traceId, const 
             if (r)
                 emit relocated(traceId, r->files, r->options, how);
             else
-                emit failed(r.error().isCancelled(), r.error().isCancelled() ? QString() : QString::fromStdString(r.error().toString()));
+                emit failed(r.error().isCancelled(),
+                    r.error().isCancelled() ? QString() : QString::fromStdString(r.error().toString()));
         },
         [this](double f) { emit progress(f); });
 }

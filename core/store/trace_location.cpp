@@ -18,41 +18,41 @@ namespace schedlab::store {
 
 namespace detail {
 
-std::string recordedFileList(const std::vector<std::string>& files)
-{
-    std::string out;
-    for (const std::string& f : files) {
-        // Absolute, so a project opened from another directory still finds its trace.
-        std::error_code ec;
-        const std::filesystem::path absolute = std::filesystem::absolute(f, ec);
-        out += (out.empty() ? "" : "\n") + (ec ? f : absolute.lexically_normal().string());
+    std::string recordedFileList(const std::vector<std::string>& files)
+    {
+        std::string out;
+        for (const std::string& f : files) {
+            // Absolute, so a project opened from another directory still finds its trace.
+            std::error_code ec;
+            const std::filesystem::path absolute = std::filesystem::absolute(f, ec);
+            out += (out.empty() ? "" : "\n") + (ec ? f : absolute.lexically_normal().string());
+        }
+        return out;
     }
-    return out;
-}
 
-Result<TraceFilesHash> hashTraceFiles(const std::vector<std::string>& files, const std::string& optionsJson)
-{
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    TraceFilesHash out;
-    for (const std::string& f : files) {
-        // Paths are bytes (a name need not be UTF-8): opened and stored as given, never via QString.
-        std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(f.c_str(), "rb"), &std::fclose);
-        if (!file)
-            return makeError(ErrorCode::Io, std::string("cannot read for hashing: ") + std::strerror(errno), f);
-        std::vector<char> buf(1 << 20);
-        std::size_t n = 0;
-        while ((n = std::fread(buf.data(), 1, buf.size(), file.get())) > 0)
-            hash.addData(QByteArrayView(buf.data(), qsizetype(n)));
-        if (std::ferror(file.get()))
-            return makeError(ErrorCode::Io, "cannot read for hashing", f);
+    Result<TraceFilesHash> hashTraceFiles(const std::vector<std::string>& files, const std::string& optionsJson)
+    {
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        TraceFilesHash out;
+        for (const std::string& f : files) {
+            // Paths are bytes (a name need not be UTF-8): opened and stored as given, never via QString.
+            std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(f.c_str(), "rb"), &std::fclose);
+            if (!file)
+                return makeError(ErrorCode::Io, std::string("cannot read for hashing: ") + std::strerror(errno), f);
+            std::vector<char> buf(1 << 20);
+            std::size_t n = 0;
+            while ((n = std::fread(buf.data(), 1, buf.size(), file.get())) > 0)
+                hash.addData(QByteArrayView(buf.data(), qsizetype(n)));
+            if (std::ferror(file.get()))
+                return makeError(ErrorCode::Io, "cannot read for hashing", f);
+        }
+        out.fileList = recordedFileList(files);
+        // Traces read with the default options hash their bytes only (as every schema before 8 did).
+        if (!optionsJson.empty() && optionsJson != "{}")
+            hash.addData(QByteArrayView(optionsJson.data(), qsizetype(optionsJson.size())));
+        out.digest = hash.result().toHex().toStdString();
+        return out;
     }
-    out.fileList = recordedFileList(files);
-    // Traces read with the default options hash their bytes only (as every schema before 8 did).
-    if (!optionsJson.empty() && optionsJson != "{}")
-        hash.addData(QByteArrayView(optionsJson.data(), qsizetype(optionsJson.size())));
-    out.digest = hash.result().toHex().toStdString();
-    return out;
-}
 
 } // namespace detail
 
@@ -83,7 +83,8 @@ Status Project::checkTraceFiles(int64_t traceId, const std::vector<std::string>&
     // them a trace they never ran on.
     if (hashed->digest != recorded)
         return makeError(ErrorCode::Invalid,
-            "not the trace of these runs: the content differs from the file that was imported (trace " + std::to_string(traceId) + ")",
+            "not the trace of these runs: the content differs from the file that was imported (trace "
+                + std::to_string(traceId) + ")",
             files.empty() ? m_path : files.front());
     return {};
 }

@@ -2,7 +2,6 @@
 
 #include "trace/trace_loader.h"
 
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -10,11 +9,11 @@
 namespace schedlab::workflow {
 
 namespace {
-bool exists(const std::string& path)
-{
-    std::error_code ec;
-    return std::filesystem::exists(std::filesystem::path(path), ec);
-}
+    bool exists(const std::string& path)
+    {
+        std::error_code ec;
+        return std::filesystem::exists(std::filesystem::path(path), ec);
+    }
 } // namespace
 
 Result<std::vector<MissingTrace>> missingTraces(store::Project& project)
@@ -44,7 +43,8 @@ Result<std::vector<MissingTrace>> missingTraces(store::Project& project)
             return files.error();
         m.traceId = traceId;
         m.files = std::move(files).value();
-        std::copy_if(m.files.begin(), m.files.end(), std::back_inserter(m.missing), [](const std::string& f) { return !exists(f); });
+        std::copy_if(m.files.begin(), m.files.end(), std::back_inserter(m.missing),
+            [](const std::string& f) { return !exists(f); });
         if (!m.missing.empty())
             out.push_back(std::move(m));
     }
@@ -67,13 +67,15 @@ Result<std::vector<std::string>> relocatedFiles(const std::vector<std::string>& 
         out.push_back((folder / name).string());
     }
     if (!named)
-        return makeError(ErrorCode::Invalid, "the trace is " + std::to_string(recorded.size()) + " files (" + names
-                + "); pick one of them where they are now: the others are looked for beside it", picked);
+        return makeError(ErrorCode::Invalid,
+            "the trace is " + std::to_string(recorded.size()) + " files (" + names
+                + "); pick one of them where they are now: the others are looked for beside it",
+            picked);
     return out;
 }
 
-Result<std::vector<std::string>> relocateTrace(store::Project& project, int64_t traceId, const std::string& picked, Relocation how,
-    ProgressFn progress, CancelToken cancel)
+Result<std::vector<std::string>> relocateTrace(store::Project& project, int64_t traceId, const std::string& picked,
+    Relocation how, ProgressFn progress, CancelToken cancel)
 {
     auto recorded = project.traceFiles(traceId);
     if (!recorded)
@@ -104,7 +106,8 @@ Result<std::vector<std::string>> relocateTrace(store::Project& project, int64_t 
         // The same bytes read the same way hash to the same trace; anything else is a bug to report.
         if (id.value() != traceId)
             return makeError(ErrorCode::Internal,
-                "the trace read back is trace " + std::to_string(id.value()) + " of the project, not trace " + std::to_string(traceId),
+                "the trace read back is trace " + std::to_string(id.value()) + " of the project, not trace "
+                    + std::to_string(traceId),
                 project.path());
     }
     return project.traceFiles(traceId);

@@ -6,7 +6,9 @@
 #include "test_util.h"
 #include "tick_labels.h"
 
+#include "comparison_widget.h"
 #include "dashboard_widget.h"
+#include "incident_panel.h"
 #include "main_window.h"
 #include "missing_trace_notice.h"
 
@@ -70,6 +72,21 @@ private:
             const QString overlap = test::tickLabelOverlap(p->xAxis);
             QVERIFY2(overlap.isEmpty(), qPrintable(QString("plot %1: %2").arg(i).arg(overlap)));
         }
+        // The Comparison tab's bars are named without the mode's suffix, side by side, apart.
+        w.showTab(1);
+        views::ComparisonWidget* c = w.comparison();
+        QVERIFY(c->chartCount() > 0);
+        for (int i = 0; i < c->chartCount(); ++i) {
+            QCustomPlot* chart = c->chart(i);
+            chart->replot(QCustomPlot::rpImmediateRefresh);
+            chart->replot(QCustomPlot::rpImmediateRefresh); // the second with the final margins
+            QVERIFY2(!chart->xAxis->tickVectorLabels().join(" ").contains("(fill)"),
+                qPrintable(chart->xAxis->tickVectorLabels().join(" | ")));
+            QCOMPARE(chart->xAxis->tickLabelRotation(), 0.0);
+            const QString overlap = test::tickLabelOverlap(chart->xAxis);
+            QVERIFY2(overlap.isEmpty(), qPrintable(QString("chart %1: %2").arg(i).arg(overlap)));
+        }
+        w.showTab(0);
     }
 
 private slots:
@@ -95,12 +112,19 @@ private slots:
             views::MissingTraceNotice* notice = w.missingTraceNotice();
             QVERIFY(notice->isVisible());
             QCOMPARE(notice->traceId(), traceId);
-            QVERIFY2(notice->text().contains(was) && notice->text().contains("runs 1 and 2") && notice->text().contains("could not be reopened"),
+            QVERIFY2(notice->text().contains(was) && notice->text().contains("runs 1 and 2")
+                    && notice->text().contains("could not be reopened"),
                 qPrintable(notice->text()));
             QVERIFY(notice->locateButton()->isEnabled() && notice->importButton()->isEnabled());
             QVERIFY(w.bannerText().isEmpty()); // a notice, not an error
             QCOMPARE(w.results().size(), std::size_t(2));
             checkFillPlots(w, 2); // the stored results, as fill runs
+            // Incident replay says why it cannot, as the CLI does.
+            QSignalSpy indexed(w.incidentPanel(), &views::IncidentPanel::indexed);
+            QVERIFY(w.incidentPanel()->selectRun(w.results()[0].id));
+            QVERIFY(indexed.wait(60000));
+            QVERIFY(!indexed[0][0].toBool());
+            QVERIFY2(indexed[0][1].toString().contains("could not be reopened"), qPrintable(indexed[0][1].toString()));
 
             // A file with other content is refused, and nothing changes.
             const QString other = QString::fromStdString(test::writeFile(m_dir, "other.sltrace", "not the trace\n"));
@@ -133,7 +157,8 @@ private slots:
         QVERIFY(w.windowTitle().contains("sample"));
         auto p = store::Project::open(project.toStdString(), store::Project::OpenMode::ReadOnly);
         QVERIFY(p);
-        QCOMPARE(p.value()->traceFiles(traceId).value(), std::vector<std::string> { QFileInfo(now).absoluteFilePath().toStdString() });
+        QCOMPARE(p.value()->traceFiles(traceId).value(),
+            std::vector<std::string> { QFileInfo(now).absoluteFilePath().toStdString() });
     }
 
     void importedTraceNeedsTheFileNoMore()
@@ -162,6 +187,11 @@ private slots:
         QVERIFY(openShown(w, project));
         QVERIFY(!w.missingTraceNotice()->isVisible()); // the project holds the trace itself now
         checkFillPlots(w, 2);
+        // Incident replay reads the project's copy (no trace is open: its files are gone).
+        QSignalSpy indexed(w.incidentPanel(), &views::IncidentPanel::indexed);
+        QVERIFY(w.incidentPanel()->selectRun(w.results()[0].id));
+        QVERIFY(indexed.wait(120000));
+        QVERIFY2(indexed[0][0].toBool(), qPrintable(indexed[0][1].toString()));
     }
 };
 

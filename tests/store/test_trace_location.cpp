@@ -14,7 +14,8 @@
 using namespace schedlab;
 
 namespace {
-std::unique_ptr<store::Project> mustOpen(const std::string& path, store::Project::OpenMode mode = store::Project::OpenMode::CreateIfMissing)
+std::unique_ptr<store::Project> mustOpen(
+    const std::string& path, store::Project::OpenMode mode = store::Project::OpenMode::CreateIfMissing)
 {
     auto p = store::Project::open(path, mode);
     if (!p)
@@ -71,7 +72,8 @@ private slots:
             QVERIFY2(s.ok(), s.ok() ? "" : s.error().toString().c_str());
         }
         auto p = mustOpen(file, store::Project::OpenMode::ReadOnly);
-        QCOMPARE(p->traceFiles(id).value(), std::vector<std::string> { QFileInfo(QString::fromStdString(after)).absoluteFilePath().toStdString() });
+        QCOMPARE(p->traceFiles(id).value(),
+            std::vector<std::string> { QFileInfo(QString::fromStdString(after)).absoluteFilePath().toStdString() });
         // The trace's identity did not change: adding the moved file again finds it.
         auto again = mustOpen(file);
         QCOMPARE(again->addTrace(loaded->trace, { after }).value(), id);
@@ -86,7 +88,8 @@ private slots:
         QVERIFY(loaded);
         auto p = mustOpen(file);
         const int64_t id = p->addTrace(loaded->trace, { swf }).value();
-        const std::string edited = test::writeFile(m_dir, "edited.swf", test::readFile(swf) + "; one more comment line\n");
+        const std::string edited
+            = test::writeFile(m_dir, "edited.swf", test::readFile(swf) + "; one more comment line\n");
         const Status s = p->relocateTrace(id, { edited });
         QVERIFY(!s.ok());
         QVERIFY2(s.error().message.find("not the trace of these runs") != std::string::npos, s.error().message.c_str());

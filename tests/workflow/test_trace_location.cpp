@@ -19,7 +19,10 @@
 using namespace schedlab;
 
 namespace {
-std::string absolute(const QString& p) { return QFileInfo(p).absoluteFilePath().toStdString(); }
+std::string absolute(const QString& p)
+{
+    return QFileInfo(p).absoluteFilePath().toStdString();
+}
 } // namespace
 
 class TestTraceLocation : public QObject {
@@ -51,12 +54,14 @@ private slots:
         QTest::addColumn<QStringList>("recorded");
         QTest::addColumn<QString>("picked");
         QTest::addColumn<QStringList>("expected"); // empty: an error
-        QTest::newRow("one file, renamed") << QStringList { "/old/a.swf" } << "/new/b.swf" << QStringList { "/new/b.swf" };
-        QTest::newRow("two files, the second picked")
-            << QStringList { "/old/nodes.csv", "/old/pods.csv" } << "/new/pods.csv" << QStringList { "/new/nodes.csv", "/new/pods.csv" };
-        QTest::newRow("two files from two folders")
-            << QStringList { "/a/nodes.csv", "/b/pods.csv" } << "/c/nodes.csv" << QStringList { "/c/nodes.csv", "/c/pods.csv" };
-        QTest::newRow("two files, a name neither has") << QStringList { "/old/nodes.csv", "/old/pods.csv" } << "/new/x.csv" << QStringList {};
+        QTest::newRow("one file, renamed")
+            << QStringList { "/old/a.swf" } << "/new/b.swf" << QStringList { "/new/b.swf" };
+        QTest::newRow("two files, the second picked") << QStringList { "/old/nodes.csv",
+            "/old/pods.csv" } << "/new/pods.csv" << QStringList { "/new/nodes.csv", "/new/pods.csv" };
+        QTest::newRow("two files from two folders") << QStringList { "/a/nodes.csv", "/b/pods.csv" } << "/c/nodes.csv"
+                                                    << QStringList { "/c/nodes.csv", "/c/pods.csv" };
+        QTest::newRow("two files, a name neither has")
+            << QStringList { "/old/nodes.csv", "/old/pods.csv" } << "/new/x.csv" << QStringList {};
     }
     void pickedFileFindsTheOthersBesideIt()
     {
@@ -129,7 +134,8 @@ private slots:
         // Imported: once the copy is in the project, the files may go.
         move(m_dir.filePath("second"), m_dir.filePath("third"));
         QCOMPARE(workflow::missingTraces(p).value().size(), std::size_t(1));
-        auto imported = workflow::relocateTrace(p, traceId, absolute(m_dir.filePath("third/nodes.csv")), workflow::Relocation::Import);
+        auto imported = workflow::relocateTrace(
+            p, traceId, absolute(m_dir.filePath("third/nodes.csv")), workflow::Relocation::Import);
         QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().toString().c_str());
         QVERIFY(p.hasStoredTrace(traceId).value());
         QVERIFY(QDir(m_dir.filePath("third")).removeRecursively());
