@@ -201,11 +201,12 @@ void MainWindow::traceFound(qint64 traceId, const std::vector<std::string>& file
     if (how == workflow::Relocation::Check)
         m_locatedHere.insert(traceId);
     refreshMissingTraces();
-    const QString where = QString::fromStdString(files.front());
+    // The file's name: the status bar shares its line with the mode (the notice said the path).
+    const QString where = QFileInfo(QString::fromStdString(files.front())).fileName();
     const QString note = (how == workflow::Relocation::Import ? tr("trace %1 imported into the project from %2")
                              : how == workflow::Relocation::Record
-                             ? tr("trace %1 is at %2 now; the project remembers it")
-                             : tr("trace %1 is at %2 (this session only: the project is read-only)"))
+                             ? tr("trace %1 found: %2 (the project remembers where)")
+                             : tr("trace %1 found: %2 (this session only: the project is read-only)"))
                              .arg(traceId)
                              .arg(where);
     showStatus(note.left(1).toUpper() + note.mid(1));
