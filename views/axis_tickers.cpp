@@ -102,6 +102,7 @@ void SpacedTicker::generate(const QCPRange& range, const QLocale&, QChar, int, Q
     if (!(span > 0) || !std::isfinite(span))
         return;
     const double px = axisPixels(), gap = textWidth(QStringLiteral("M")) + 2;
+    m_spacedFor = px;
     const std::vector<double> steps = candidateSteps(range);
     double chosen = steps.empty() ? span : steps.back();
     QVector<double> chosenTicks;
@@ -356,9 +357,34 @@ QString TimeTicker::describe(double x) const
     return sign + QObject::tr("%1 d %2").arg(s / 86400).arg(clock(s % 86400, true));
 }
 
+namespace {
+// QCustomPlot generates ticks before it lays a plot out (updateLayout: preparation, then margins
+// and layout), so the first replot after a resize spaces the labels for the width the axis had
+// before: at start, or when a notice above the tabs takes room, that left a timed axis with one
+// label ("0 h"), or labels running into each other. Once laid out, a plot whose labels were
+// spaced for another length is replotted (queued: that pass measures the length it has).
+void respaceAfterLayout(QCustomPlot* plot)
+{
+    if (!plot || plot->property("schedlabRespace").toBool())
+        return;
+    plot->setProperty("schedlabRespace", true);
+    QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] {
+        for (QCPAxisRect* rect : plot->axisRects())
+            for (QCPAxis* axis : rect->axes()) {
+                const auto spaced = axis->ticker().dynamicCast<SpacedTicker>();
+                if (spaced && spaced->spacedForPixels() > 0 && std::abs(spaced->spacedForPixels() - spaced->axisPixelsNow()) > 1) {
+                    plot->replot(QCustomPlot::rpQueuedReplot);
+                    return;
+                }
+            }
+    });
+}
+} // namespace
+
 QSharedPointer<TimeTicker> installXTicker(QCPAxis* axis, bool time, double originS, double zeroS,
     std::optional<double> epochUnixS)
 {
+    respaceAfterLayout(axis->parentPlot());
     if (!time) {
         axis->setTicker(QSharedPointer<SpacedTicker>::create(axis));
         return {};

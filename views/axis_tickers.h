@@ -19,6 +19,10 @@ public:
         QVector<double>* subTicks, QVector<QString>* tickLabels) override;
     /// The step of the last generate() in axis units.
     double lastStep() const { return m_lastStep; }
+    /// The axis length in pixels the last generate() spaced its labels for (-1 before any), and
+    /// the length the axis has now.
+    double spacedForPixels() const { return m_spacedFor; }
+    double axisPixelsNow() const { return axisPixels(); }
 
 protected:
     /// Candidate steps, smallest first, in axis units.
@@ -41,6 +45,7 @@ protected:
 private:
     QCPAxis* m_axis;
     double m_lastStep = 0;
+    double m_spacedFor = -1;
 };
 
 /// The dashboard's time axis: plot x is hours since `originS` (trace seconds).

@@ -48,6 +48,15 @@ std::vector<std::string> policiesOf(const std::vector<RunResult>& runs)
     return out;
 }
 
+// A policy's name under its bar: the tab compares runs of one mode, so a fill run's " (fill)"
+// (part of its colour key) says nothing there and only crowds its neighbours.
+QString barLabel(const std::string& policy)
+{
+    const std::string suffix = " (fill)";
+    const bool fill = policy.size() > suffix.size() && policy.compare(policy.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return QString::fromStdString(fill ? policy.substr(0, policy.size() - suffix.size()) : policy);
+}
+
 } // namespace
 
 ComparisonWidget::ComparisonWidget(std::function<QColor(const std::string&)> colourOf, QWidget* parent)
@@ -146,9 +155,11 @@ void ComparisonWidget::addMetricCharts(const std::vector<workflow::NamedValue>& 
         QCustomPlot* p = newChart(name);
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
         double lo = 1e300, hi = -1e300;
+        int longest = 0;
         for (std::size_t pi = 0; pi < groups[mi].size(); ++pi) {
             const Group& g = groups[mi][pi];
-            ticker->addTick(double(pi), QString::fromStdString(g.policy));
+            ticker->addTick(double(pi), barLabel(g.policy));
+            longest = std::max(longest, int(barLabel(g.policy).size()));
             if (g.values.empty())
                 continue;
             auto* bars = new QCPBars(p->xAxis, p->yAxis);
@@ -169,7 +180,9 @@ void ComparisonWidget::addMetricCharts(const std::vector<workflow::NamedValue>& 
         }
         p->xAxis->setTicker(ticker);
         p->xAxis->grid()->setVisible(false); // a line through the first bar otherwise
-        p->xAxis->setTickLabelRotation(policyCount > 2 ? 35 : 0); // names side by side would run together
+        // Names side by side would run together: three or more, or two longer than a chart's share
+        // at its usual width (about 9 characters each, "k8s-default").
+        p->xAxis->setTickLabelRotation(policyCount > 2 || longest > 11 ? 35 : 0);
         p->xAxis->setRange(-0.6, double(policyCount) - 0.4);
         if (lo > hi) { // nothing measured
             p->yAxis->setRange(0, 1);

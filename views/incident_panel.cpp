@@ -291,7 +291,9 @@ void IncidentPanel::startIndex(int comboIndex)
     m_incidents->clear();
     m_deltas->setVisible(false);
     m_current = -1;
-    if (it == m_runs.end() || !m_trace) {
+    // A stored run without the trace open is indexed from the project (its stored copy of the
+    // trace, else its recorded files; an error says when those moved).
+    if (it == m_runs.end() || (!m_trace && it->storedId < 0)) {
         m_inspector->clear(tr("Pick a run and a decision."));
         return;
     }

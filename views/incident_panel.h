@@ -76,7 +76,8 @@ public:
     QString exportCsv(const QString& path) const;
 
 signals:
-    /// Build the index of `run` (on `trace`) and call showIndex / showIndexError.
+    /// Build the index of `run` (on `trace`; null for a stored run with no trace open: the project
+    /// gives it) and call showIndex / showIndexError.
     void indexRequested(const schedlab::views::RunResult& run, std::shared_ptr<const schedlab::trace::Trace> trace);
     /// Fork the indexed run at decision k under `policy`, compared over `window` (0 = to the end).
     void forkRequested(std::shared_ptr<const schedlab::incident::RunIndex> index, qint64 k, const std::string& policy, double window);

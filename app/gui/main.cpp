@@ -154,11 +154,15 @@ int startWithProject(Startup& s, const QString& project)
     const QString tab = s.parser.value(s.options.tab);
     s.window.showTab(tabIndex(tab));
     s.window.show();
-    s.window.openProject(project);
+    // Once the runs it shows are read and its trace imported; then a turn of the event loop for
+    // the plots' queued replots (earlier, the grab showed the empty plots built at start).
+    if (s.screenshot())
+        QObject::connect(&s.window, &schedlab::app::MainWindow::projectShown, &s.window, [&s] { QTimer::singleShot(100, s.saveAndQuit); },
+            Qt::SingleShotConnection);
+    if (!s.window.openProject(project) && s.screenshot())
+        QTimer::singleShot(50, s.saveAndQuit);
     if (tab == "training")
         s.window.trainingPanel()->lineage()->selectAll(); // the curves of every stored round
-    if (s.screenshot())
-        QTimer::singleShot(50, s.saveAndQuit);
     return QApplication::exec();
 }
 

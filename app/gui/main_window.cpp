@@ -4,6 +4,7 @@
 #include "status_area.h"
 #include "tab_docks.h"
 #include "trace_dock.h"
+#include "trace_locator.h"
 
 #include "reward_editor.h"
 #include "run_options_widget.h"
@@ -31,7 +32,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs = new QTabWidget(central);
     m_reward = new views::RewardEditor; // the Reward dock's; the Training tab trains with it
     buildPages();
+    m_missingNotice = new views::MissingTraceNotice(central);
     layout->addWidget(m_statusArea->banner());
+    layout->addWidget(m_missingNotice);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
     buildDocks();
@@ -142,21 +145,36 @@ void MainWindow::connectWork()
     connect(m_runs, &RunsDock::checkedRunsChanged, this, &MainWindow::refreshDashboard);
     connect(m_runs, &RunsDock::runsChanged, this, &MainWindow::updateTitle);
     connect(m_runs, &RunsDock::storedRunsLoaded, this, &MainWindow::storedRunsLoaded);
+    connect(m_runs, &RunsDock::storedRunsLoaded, this, &MainWindow::checkProjectShown);
+    connect(this, &MainWindow::traceOpened, this, &MainWindow::checkProjectShown);
     m_importer = new ImportController(this);
     connect(m_importer, &ImportController::progress, m_statusArea, &StatusArea::setProgress);
     connect(m_importer, &ImportController::imported, this, &MainWindow::applyTrace);
     connect(m_importer, &ImportController::failed, this, [this](bool cancelled, const QString& error) {
+        m_traceNote.clear();
         m_statusArea->setBusy(m_runs->isRunning());
         if (!cancelled)
             showError(error);
         showStatus(cancelled ? tr("Import cancelled") : tr("Import failed"));
         emit traceOpened(false, error);
     });
+    m_locator = new TraceLocator(this);
+    connect(m_missingNotice, &views::MissingTraceNotice::locateRequested, this, &MainWindow::locateTrace);
+    connect(m_locator, &TraceLocator::progress, m_statusArea, &StatusArea::setProgress);
+    connect(m_locator, &TraceLocator::relocated, this, &MainWindow::traceFound);
+    connect(m_locator, &TraceLocator::failed, this, [this](bool cancelled, const QString& error) {
+        m_statusArea->setBusy(m_runs->isRunning());
+        if (!cancelled)
+            showError(error);
+        showStatus(cancelled ? tr("Locating the trace cancelled") : tr("The trace was not brought back"));
+        emit traceRelocated(false, error);
+    });
 }
 
 void MainWindow::cancelWork()
 {
     m_importer->cancel();
+    m_locator->cancel();
     m_runs->cancel();
 }
 

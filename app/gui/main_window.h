@@ -16,10 +16,13 @@
 #include "sweeps_page.h"
 #include "training_page.h"
 
+#include "missing_trace_notice.h"
+
 #include <QMainWindow>
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,7 @@ class RewardEditor;
 namespace schedlab::app {
 
 class ModeStatus;
+class TraceLocator;
 class StatusArea;
 class TraceDock;
 
@@ -66,6 +70,13 @@ public:
     /// Creates `path` and stores every run of the session in it; it becomes the current project.
     bool saveProjectAs(const QString& path);
     QString projectPath() const { return m_session.path(); }
+    /// Shown while runs of the project need trace files that are not where it recorded them.
+    views::MissingTraceNotice* missingTraceNotice() const { return m_missingNotice; }
+    /// Brings back trace `traceId` of the project from `picked` (other files of the trace are
+    /// looked for beside it): checked against the trace the runs used, its place recorded (with
+    /// `import`, a copy stored in the project too; a read-only project: for this session only),
+    /// then opened. False when nothing was started; traceRelocated follows otherwise.
+    bool relocateTrace(qint64 traceId, const QString& picked, bool import);
     /// Runs of the session not stored in a project yet.
     bool hasUnsavedRuns() const { return m_runs->hasUnsavedRuns(); }
     /// The Runs dock list (tests check and uncheck its items).
@@ -120,6 +131,11 @@ signals:
     void trainingDone();
     /// The stored runs checked in the Runs dock are all read (they load in the background).
     void storedRunsLoaded();
+    /// What openProject() started is done: the runs it shows are read and the trace it reopens
+    /// imported (or failed); the plots are built (a screenshot may follow).
+    void projectShown();
+    /// A relocation started by relocateTrace() ended (the trace's import follows: traceOpened).
+    void traceRelocated(bool ok, const QString& error);
     /// The replica policy's training stopped (ok: every round finished).
     void scalerTrainingFinished(bool ok);
 
@@ -148,6 +164,14 @@ private:
     void fillRecentMenu();
     /// The session's project changed: the runs, rounds and settings the window shows follow.
     void projectChanged(bool storeReward);
+    /// Emits projectShown once nothing openProject() started is still running.
+    void checkProjectShown();
+    /// The notice follows the project's traces whose files are missing.
+    void refreshMissingTraces();
+    /// Asks where the file of trace `traceId` is now (a file dialog), then relocateTrace().
+    void locateTrace(qint64 traceId, bool import);
+    void traceFound(qint64 traceId, const std::vector<std::string>& files, const trace::ImportOptions& options,
+        workflow::Relocation how);
     void showRunCell(int cell, qlonglong runId, const QString& policy, qulonglong seed);
     /// Asks Save / Discard / Cancel when runs are unsaved; false = the user cancelled.
     bool confirmDiscard();
@@ -169,10 +193,16 @@ private:
     QMenu* m_recentMenu = nullptr;
     QUndoGroup* m_undoGroup = nullptr; ///< the reward editor of the shown tab
     ImportController* m_importer = nullptr;
+    views::MissingTraceNotice* m_missingNotice = nullptr;
+    TraceLocator* m_locator = nullptr;
+    /// Traces of a read-only project located in this session (its notice is not shown again).
+    std::set<int64_t> m_locatedHere;
+    bool m_projectOpening = false; ///< openProject() started work projectShown waits for
     ProjectSession m_session;
     std::shared_ptr<const trace::Trace> m_trace;
     std::vector<std::string> m_tracePaths;
     QString m_traceName;
+    QString m_traceNote; ///< said after the next import's "Loaded ..." (where a moved trace was found)
     bool m_interactive = true;
 };
 

@@ -3,7 +3,11 @@
 
 #include "main_window.h"
 #include "status_area.h"
+#include "trace_locator.h"
 
+#include "trace/trace.h"
+
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -43,6 +47,8 @@ bool MainWindow::confirmDiscard()
 
 void MainWindow::projectChanged(bool storeReward)
 {
+    m_locatedHere.clear();
+    refreshMissingTraces();
     refreshDashboard();
     updateTitle();
     refreshRounds();
@@ -91,6 +97,8 @@ bool MainWindow::openProject(const QString& path)
                      "upgrades it (older builds cannot open it then)")
                       .arg(m_session.project()->schemaVersion());
     showStatus(opened);
+    m_projectOpening = true;
+    checkProjectShown();
     return true;
 }
 
@@ -131,6 +139,87 @@ bool MainWindow::saveProjectAs(const QString& path)
     refreshRounds();
     m_trainingPage->storeRewardSetting();
     return saveProject();
+}
+
+void MainWindow::checkProjectShown()
+{
+    if (!m_projectOpening || m_runs->isLoadingStored() || m_importer->isRunning())
+        return;
+    m_projectOpening = false;
+    emit projectShown();
+}
+
+void MainWindow::refreshMissingTraces()
+{
+    std::vector<workflow::MissingTrace> missing;
+    if (store::Project* project = m_session.project()) {
+        auto found = workflow::missingTraces(*project);
+        if (!found)
+            showError(QString::fromStdString(found.error().toString()));
+        else
+            for (workflow::MissingTrace& m : found.value())
+                if (!m_locatedHere.count(m.traceId))
+                    missing.push_back(std::move(m));
+    }
+    m_missingNotice->setMissing(missing, m_session.readOnly());
+}
+
+void MainWindow::locateTrace(qint64 traceId, bool import)
+{
+    const std::vector<std::string> files = m_session.traceFilesOf(traceId);
+    if (files.empty())
+        return;
+    // Start where the file was (or the nearest folder still there), filtered on its name.
+    const QFileInfo was(QString::fromStdString(files.front()));
+    QString near = was.absolutePath();
+    while (!QFileInfo::exists(near) && near != QDir::rootPath())
+        near = QFileInfo(near).absolutePath();
+    const QString name = was.fileName();
+    const QString title = import ? tr("Import %1 into the project").arg(name) : tr("Where is %1 now?").arg(name);
+    const QString picked = QFileDialog::getOpenFileName(this, title, near, tr("The trace's file (%1);;All files (*)").arg(name));
+    if (!picked.isEmpty())
+        relocateTrace(traceId, picked, import);
+}
+
+bool MainWindow::relocateTrace(qint64 traceId, const QString& picked, bool import)
+{
+    if (!m_session.isOpen() || picked.isEmpty())
+        return false;
+    if (import && m_session.readOnly()) {
+        showError(tr("The project is read-only: the trace cannot be imported into it (Save Project As… first)."));
+        return false;
+    }
+    const workflow::Relocation how = m_session.readOnly() ? workflow::Relocation::Check
+        : import                                          ? workflow::Relocation::Import
+                                                          : workflow::Relocation::Record;
+    m_statusArea->clearError();
+    m_statusArea->setBusy(true);
+    showStatus(tr("Checking %1 against the trace of the runs…").arg(QFileInfo(picked).fileName()));
+    m_locator->start(m_session.path().toStdString(), traceId, picked.toStdString(), how);
+    return true;
+}
+
+void MainWindow::traceFound(qint64 traceId, const std::vector<std::string>& files, const trace::ImportOptions& options,
+    workflow::Relocation how)
+{
+    m_statusArea->setBusy(m_runs->isRunning());
+    if (how == workflow::Relocation::Check)
+        m_locatedHere.insert(traceId);
+    refreshMissingTraces();
+    // The file's name: the status bar shares its line with the mode (the notice said the path).
+    const QString where = QFileInfo(QString::fromStdString(files.front())).fileName();
+    const QString note = (how == workflow::Relocation::Import ? tr("trace %1 imported into the project from %2")
+                             : how == workflow::Relocation::Record
+                             ? tr("trace %1 found: %2 (the project remembers where)")
+                             : tr("trace %1 found: %2 (this session only: the project is read-only)"))
+                             .arg(traceId)
+                             .arg(where);
+    showStatus(note.left(1).toUpper() + note.mid(1));
+    m_traceNote = QStringLiteral(" — ") + note;
+    emit traceRelocated(true, {});
+    // Its runs can be replayed and inspected again: open it, as opening the project would have.
+    if (files == m_tracePaths || !openTrace(files, options))
+        m_traceNote.clear();
 }
 
 } // namespace schedlab::app

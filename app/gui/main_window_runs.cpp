@@ -12,6 +12,8 @@
 
 #include <QTabWidget>
 
+#include <utility>
+
 namespace schedlab::app {
 
 bool MainWindow::openTrace(const std::vector<std::string>& paths, const trace::ImportOptions& options)
@@ -50,7 +52,7 @@ void MainWindow::applyTrace(std::shared_ptr<const trace::LoadedTrace> loaded, co
                           .arg(m_trace->jobs.size())
                           .arg(m_trace->nodes.size())
                           .arg(loaded->seconds, 0, 'f', 2)
-        + noGpuNote);
+        + noGpuNote + std::exchange(m_traceNote, QString()));
     emit traceOpened(true, {});
 }
 

@@ -42,6 +42,8 @@ public:
     void start(const RunBatch& batch);
     void cancel();
     bool isRunning() const;
+    /// Stored runs checked are still being read.
+    bool isLoadingStored() const { return m_storedLoads->isRunning(); }
     /// What the last batch's end says: "Done", or how a fill workload was trimmed.
     QString doneText() const;
     /// Lists a finished run, checked, in its batch's order.

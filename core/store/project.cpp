@@ -6,7 +6,6 @@
 #include "sqlite_db.h"
 #include "store_util.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 
@@ -15,7 +14,6 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <vector>
@@ -438,33 +436,17 @@ Result<int64_t> Project::addTrace(const trace::Trace& t, const std::vector<std::
 {
     if (Status s = writable(); !s)
         return s.error();
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    std::string fileList;
-    for (const std::string& f : files) {
-        // Paths are bytes (a name need not be UTF-8): opened and stored as given, never via QString.
-        std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(f.c_str(), "rb"), &std::fclose);
-        if (!file)
-            return makeError(ErrorCode::Io, std::string("cannot read for hashing: ") + std::strerror(errno), f);
-        std::vector<char> buf(1 << 20);
-        std::size_t n = 0;
-        while ((n = std::fread(buf.data(), 1, buf.size(), file.get())) > 0)
-            hash.addData(QByteArrayView(buf.data(), qsizetype(n)));
-        if (std::ferror(file.get()))
-            return makeError(ErrorCode::Io, "cannot read for hashing", f);
-        // Absolute, so a project opened from another directory still finds its trace.
-        std::error_code ec;
-        const std::filesystem::path absolute = std::filesystem::absolute(f, ec);
-        fileList += (fileList.empty() ? "" : "\n") + (ec ? f : absolute.lexically_normal().string());
-    }
     // The options that shaped the trace: the same files read differently are another trace.
     QJsonObject optionsJson;
     for (const auto& [k, v] : t.metadata)
         if (k.rfind("import.", 0) == 0)
             optionsJson.insert(QString::fromStdString(k.substr(7)), QString::fromStdString(v));
     const QByteArray options = QJsonDocument(optionsJson).toJson(QJsonDocument::Compact);
-    if (!optionsJson.isEmpty())
-        hash.addData(options);
-    const std::string digest = hash.result().toHex().toStdString();
+    auto hashed = detail::hashTraceFiles(files, options.toStdString());
+    if (!hashed)
+        return hashed.error();
+    const std::string& digest = hashed->digest;
+    const std::string& fileList = hashed->fileList;
     auto find = m_db->prepare("SELECT id FROM traces WHERE content_hash = ?");
     if (!find)
         return find.error();

@@ -246,6 +246,16 @@ public:
     Result<std::vector<std::pair<int64_t, uint64_t>>> stateHashes(int64_t runId);
     /// Files a stored trace was imported from (as recorded; they may have moved since).
     Result<std::vector<std::string>> traceFiles(int64_t traceId);
+    /// Whether the trace has a stored copy (importTrace), without reading it.
+    Result<bool> hasStoredTrace(int64_t traceId);
+    /// Whether `files` are the trace's (its files moved or copied: the same bytes in the same
+    /// order, under any names): they must hash, with the recorded import options, to the trace's
+    /// content hash; else an error naming the first file. Reads only (trace_location.cpp).
+    Status checkTraceFiles(int64_t traceId, const std::vector<std::string>& files);
+    /// Records that the trace's files are now `files`, once checkTraceFiles accepts them; stored
+    /// absolute like addTrace's (the `files` column, no schema change). An error on a read-only
+    /// project.
+    Status relocateTrace(int64_t traceId, const std::vector<std::string>& files);
     /// The import options that shaped the trace (its "import.*" metadata when it was added; see
     /// trace::recordImportOptions): reopen its files with these to get the same trace.
     Result<trace::ImportOptions> traceImportOptions(int64_t traceId);

@@ -1,9 +1,12 @@
 #pragma once
 // Helpers shared by the project's .cpp files (not part of the store's API).
 
+#include "base/result.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace schedlab::store::detail {
 
@@ -32,5 +35,16 @@ WriterState writerState(int64_t pid, std::optional<int64_t> startTicks, const st
 /// (with an error saying the next write marks it failed); one on another host stays running with
 /// an error naming the host. `doing` is "running" or "training". Other statuses are untouched.
 void showWriterState(std::string& status, std::string& error, WriterState state, const std::string& host, const char* doing);
+
+/// A trace's identity as the traces table records it.
+struct TraceFilesHash {
+    std::string digest; ///< SHA-256 (hex) of the files' bytes in order, then the import options unless "{}"
+    std::string fileList; ///< the files made absolute and normal, one a line (the `files` column)
+};
+/// `files` as the traces table's `files` column holds them: absolute and normal, one a line.
+std::string recordedFileList(const std::vector<std::string>& files);
+/// Hashes `files` (read as bytes; paths are never converted through QString) and `optionsJson`,
+/// the compact JSON of the trace's import options; errors name the file that cannot be read.
+Result<TraceFilesHash> hashTraceFiles(const std::vector<std::string>& files, const std::string& optionsJson);
 
 } // namespace schedlab::store::detail
