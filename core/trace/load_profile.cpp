@@ -102,8 +102,12 @@ LoadProfile loadProfile(const Trace& trace, std::size_t bins)
     for (std::size_t k = 0; k < bins; ++k)
         p.requested[k] = area[k] / p.binS;
     p.arrivals.assign(bins, 0);
-    for (double t : submits)
-        ++p.arrivals[std::min(bins - 1, std::size_t(std::max(0.0, (t - p.startS) / p.binS)))];
+    p.lastSubmit.assign(bins, -1.0);
+    for (double t : submits) {
+        const std::size_t k = std::min(bins - 1, std::size_t(std::max(0.0, (t - p.startS) / p.binS)));
+        ++p.arrivals[k];
+        p.lastSubmit[k] = std::max(p.lastSubmit[k], t);
+    }
     return p;
 }
 
@@ -115,26 +119,45 @@ double defaultWindowLengthS(const LoadProfile& profile)
     return std::clamp(span / 10, kDayS, 7 * kDayS);
 }
 
-TimeSpan busiestStretch(const LoadProfile& profile, double lengthS)
+namespace {
+
+/// Whether the window of `w` bins from bin `at`, its start taken back to a multiple of `roundS`,
+/// has a submit in it (`before[k]`: submits in bins 0..k-1).
+bool hasArrival(const LoadProfile& p, const std::vector<std::size_t>& before, std::size_t at, std::size_t w, double roundS)
+{
+    double from = p.startS + double(at) * p.binS;
+    if (roundS > 0)
+        from = p.startS + std::floor((from - p.startS) / roundS) * roundS;
+    const std::size_t first = std::min(at, std::size_t(std::max(0.0, (from - p.startS) / p.binS)));
+    if (before[at + w] - before[first + 1] > 0) // bins after the one the start falls in
+        return true;
+    return p.arrivals[first] > 0 && p.lastSubmit[first] >= from;
+}
+
+} // namespace
+
+TimeSpan busiestStretch(const LoadProfile& profile, double lengthS, double roundS)
 {
     if (profile.empty() || lengthS >= profile.spanS())
         return { profile.startS, profile.endS };
     const std::size_t n = profile.requested.size();
     const std::size_t w = std::clamp<std::size_t>(std::size_t(std::llround(lengthS / profile.binS)), 1, n);
-    const bool counted = profile.arrivals.size() == n;
+    const bool counted = profile.arrivals.size() == n && profile.lastSubmit.size() == n;
+    std::vector<std::size_t> before(counted ? n + 1 : 0, 0);
+    for (std::size_t k = 0; counted && k < n; ++k)
+        before[k + 1] = before[k] + profile.arrivals[k];
     double sum = 0, best = -1;
-    std::size_t bestAt = 0, arrived = 0; // submits in the window ending at bin k
+    std::size_t bestAt = 0;
     for (std::size_t k = 0; k < n; ++k) {
         sum += profile.requested[k];
-        arrived += counted ? profile.arrivals[k] : 1;
-        if (k >= w) {
+        if (k >= w)
             sum -= profile.requested[k - w];
-            arrived -= counted ? profile.arrivals[k - w] : 1;
-        }
-        if (k + 1 >= w && arrived > 0 && sum > best + 1e-12 * std::abs(best)) {
-            best = sum;
-            bestAt = k + 1 - w;
-        }
+        if (k + 1 < w || sum <= best + 1e-12 * std::abs(best))
+            continue;
+        if (counted && !hasArrival(profile, before, k + 1 - w, w, roundS))
+            continue;
+        best = sum;
+        bestAt = k + 1 - w;
     }
     const double from = profile.startS + double(bestAt) * profile.binS;
     return { from, bestAt + w == n ? profile.endS : from + double(w) * profile.binS };

@@ -21,8 +21,10 @@ struct LoadProfile {
     double startS = 0, endS = 0; ///< trace seconds: first submit, last end (submit + run)
     double binS = 0; ///< (endS - startS) / bins; 0 when no job has times
     std::vector<double> requested; ///< mean requested GPUs or cores in each bin
-    /// Submits in each bin (a job, or a non-gang task at its own submit); empty = not counted.
+    /// Submits in each bin (a job, or a non-gang task at its own submit) and the latest of them
+    /// (-1 when none); empty = not counted.
     std::vector<std::size_t> arrivals;
+    std::vector<double> lastSubmit;
     std::size_t jobs = 0, jobsWithTimes = 0; ///< jobs, and those with a submit and a run time
 
     bool empty() const { return requested.empty(); }
@@ -52,10 +54,11 @@ struct TimeSpan {
 double defaultWindowLengthS(const LoadProfile& profile);
 
 /// The stretch of `lengthS` (whole bins, at least one) with the most requested load (the earliest
-/// of equals) among those something is submitted in: after the last submit the load of jobs
-/// still running can be the highest, but a replay of it has nothing to schedule. The whole span
-/// when `lengthS` covers it.
-TimeSpan busiestStretch(const LoadProfile& profile, double lengthS);
+/// of equals) among those something is submitted in, its start taken back to a multiple of
+/// `roundS` from the profile's start (as the caller will round it; 0 = as is): after the last
+/// submit the load of jobs still running can be the highest, but a replay of it has nothing to
+/// schedule. The whole span when `lengthS` covers it.
+TimeSpan busiestStretch(const LoadProfile& profile, double lengthS, double roundS = 0);
 
 /// Unix seconds of trace time 0 when the trace says (SWF `UnixStartTime`, or `epoch.unixS` set
 /// by an importer of timestamped logs); none otherwise.

@@ -163,7 +163,7 @@ std::optional<trace::TimeSpan> defaultReplayWindow(const trace::LoadProfile& pro
     const double length = trace::defaultWindowLengthS(profile);
     if (length >= profile.spanS())
         return std::nullopt;
-    const trace::TimeSpan busy = trace::busiestStretch(profile, length);
+    const trace::TimeSpan busy = trace::busiestStretch(profile, length, 3600); // its start is rounded to the hour below
     const double from = std::floor((busy.fromS - profile.startS) / 3600) * 3600;
     const double to = std::ceil((busy.toS - profile.startS) / 3600) * 3600;
     return trace::TimeSpan { profile.startS + from, profile.startS + to };

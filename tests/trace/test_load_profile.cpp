@@ -110,6 +110,9 @@ private slots:
         const trace::TimeSpan w = trace::busiestStretch(p, 100);
         QCOMPARE(w.fromS, 40.0);
         QCOMPARE(w.toS, 140.0);
+        // When the caller rounds starts down to 100 s, [50, 150) is replayed from 0 and so holds
+        // both submits: it is the pick; [100, 200) still holds none.
+        QCOMPARE(trace::busiestStretch(p, 100, 100).fromS, 50.0);
     }
 
     void defaultWindowLength()
