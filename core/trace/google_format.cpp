@@ -57,6 +57,9 @@ public:
             return { 50, "google-job-events", {} };
         if (f.size() == 6 && allNumericOrEmpty(f, { 0, 1, 2, 4, 5 }))
             return { 50, "google-machine-events", {} };
+        if (f.size() >= 4 && allNumericOrEmpty(f, { 0, 1, 2 }))
+            return { 0, {}, "comma-separated numbers like a Google 2011 events file, but " + std::to_string(f.size())
+                    + " fields (task_events has 13, job_events 8, machine_events 6): " + quoted(h.firstLine) };
         return {};
     }
     Status arrange(std::vector<LoadedFile>& files) const override

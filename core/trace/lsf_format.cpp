@@ -29,6 +29,11 @@ public:
         for (std::string_view type : { "\"JOB_FINISH\"", "\"JOB_RESIZE\"", "\"EVENT_ADRSV_FINISH\"" })
             if (t.starts_with(type) && t.size() > type.size() && (t[type.size()] == ' ' || t[type.size()] == '\t'))
                 return { 95, "lsf-acct", {} };
+        // lsb.events: "#<seek position>" then records such as "LOAD_INDEX", "MBD_START", "JOB_NEW".
+        for (std::string_view other : { "\"MBD_START\" ", "\"JOB_NEW\" ", "\"LOAD_INDEX\" ", "\"JOB_START\" " })
+            if (h.text.find(other) != std::string_view::npos)
+                return { 0, {}, "an LSF event log (lsb.events, " + std::string(other.substr(0, other.size() - 1))
+                        + " records): schedlab reads the accounting log, lsb.acct, whose JOB_FINISH records say what each job ran on" };
         return {};
     }
     Status arrange(std::vector<LoadedFile>&) const override { return {}; } // lsb.acct.N rotations, in the given order

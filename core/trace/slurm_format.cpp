@@ -44,6 +44,10 @@ public:
                     if (parseSlurmDateTime(f, error))
                         return { 30, "slurm-sacct", {} };
         }
+        splitChar(h.firstLine, '|', fields);
+        if (fields.size() >= 3)
+            return { 0, {}, "'|'-separated like sacct --parsable2 output, but neither a header naming JobID (or Submit and State) "
+                              "nor a Slurm time in the line: " + quoted(h.firstLine) };
         return {};
     }
     Status arrange(std::vector<LoadedFile>&) const override { return {}; } // any number, in the given order

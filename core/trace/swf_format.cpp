@@ -6,6 +6,8 @@
 
 #include "fields.h"
 
+#include <algorithm>
+
 namespace schedlab::trace {
 
 namespace {
@@ -24,8 +26,17 @@ public:
     {
         if (trimmed(h.firstLine)[0] == ';')
             return { 95, "swf", {} }; // a header comment: above any CSV reading of the line
-        if (h.spaceFields.size() < 18 || h.commaFields.size() != 1)
+        if (h.commaFields.size() != 1)
             return {};
+        if (h.spaceFields.size() < 18) { // numbers, but too few of them: say so rather than "unknown"
+            double d = 0;
+            const bool numbers = h.spaceFields.size() >= 5
+                && std::all_of(h.spaceFields.begin(), h.spaceFields.end(), [&](std::string_view f) { return parseDouble(f, d) == ParseStatus::Ok; });
+            if (numbers)
+                return { 0, {}, "looks like an SWF line (whitespace-separated numbers) but has " + std::to_string(h.spaceFields.size())
+                        + " fields where SWF has 18: " + quoted(h.firstLine) };
+            return {};
+        }
         for (std::size_t i = 0; i < 18; ++i) {
             double d = 0;
             if (parseDouble(h.spaceFields[i], d) != ParseStatus::Ok)

@@ -47,6 +47,15 @@ private slots:
             << "pods.csv:2: openb trace has neither nodes nor pods: every row of pods.csv was rejected (2 warnings); the first: column cpu_milli";
         QTest::newRow("unknown format") << "x.txt" << "hello world\n" << int(ErrorCode::Format)
                                         << "x.txt:1: unknown trace format: first line 'hello world'";
+        // Almost a format: the closest one named, with what did not match.
+        QTest::newRow("swf, too few fields") << "s.swf" << "1 0 5 100 4 -1 -1 4 200 -1 1 1\n" << int(ErrorCode::Format)
+                                             << "s.swf:1: looks like an SWF line (whitespace-separated numbers) but has 12 fields where SWF has 18";
+        QTest::newRow("google, wrong field count") << "g.csv" << "0,,3418309,0,4155527081,0,70s4\n" << int(ErrorCode::Format)
+                                                   << "g.csv:1: comma-separated numbers like a Google 2011 events file, but 7 fields";
+        QTest::newRow("sacct without header or times") << "s.txt" << "7|alice|COMPLETED|cn1\n" << int(ErrorCode::Format)
+                                                       << "s.txt:1: '|'-separated like sacct --parsable2 output, but neither a header";
+        QTest::newRow("lsb.events") << "lsb.events" << "#80\n\"MBD_START\" \"10.108\" 1643753712 \"h\" \"c\" 1 2\n" << int(ErrorCode::Format)
+                                    << "lsb.events:1: an LSF event log (lsb.events, \"MBD_START\" records): schedlab reads the accounting log, lsb.acct";
         QTest::newRow("swf without jobs") << "a.swf" << "; Version: 2.2\n; MaxProcs: 4\n" << int(ErrorCode::Empty)
                                           << "SWF log has no job lines";
         QTest::newRow("native without end")
