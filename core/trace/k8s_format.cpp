@@ -62,6 +62,10 @@ public:
         if (looksLikeKlog(h.firstLine) || (unwrapDockerJsonLine(h.firstLine, docker) && looksLikeKlog(docker)))
             return schedulerWords ? Detection { 80, "kube-scheduler-log", {} }
                                   : Detection { 0, {}, "a klog (Kubernetes component) log, but not kube-scheduler's: no scheduling line in its first 64 KiB" };
+        if (schedulerWords && has(h.firstLine, ".go:") && has(h.firstLine, "] "))
+            return { 0, {}, "kube-scheduler log lines without klog's header (\"I0815 10:00:00.000000 1 \" before the source file): "
+                            "the times of its decisions are unknown; give the log as kube-scheduler wrote it (kubectl logs, or the "
+                            "node's /var/log/pods file): " + quoted(h.firstLine) };
         if (!t.empty() && t.front() == '{' && has(h.firstLine, "\"msg\"") && (has(h.firstLine, "\"ts\"") || has(h.firstLine, "\"caller\"")))
             return schedulerWords ? Detection { 85, "kube-scheduler-log-json", {} }
                                   : Detection { 0, {}, "JSON log lines, but not kube-scheduler's: no scheduling line in its first 64 KiB" };

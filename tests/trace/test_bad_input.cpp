@@ -56,6 +56,9 @@ private slots:
                                                        << "s.txt:1: '|'-separated like sacct --parsable2 output, but neither a header";
         QTest::newRow("lsb.events") << "lsb.events" << "#80\n\"MBD_START\" \"10.108\" 1643753712 \"h\" \"c\" 1 2\n" << int(ErrorCode::Format)
                                     << "lsb.events:1: an LSF event log (lsb.events, \"MBD_START\" records): schedlab reads the accounting log, lsb.acct";
+        QTest::newRow("klog lines without their header")
+            << "v10.log" << "schedule_one.go:646] \"Plugin scored node for pod\" pod=\"default/a\" plugin=\"NodeResourcesFit\" node=\"n1\" score=93\n"
+            << int(ErrorCode::Format) << "v10.log:1: kube-scheduler log lines without klog's header";
         QTest::newRow("swf without jobs") << "a.swf" << "; Version: 2.2\n; MaxProcs: 4\n" << int(ErrorCode::Empty)
                                           << "SWF log has no job lines";
         QTest::newRow("native without end")
