@@ -131,12 +131,12 @@ void LsfImporter::State::addTasks(const std::vector<std::string_view>& f, std::s
 {
     std::vector<std::pair<std::string_view, int64_t>> perHost;
     for (std::size_t k = first; k < after; ++k) {
-        const auto [host, n] = hostSlots(f[k]);
-        auto it = std::find_if(perHost.begin(), perHost.end(), [&](const auto& p) { return p.first == host; });
+        const std::pair<std::string_view, int64_t> entry = hostSlots(f[k]); // clang: no lambda capture of a binding
+        auto it = std::find_if(perHost.begin(), perHost.end(), [&](const auto& p) { return p.first == entry.first; });
         if (it == perHost.end())
-            perHost.push_back({ host, n });
+            perHost.push_back(entry);
         else
-            it->second = std::min(it->second + n, kMaxSlots);
+            it->second = std::min(it->second + entry.second, kMaxSlots);
     }
     job.gang = true;
     job.firstTask = uint32_t(trace.tasks.size());
