@@ -37,7 +37,7 @@ public:
         // Rows with a Slurm time, split at '|' or another delimiter (sacct --delimiter): they need
         // --sacct-fields (and --sacct-delimiter); the importer says so.
         std::string error;
-        for (char c : std::string_view("|;\t,:#!^~@%&+*/=-")) {
+        for (char c : kSacctDelimiters) {
             splitChar(h.firstLine, c, fields);
             if (fields.size() >= 3)
                 for (std::string_view f : fields)

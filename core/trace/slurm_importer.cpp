@@ -218,8 +218,7 @@ Status SlurmImporter::State::detectLayout(const std::vector<std::string_view>& f
             return Error { ErrorCode::Format,
                 "sacct output without a header line, in no known layout (" + std::to_string(fields.size())
                     + " fields; known: " + knownSacctLayoutsText()
-                    + "; the fields were split at '" + (delimiter == '\t' ? std::string("\\t") : std::string(1, delimiter))
-                    + "': output of sacct --delimiter needs --sacct-delimiter); give the field names in order with --sacct-fields, "
+                    + "; the fields were split at '" + delimiterText(delimiter) + "': output of sacct --delimiter needs --sacct-delimiter); give the field names in order with --sacct-fields, "
                       "as for sacct --format",
                 file, lineNo, -1 };
     }
@@ -419,8 +418,7 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
             if (delimiter == 0)
                 delimiter = '|';
             else if (delimiter != '|')
-                ctx.diagnostics.note(std::string("sacct --delimiter '") + (delimiter == '\t' ? std::string("\\t") : std::string(1, delimiter))
-                    + "' (from the header)");
+                ctx.diagnostics.note("sacct --delimiter '" + delimiterText(delimiter) + "' (from the header)");
         }
         splitChar(line, delimiter, fields);
         // `sacct --parsable` (not parsable2) ends every line with a '|'.

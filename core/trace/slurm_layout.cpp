@@ -97,22 +97,17 @@ bool looksLikeSacctHeader(const std::vector<std::string_view>& fields)
 char sacctHeaderDelimiter(std::string_view line)
 {
     std::vector<std::string_view> fields;
-    for (char c : std::string_view("|,;\t:#!^~@%&+*/=-")) { // sacct's own first
+    for (char c : kSacctDelimiters) {
         if (line.find(c) == std::string_view::npos)
             continue;
-        fields.clear();
-        for (std::size_t a = 0;;) {
-            const std::size_t b = line.find(c, a);
-            fields.push_back(line.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
-            if (b == std::string_view::npos)
-                break;
-            a = b + 1;
-        }
+        splitChar(line, c, fields);
         if (looksLikeSacctHeader(fields))
             return c;
     }
     return 0;
 }
+
+std::string delimiterText(char c) { return c == '\t' ? std::string("\\t") : std::string(1, c); }
 
 std::optional<SacctLayout> knownHeaderlessSacctLayout(const std::vector<std::string_view>& fields)
 {

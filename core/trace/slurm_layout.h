@@ -27,9 +27,16 @@ std::optional<SacctLayout> sacctLayoutFromNames(const std::vector<std::string_vi
 /// True when a '|'-separated line is a sacct header (it names JobID or Submit and State).
 bool looksLikeSacctHeader(const std::vector<std::string_view>& fields);
 
-/// The delimiter a sacct header line is split at: '|' (sacct's), or the one given to
-/// `sacct --delimiter` (a punctuation character or tab) that makes it a header; 0 when none does.
+/// The delimiters sacct output may be split at: '|' (sacct's own) first, then those a
+/// `sacct --delimiter` is likely given.
+inline constexpr std::string_view kSacctDelimiters = "|;\t,:#!^~@%&+*/=-";
+
+/// The delimiter a sacct header line is split at: the first of kSacctDelimiters that makes it a
+/// header; 0 when none does.
 char sacctHeaderDelimiter(std::string_view line);
+
+/// A delimiter as messages show it ('\t' for a tab).
+std::string delimiterText(char c);
 
 /// A known header-less layout matching this data row, if any.
 std::optional<SacctLayout> knownHeaderlessSacctLayout(const std::vector<std::string_view>& fields);

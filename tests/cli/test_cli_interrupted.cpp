@@ -3,6 +3,7 @@
 // file as it was; the next writer marks it failed. Listings never migrate an older project.
 
 #include "cli_run.h"
+#include "test_util.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -15,17 +16,8 @@
 using schedlab::test::runCli;
 
 namespace {
-/// The project file and its write-ahead log (the killed writer's rows are there until merged).
-QByteArray digest(const QString& project)
-{
-    QByteArray all;
-    for (const QString& f : { project, project + "-wal" }) {
-        QFile in(f);
-        if (in.open(QIODevice::ReadOnly))
-            all += QCryptographicHash::hash(in.readAll(), QCryptographicHash::Sha256);
-    }
-    return all;
-}
+/// The project file and its write-ahead log.
+QByteArray digest(const QString& project) { return schedlab::test::projectDigest(project.toStdString()); }
 
 /// The rows (`key`: "rounds" or "runs") of `command --project P --json`.
 QJsonArray listed(const QString& command, const QString& project, const QString& key)

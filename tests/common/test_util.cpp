@@ -2,7 +2,9 @@
 
 #include <zlib.h>
 
+#include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <cstdio>
@@ -78,6 +80,17 @@ std::string compareGolden(const std::string& goldenRelative, const std::string& 
                 + path + ".actual)";
     }
     return "golden mismatch (" + path + ".actual written)";
+}
+
+QByteArray projectDigest(const std::string& project)
+{
+    QByteArray all;
+    for (const std::string& f : { project, project + "-wal" }) {
+        QFile in(QString::fromStdString(f));
+        if (in.open(QIODevice::ReadOnly))
+            all += QCryptographicHash::hash(in.readAll(), QCryptographicHash::Sha256);
+    }
+    return all;
 }
 
 } // namespace schedlab::test

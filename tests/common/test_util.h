@@ -2,6 +2,7 @@
 // Helpers shared by the test executables: temporary files, gzip writing, golden-file comparison,
 // and the location of the real traces (tests on them skip with a message when absent).
 
+#include <QByteArray>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -23,6 +24,9 @@ std::string realTrace(const std::string& relative);
 /// Compares `actual` with the golden file; on mismatch writes <golden>.actual and returns a diff
 /// summary (empty = equal). SCHEDLAB_UPDATE_GOLDEN=1 rewrites the golden file instead.
 std::string compareGolden(const std::string& goldenRelative, const std::string& actual);
+/// SHA-256 of a project file and of its write-ahead log (a killed writer's rows are there until
+/// merged): equal before and after means nothing wrote to it.
+QByteArray projectDigest(const std::string& project);
 
 } // namespace schedlab::test
 

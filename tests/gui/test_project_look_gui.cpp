@@ -26,16 +26,7 @@ using namespace schedlab;
 
 namespace {
 /// The project file and its write-ahead log.
-QByteArray digest(const QString& project)
-{
-    QByteArray all;
-    for (const QString& f : { project, project + "-wal" }) {
-        QFile in(f);
-        if (in.open(QIODevice::ReadOnly))
-            all += QCryptographicHash::hash(in.readAll(), QCryptographicHash::Sha256);
-    }
-    return all;
-}
+QByteArray digest(const QString& project) { return schedlab::test::projectDigest(project.toStdString()); }
 
 /// A project with a finished round and a round whose writer (a child process) was killed with
 /// SIGKILL while training; `schema` < current: downgraded as an older build left it.

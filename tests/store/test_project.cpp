@@ -398,15 +398,7 @@ private slots:
         ::waitpid(child, &status, 0);
         QVERIFY(WIFSIGNALED(status));
         // A read-only open (a listing) shows it interrupted and writes nothing.
-        auto digest = [&] { // the database and its write-ahead log (the killed writer's rows are there)
-            QByteArray all;
-            for (const std::string& f : { file, file + "-wal" }) {
-                QFile in(QString::fromStdString(f));
-                if (in.open(QIODevice::ReadOnly))
-                    all += QCryptographicHash::hash(in.readAll(), QCryptographicHash::Sha256);
-            }
-            return all;
-        };
+        auto digest = [&] { return schedlab::test::projectDigest(file); }; // the killed writer's rows are in the WAL
         const QByteArray before = digest();
         {
             auto ro = store::Project::open(file, store::Project::OpenMode::ReadOnly);

@@ -39,17 +39,7 @@ bool sql(const std::string& file, const QStringList& statements)
     return QProcess::execute("python3", { "-c", code + "c.commit()" }) == 0;
 }
 
-/// The database and its write-ahead log (a killed writer's rows are there until merged).
-QByteArray digest(const std::string& file)
-{
-    QByteArray all;
-    for (const std::string& f : { file, file + "-wal" }) {
-        QFile in(QString::fromStdString(f));
-        if (in.open(QIODevice::ReadOnly))
-            all += QCryptographicHash::hash(in.readAll(), QCryptographicHash::Sha256);
-    }
-    return all;
-}
+QByteArray digest(const std::string& file) { return schedlab::test::projectDigest(file); }
 
 /// A child process opens `file`, begins a round and a run (both 'running') and is killed with
 /// SIGKILL once they are committed; returns when it is reaped (its pid is free again).

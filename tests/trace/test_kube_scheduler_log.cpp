@@ -39,6 +39,19 @@ std::string list(const std::vector<std::string>& items)
 // node and found no fit; the last line cut.
 std::string verboseLog() { return schedlab::test::readFile(schedlab::test::dataPath("k8s/verbose-v10.log")); }
 
+/// The kind cluster of the kueue excerpt (tests/data/k8s/README.md): its nodes and pods as lists.
+std::pair<std::string, std::string> kueueCluster()
+{
+    std::vector<std::string> nodes, pods;
+    for (const char* n : { "kind-worker", "kind-worker2", "kind-worker3" })
+        nodes.push_back(node(n));
+    for (const char* p : { "ranks-pytorch-worker-0", "ranks-pytorch-master-0", "ranks-pytorch-worker-2" })
+        pods.push_back(pod("e2e-tas-pytorchjob-qbdbb", p));
+    for (const char* p : { "sts-0", "sts-1", "sts-2" })
+        pods.push_back(pod("e2e-tas-sts-fpmn5", p));
+    return { list(nodes), list(pods) };
+}
+
 } // namespace
 
 class TestSchedulerLog : public QObject {
@@ -110,16 +123,10 @@ private slots:
     // The real excerpt: three pytorch pods bound, sts-0 refused three times, then the three sts pods.
     void kueueIssueExcerpt()
     {
-        std::vector<std::string> nodes, pods;
-        for (const char* n : { "kind-worker", "kind-worker2", "kind-worker3" })
-            nodes.push_back(node(n));
-        for (const char* p : { "ranks-pytorch-worker-0", "ranks-pytorch-master-0", "ranks-pytorch-worker-2" })
-            pods.push_back(pod("e2e-tas-pytorchjob-qbdbb", p));
-        for (const char* p : { "sts-0", "sts-1", "sts-2" })
-            pods.push_back(pod("e2e-tas-sts-fpmn5", p));
+        const auto [nodes, pods] = kueueCluster();
         const std::string log = schedlab::test::readFile(schedlab::test::dataPath("k8s/kueue-3901-kube-scheduler.log"));
         QVERIFY(!log.empty());
-        const LoadedTrace l = load({ { "nodes.json", list(nodes) }, { "pods.json", list(pods) }, { "kube-scheduler.log", log } }, 1999);
+        const LoadedTrace l = load({ { "nodes.json", nodes }, { "pods.json", pods }, { "kube-scheduler.log", log } }, 1999);
         QCOMPARE(l.files[2].kind, std::string("kube-scheduler-log"));
         const LoggedDecisions& d = l.trace.logged;
         QCOMPARE(int(d.decisions.size()), 9);
@@ -151,13 +158,7 @@ private slots:
     // prefix gives the year (the summary says so), the bare header takes the year given.
     void kueueExcerptBehindOtherPrefixes()
     {
-        std::vector<std::string> nodes, pods;
-        for (const char* n : { "kind-worker", "kind-worker2", "kind-worker3" })
-            nodes.push_back(node(n));
-        for (const char* p : { "ranks-pytorch-worker-0", "ranks-pytorch-master-0", "ranks-pytorch-worker-2" })
-            pods.push_back(pod("e2e-tas-pytorchjob-qbdbb", p));
-        for (const char* p : { "sts-0", "sts-1", "sts-2" })
-            pods.push_back(pod("e2e-tas-sts-fpmn5", p));
+        const auto [nodes, pods] = kueueCluster();
         const std::string real = schedlab::test::readFile(schedlab::test::dataPath("k8s/kueue-3901-kube-scheduler.log"));
         std::string grepN, docker, offset;
         int n = 0;
@@ -184,7 +185,7 @@ private slots:
         for (const Form& f : { Form { "grep -n", grepN, 19.752136, false, 2024 }, Form { "docker", docker, 19.752570988, true, 0 },
                  Form { "+08:00", offset, 19.752570988, true, 0 } }) {
             const LoadedTrace l
-                = load({ { "nodes.json", list(nodes) }, { "pods.json", list(pods) }, { "kube-scheduler.log", f.text } }, f.year);
+                = load({ { "nodes.json", nodes }, { "pods.json", pods }, { "kube-scheduler.log", f.text } }, f.year);
             QVERIFY2(l.files[2].kind == "kube-scheduler-log", f.name);
             const LoggedDecisions& d = l.trace.logged;
             QVERIFY2(d.decisions.size() == 9, f.name);
