@@ -259,7 +259,7 @@ void ScalerReplay::start()
         double first = 0;
         for (std::size_t k = m_begin; k < std::min(m_end, m_begin + 60); ++k)
             first += m_load.requests[k];
-        m_ready = int(std::ceil(first / 60.0 / m_service.capacityRps() - 1e-9));
+        m_ready = ceilReplicas(first / 60.0 / m_service.capacityRps() - 1e-9);
     }
     if (!m_policy.isRecord())
         m_ready = std::clamp(m_ready, m_service.minReplicas, m_service.maxReplicas);

@@ -8,6 +8,14 @@
 
 namespace schedlab::autoscale {
 
+int ceilReplicas(double x)
+{
+    constexpr double kMostReplicas = double(1 << 30);
+    if (!(x > 0))
+        return 0;
+    return int(std::ceil(std::min(x, kMostReplicas)));
+}
+
 Hpa::Hpa(HpaConfig config, int minReplicas, int maxReplicas)
     : m_config(std::move(config))
     , m_min(minReplicas)
@@ -24,13 +32,13 @@ int Hpa::recommend(int current, int ready, double utilization, double target, do
     if (!(unready > 0 && ratio > 1.0)) {
         if (std::abs(1.0 - ratio) <= tolerance)
             return current;
-        return int(std::ceil(ratio * double(ready)));
+        return ceilReplicas(ratio * double(ready));
     }
     // Scaling up with pods not yet ready: they count as using 0 % of the target.
     const double newRatio = utilization * double(ready) / (target * double(ready + unready));
     if (std::abs(1.0 - newRatio) <= tolerance || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0))
         return current;
-    const int replicas = int(std::ceil(newRatio * double(ready + unready)));
+    const int replicas = ceilReplicas(newRatio * double(ready + unready));
     if ((newRatio < 1.0 && replicas > current) || (newRatio > 1.0 && replicas < current))
         return current;
     return replicas;

@@ -18,6 +18,11 @@
 
 namespace schedlab::autoscale {
 
+/// ceil(x) as a replica count, saturated to [0, 2^30]: a ratio of a huge recorded load (10^11
+/// requests in a second) asks for more replicas than an int holds; NaN is 0. Guard rails then
+/// clamp it to the service's max.
+int ceilReplicas(double x);
+
 struct HpaPolicy {
     enum Type { Pods, Percent } type = Percent;
     int value = 100;

@@ -91,7 +91,7 @@ public:
         }
         const double rate = std::max(v.arrivalRate, forecast(std::size_t(m_leadMin)));
         // At the target utilisation, and enough for the SLO's p99 at that rate (M/M/c).
-        int c = std::max(1, int(std::ceil(rate / m_capacity - 1e-9)));
+        int c = std::max(1, ceilReplicas(rate / m_capacity - 1e-9));
         // No number of replicas meets an SLO below one request's own p99 (exponential service:
         // P(S > slo) = e^(-mu slo) > 1 %): then the target alone sizes it.
         if (std::exp(-m_mu * m_slo) > 0.01)

@@ -334,6 +334,25 @@ private slots:
             huge.error().toString().c_str());
     }
 
+    void hugeLoadSaturatesReplicas()
+    {
+        // 9.1e11 requests a second (below the reader's 10^12 a row) is 1.5e12 replicas at the
+        // default 6 req/s each: more than an int. Every policy starts and stays at maxReplicas
+        // (50) instead of overflowing (a fuzzing find: the start took ceil(load / capacity) as int).
+        QCOMPARE(ceilReplicas(1.5e12), 1 << 30);
+        QCOMPARE(ceilReplicas(2.1), 3);
+        QCOMPARE(ceilReplicas(-4), 0);
+        QCOMPARE(ceilReplicas(std::nan("")), 0);
+        const ServiceConfig s;
+        for (const std::string spec : { "hpa", "forecast", "forecast:naive" }) {
+            auto policy = makeReplicaPolicy(spec, s, nullptr);
+            auto r = runAutoscale(series(std::vector<float>(180, 9.1e11f)), s, *policy);
+            QVERIFY2(r.ok(), spec.c_str());
+            QCOMPARE(r->series.front().ready, 50.0f);
+            QCOMPARE(r->maxReplicas, 50);
+        }
+    }
+
     void serviceFiles()
     {
         auto ok = readServiceConfig(test::dataPath("../../samples/autoscale/nasa-http.service.json"));
