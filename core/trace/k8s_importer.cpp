@@ -70,8 +70,21 @@ std::string under(const std::string& pointer, const char* field)
 
 /// Counts of pods by what their times say, for the import's notes.
 struct PodCounts {
-    int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0;
+    int64_t running = 0, pending = 0, noTimes = 0, startedBeforeCreated = 0, mirror = 0;
 };
+
+/// A static pod's mirror object: the kubelet started the pod on its node, no scheduler queued
+/// it. It arrives and starts at the earlier of its object's creation and its start (after a
+/// node restart its PodScheduled condition is days after the object was created; a mirror object
+/// is created after the pod started), so it holds its node's resources from then and waits 0 s.
+void startMirrorPod(Job& j, Task& t, PodCounts& counts)
+{
+    const double created = j.submitTimeS;
+    const double first = created >= 0 ? std::min(created, t.logged.startTimeS) : t.logged.startTimeS;
+    t.logged.startTimeS = first;
+    j.submitTimeS = first;
+    ++counts.mirror;
+}
 
 /// Nodes, first of each name kept; returns name -> node index.
 std::unordered_map<std::string, int32_t> addNodes(const K8sObjects& o, Trace& trace, Diagnostics& diag)
@@ -212,8 +225,10 @@ Status addPods(const K8sObjects& o, double dumpS, const std::unordered_map<std::
         j.gang = true;
         j.firstTask = task;
         j.taskCount = 1;
-        const Task t = taskOf(p, key, nodeIndex, trace, diag);
+        Task t = taskOf(p, key, nodeIndex, trace, diag);
         warnBeyondEveryNode(p, key, most, !trace.nodes.empty(), diag);
+        if (p.mirror && t.logged.startTimeS >= 0)
+            startMirrorPod(j, t, counts);
         const double start = t.logged.startTimeS;
         // Static pods run before their mirror object is created: they arrived when they started.
         if (start >= 0 && (j.submitTimeS < 0 || start < j.submitTimeS)) {
@@ -257,8 +272,12 @@ void reportPods(const Trace& trace, const PodCounts& counts, const std::string& 
         diag.note("k8s-bound-beyond-node-allocatable", beyond);
     if (counts.running)
         diag.note("k8s-running-at-dump", counts.running);
+    if (counts.mirror)
+        diag.note("k8s-mirror-pods (static pods the kubelet runs, never queued for the scheduler: they arrive and start "
+                  "at the earlier of their creation and their start, waiting 0 s)",
+            counts.mirror);
     if (counts.startedBeforeCreated)
-        diag.note("k8s-started-before-created (static pods: arrival = start)", counts.startedBeforeCreated);
+        diag.note("k8s-started-before-created (arrival = start)", counts.startedBeforeCreated);
     if (counts.pending)
         diag.note("k8s-pending-at-dump", counts.pending);
     if (counts.noTimes)

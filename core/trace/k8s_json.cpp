@@ -193,6 +193,23 @@ bool Reader::metadata(od::value v, const std::string& at, Item& it)
             return string(x, it.created);
         if (key == "deletionTimestamp")
             return string(x, it.deleted);
+        if (key == "annotations")
+            return fields(x, *this, at + "/annotations", [&](std::string_view annotation, od::value) {
+                it.mirror = it.mirror || annotation == "kubernetes.io/config.mirror";
+                return true;
+            });
+        if (key == "ownerReferences")
+            return elements(x, *this, at + "/ownerReferences", [&](std::size_t i, od::value owner) {
+                return fields(owner, *this, at + "/ownerReferences/" + std::to_string(i), [&](std::string_view k, od::value kind) {
+                    std::string text;
+                    if (k != "kind")
+                        return true;
+                    if (!string(kind, text))
+                        return false;
+                    it.mirror = it.mirror || text == "Node";
+                    return true;
+                });
+            });
         if (key == "labels")
             return fields(x, *this, at + "/labels", [&](std::string_view label, od::value value) {
                 for (int rank = 0; rank < int(std::size(kGpuModelLabels)) && rank < it.labelRank; ++rank)

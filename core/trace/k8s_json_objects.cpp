@@ -223,6 +223,7 @@ void Reader::pod(const Item& it, const std::string& at)
     p.deletedS = timeOf(it.deleted);
     p.nodeName = it.nodeName;
     p.schedulerName = it.schedulerName;
+    p.mirror = it.mirror;
     p.phase = it.phase;
     p.priority = int32_t(std::clamp<int64_t>(it.priority, INT32_MIN, INT32_MAX));
 

@@ -51,6 +51,8 @@ struct Item {
     std::string name, ns, uid;
     std::string created, deleted;
     std::string gpuModelLabel; ///< the first kGpuModelLabels value among the labels
+    /// A static pod's mirror object: annotation kubernetes.io/config.mirror, or owned by a Node.
+    bool mirror = false;
     int labelRank = 100;
     // Pod spec.
     bool hasContainers = false;

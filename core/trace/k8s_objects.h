@@ -53,6 +53,9 @@ struct K8sPod {
     std::string nodeName; ///< spec.nodeName: where it was bound
     std::string phase;
     std::string schedulerName;
+    /// A static pod's mirror object (annotation kubernetes.io/config.mirror, or owned by a Node):
+    /// the kubelet runs it; the scheduler never placed it.
+    bool mirror = false;
     /// GPU models it may run on: a nodeSelector on a GPU-model label, or a one-term required node
     /// affinity "In" on one (several values = any of them); empty = any model.
     std::vector<std::string> gpuModels;

@@ -17,6 +17,7 @@
 
 using namespace schedlab;
 using namespace schedlab::trace;
+using schedlab::test::readFile;
 using schedlab::test::writeFile;
 
 namespace {
@@ -278,6 +279,52 @@ private slots:
         QCOMPARE(t.jobs[1].runTimeS, -1.0); // pending at the dump: nothing to replay
         QCOMPARE(t.jobs[1].submitTimeS, 20.0);
         QCOMPARE(l.diagnostics.notes().at("k8s-pending-at-dump"), int64_t(1));
+    }
+
+    // Static pods' mirror objects (tests/data/k8s/README.md): created 2024-03-01 08:00:00 (the
+    // trace's start), PodScheduled again after the node restarted on 2024-03-04 09:30:05/06. They
+    // start at their creation, wait 0 s and run until the dump (10:05:00, the report pod's end):
+    // 3 days 2 h 5 min = 266,700 s from the start. The scheduled pods keep their own times.
+    void mirrorPodsStartWhenCreated()
+    {
+        const LoadedTrace l = load({ { "nodes.json", readFile(test::dataPath("k8s/mirror-pods-node-restart/nodes.json")) },
+            { "pods.json", readFile(test::dataPath("k8s/mirror-pods-node-restart/pods.json")) } });
+        const Trace& t = l.trace;
+        QCOMPARE(int(t.jobs.size()), 6);
+        const double created[] = { 0, 2, 4 };
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(t.jobs[i].submitTimeS, created[i]);
+            QCOMPARE(t.tasks[i].logged.startTimeS, created[i]);
+            QCOMPARE(t.jobs[i].runTimeS, 266700 - created[i]);
+            QCOMPARE(t.tasks[i].logged.node.value, 0); // cp-1
+        }
+        // web-...-2xkqp: created 2024-03-04 10:00:00 = 266,400 s, scheduled 3 s later.
+        QCOMPARE(t.jobs[3].submitTimeS, 266400.0);
+        QCOMPARE(t.tasks[3].logged.startTimeS, 266403.0);
+        QCOMPARE(l.diagnostics.notes().at(
+                     "k8s-mirror-pods (static pods the kubelet runs, never queued for the scheduler: they arrive and start at the "
+                     "earlier of their creation and their start, waiting 0 s)"),
+            int64_t(3));
+        QCOMPARE(l.diagnostics.total(), int64_t(0));
+        // Known by either mark alone: the annotation (every version), or a Node owner (1.20+).
+        const std::string owned = R"({"kind":"Pod","metadata":{"name":"etcd-n0","namespace":"kube-system","uid":"u1",)"
+                                  R"("creationTimestamp":"2024-01-01T00:00:00Z","ownerReferences":[{"kind":"Node","name":"n0"}]},)"
+                                  R"("spec":{"nodeName":"n0","containers":[{"name":"c"}]},"status":{"phase":"Running",)"
+                                  R"("conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":"2024-01-02T00:00:00Z"}]}})";
+        const std::string annotated = R"({"kind":"Pod","metadata":{"name":"api-n0","namespace":"kube-system","uid":"u2",)"
+                                      R"("creationTimestamp":"2024-01-01T00:00:00Z","annotations":{"kubernetes.io/config.mirror":"ab"}},)"
+                                      R"("spec":{"nodeName":"n0","containers":[{"name":"c"}]},"status":{"phase":"Running",)"
+                                      R"("conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":"2024-01-02T00:00:00Z"}]}})";
+        const LoadedTrace two = load({ { "n.json", list({ nodeJson("n0", "8", "32Gi") }) }, { "p.json", list({ owned, annotated }) } });
+        for (const Task& task : two.trace.tasks)
+            QCOMPARE(task.logged.startTimeS, 0.0);
+        // A pod owned by a ReplicaSet, and one without a mark, keep their one-day wait.
+        const std::string plain = R"({"kind":"Pod","metadata":{"name":"web","namespace":"default","uid":"u3",)"
+                                  R"("creationTimestamp":"2024-01-01T00:00:00Z","ownerReferences":[{"kind":"ReplicaSet","name":"web"}]},)"
+                                  R"("spec":{"nodeName":"n0","containers":[{"name":"c"}]},"status":{"phase":"Running",)"
+                                  R"("conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":"2024-01-02T00:00:00Z"}]}})";
+        const LoadedTrace one = load({ { "n.json", list({ nodeJson("n0", "8", "32Gi") }) }, { "p.json", list({ plain }) } });
+        QCOMPARE(one.trace.tasks[0].logged.startTimeS, 86400.0);
     }
 
     // A kube-scheduler-simulator recorder file: the history of pods and nodes (tests/data/k8s/README.md).
