@@ -29,7 +29,10 @@ bool looksLikeSacctHeader(const std::vector<std::string_view>& fields);
 
 /// The delimiters sacct output may be split at: '|' (sacct's own) first, then those a
 /// `sacct --delimiter` is likely given.
-inline constexpr std::string_view kSacctDelimiters = "|;\t,:#!^~@%&+*/=-";
+/// An array, not a string_view of a literal: under ASan each translation unit keeps its own copy
+/// of a literal, and a loop took its start from one copy and its end from another (fuzzing find).
+inline constexpr char kSacctDelimiterChars[] = "|;\t,:#!^~@%&+*/=-";
+inline constexpr std::string_view kSacctDelimiters { kSacctDelimiterChars, sizeof kSacctDelimiterChars - 1 };
 
 /// The delimiter a sacct header line is split at: the first of kSacctDelimiters that makes it a
 /// header; 0 when none does.
