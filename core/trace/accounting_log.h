@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace schedlab::trace {
 
@@ -20,11 +21,13 @@ void rebaseToEarliestSubmit(Trace& trace);
 /// start to its logged end, or to the end of the log while still running; a task ending at t frees
 /// before one starting at t), and at least the largest single task placed on it. The logged
 /// schedule therefore fits; any other schedule is judged against the capacity the log proves.
-/// Sets `<prefix>.capacity` in metadata to say so.
-void inferNodeCapacities(Trace& trace, const std::string& prefix);
+/// Sets `<prefix>.capacity` in metadata to say so. Rows that record one allocation more than once
+/// (Slurm rows sharing a JobIDRaw) carry the same `allocationOf[job]` (>= 0; -1 or past the end =
+/// a row of its own): on a node they hold the largest of them at each instant, never their sum.
+void inferNodeCapacities(Trace& trace, const std::string& prefix, const std::vector<int64_t>& allocationOf = {});
 
 /// For logs that name no hosts (an anonymised sacct export): one node "pool" sized like
 /// inferNodeCapacities() sizes a node, and every task with a logged start placed on it.
-void addInferredPool(Trace& trace, const std::string& prefix);
+void addInferredPool(Trace& trace, const std::string& prefix, const std::vector<int64_t>& allocationOf = {});
 
 } // namespace schedlab::trace

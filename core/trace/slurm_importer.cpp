@@ -164,7 +164,11 @@ struct SlurmImporter::State {
     std::map<std::string, int64_t> states, clusters;
     std::vector<std::string> files, layouts;
     int64_t ordinal = 0, rows = 0, eligibleLater = 0, estimatedRun = 0, cappedRun = 0, estimatedWait = 0;
-    int64_t perCpuFlag = 0, hostCountDiffers = 0, startBeforeSubmit = 0, neverStarted = 0;
+    int64_t perCpuFlag = 0, hostCountDiffers = 0, startBeforeSubmit = 0, neverStarted = 0, pendingRanges = 0, sharedRaw = 0;
+    /// Per job: its JobIDRaw (-1: none), so that node sizes never add rows of one allocation.
+    std::vector<int64_t> allocationOf;
+    std::unordered_map<int64_t, std::string> rawText; ///< JobIDRaw -> the JobID text of its first row
+    int64_t lastRaw = -1; ///< the JobIDRaw of the row identify() last read
     bool anyNodeList = false;
 
     /// The time zone and the --sacct-fields layout, once per file.
@@ -232,8 +236,9 @@ bool SlurmImporter::State::identify(SacctRow& r, const SacctLayout& L, std::stri
     ++ordinal;
     int64_t id = -1;
     idFromText = false;
+    lastRaw = -1;
     if (int64_t v = 0; parseInt64(r.text(L.jobIdRaw), v) == ParseStatus::Ok && v >= 0)
-        id = v;
+        id = v, lastRaw = v;
     else if (parseInt64(jobIdText, v) == ParseStatus::Ok && v >= 0)
         id = v;
     else
@@ -245,6 +250,12 @@ bool SlurmImporter::State::identify(SacctRow& r, const SacctLayout& L, std::stri
                     + std::to_string(it->second) + "); row skipped");
             return false;
         }
+    }
+    // An array's own id stays with one of its records (the pending range, later the task that
+    // took it): rows sharing a JobIDRaw under different JobIDs are each their own job.
+    if (lastRaw >= 0) {
+        auto [it, fresh] = rawText.emplace(lastRaw, std::string(jobIdText));
+        sharedRaw += !fresh && it->second != jobIdText;
     }
     job.id = JobId { id };
     return true;
@@ -278,7 +289,9 @@ void SlurmImporter::State::describe(SacctRow& r, const SacctLayout& L, const Sac
     }
     if (int64_t gid = 0; parseInt64(r.text(L.gid), gid) == ParseStatus::Ok && gid >= 0 && gid < INT32_MAX)
         job.group = int32_t(gid);
-    const std::string_view name = !r.text(L.jobName).empty() ? r.text(L.jobName) : idFromText ? jobIdText : std::string_view();
+    // Array tasks (123_4) and het job parts (123+0) without a JobName are named by their JobID.
+    const bool compoundId = jobIdText.find_first_of("_+") != std::string_view::npos;
+    const std::string_view name = !r.text(L.jobName).empty() ? r.text(L.jobName) : idFromText || compoundId ? jobIdText : std::string_view();
     if (!name.empty())
         trace.setJobName(job, sanitizeUtf8(name.substr(0, 256)));
 }
@@ -451,6 +464,13 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
         SacctValues v;
         if (!readValues(r, L, *m->zone, v))
             continue;
+        // An array's pending remainder (123_[4-9], 123_[4-9%2]): tasks not started yet, whatever
+        // times the row shows. Kept as one arrival without a run, never as a running job.
+        const bool pendingRange = jobIdText.find("_[") != std::string_view::npos;
+        if (pendingRange) {
+            v.start = v.end = -1;
+            v.hosts = std::vector<std::string> {};
+        }
         Job job;
         bool idFromText = false;
         if (!m->identify(r, L, jobIdText, reader.lineNumber(), job, idFromText))
@@ -461,8 +481,12 @@ Status SlurmImporter::add(LineReader& reader, Trace& trace, ImportContext& ctx)
             ++m->clusters[std::string(r.text(L.cluster))];
         m->describe(r, L, v, state, idFromText, jobIdText, trace, job);
         m->runTimes(r, L, state, v, job);
+        if (pendingRange)
+            job.runTimeS = -1, ++m->pendingRanges;
         if (!m->addTasks(r, L, v, trace, job))
             continue;
+        m->allocationOf.resize(trace.jobs.size(), -1);
+        m->allocationOf.push_back(m->lastRaw);
         trace.jobs.push_back(std::move(job));
         if (auto e = ctx.tooManyTasks(reader, trace.tasks.size()))
             return *e;
@@ -486,9 +510,9 @@ Status SlurmImporter::finish(Trace& trace, ImportContext& ctx)
         return nothingImported("sacct output has no job rows", "sacct output has no usable job", "row", m->files, ctx.diagnostics);
     rebaseToEarliestSubmit(trace);
     if (trace.nodes.empty())
-        addInferredPool(trace, "slurm");
+        addInferredPool(trace, "slurm", m->allocationOf);
     else
-        inferNodeCapacities(trace, "slurm");
+        inferNodeCapacities(trace, "slurm", m->allocationOf);
 
     auto joinCounts = [](const std::map<std::string, int64_t>& counts) {
         std::vector<std::pair<std::string, int64_t>> v(counts.begin(), counts.end());
@@ -524,6 +548,9 @@ Status SlurmImporter::finish(Trace& trace, ImportContext& ctx)
     note("reqmem-per-cpu-flag", m->perCpuFlag);
     note("nodelist-count-differs", m->hostCountDiffers);
     note("never-started", m->neverStarted);
+    note("slurm-array-pending-range (123_[4-9]: tasks not started; one arrival without a run)", m->pendingRanges);
+    note("slurm-jobidraw-shared (array rows under different JobIDs: each its own job; node sizes count one allocation once)",
+        m->sharedRaw);
     return {};
 }
 

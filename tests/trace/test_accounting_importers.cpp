@@ -3,6 +3,7 @@
 
 #include "test_util.h"
 
+#include "trace/accounting_log.h"
 #include "trace/lsf_importer.h"
 #include "trace/trace_loader.h"
 
@@ -199,6 +200,76 @@ private slots:
         QCOMPARE(ok->trace.nodes.size(), std::size_t(1)); // no NodeList: one pool
         QCOMPARE(ok->trace.nodes[0].name, std::string("pool"));
         QCOMPARE(ok->trace.nodes[0].cpuMilli, int64_t(2000));
+    }
+
+    // A job array as Slurm records it (slurm.schedmd.com/job_array.html): tasks split off the
+    // array's record get ids of their own (4103948, ...); the pending remainder keeps the array's
+    // id, and so does the last task once it starts. Here two exports were concatenated: the one
+    // taken at 10:20 still shows 4103947_[3-4%1] pending (with the start the scheduler expected
+    // and the node it planned), the later one the tasks that ran.
+    void sacctArrays()
+    {
+        const std::string text = "JobIDRaw|JobID|JobName|State|Submit|Start|End|NNodes|NCPUS|ReqMem|NodeList\n"
+                                 "4103948|4103947_1|sweep|COMPLETED|2021-03-01T10:00:00|2021-03-01T10:00:02|2021-03-01T10:30:02|1|8|16000M|cn01\n"
+                                 "4103949|4103947_2|sweep|COMPLETED|2021-03-01T10:00:00|2021-03-01T10:00:02|2021-03-01T10:40:02|1|8|16000M|cn02\n"
+                                 "4103947|4103947_[3-4%1]|sweep|PENDING|2021-03-01T10:00:00|2021-03-01T10:30:02|Unknown|1|8|16000M|cn01\n"
+                                 "4103950|4103947_3|sweep|COMPLETED|2021-03-01T10:00:00|2021-03-01T10:30:02|2021-03-01T11:00:02|1|8|16000M|cn01\n"
+                                 "4103947|4103947_4||COMPLETED|2021-03-01T10:00:00|2021-03-01T10:40:02|2021-03-01T11:10:02|1|8|16000M|cn02\n";
+        auto r = load("array.txt", text);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        const Trace& t = r->trace;
+        QCOMPARE(t.jobs.size(), std::size_t(5)); // every row its own job, by its JobID
+        QCOMPARE(r->diagnostics.total(), int64_t(0));
+        // The pending range is an arrival without a run, on no node, whatever its row says.
+        QCOMPARE(t.jobs[2].runTimeS, -1.0);
+        QCOMPARE(taskOf(t, 2).logged.startTimeS, -1.0);
+        QVERIFY(!taskOf(t, 2).logged.node.valid());
+        QCOMPARE(r->diagnostics.notes().at("slurm-array-pending-range (123_[4-9]: tasks not started; one arrival without a run)"), int64_t(1));
+        // 4103947_4 took the array's id: it shares JobIDRaw 4103947 with the range, and is named by its JobID.
+        QCOMPARE(t.jobs[4].id.value, int64_t(4103947));
+        QCOMPARE(t.jobName(t.jobs[4]), std::string("4103947_4"));
+        QCOMPARE(t.jobs[4].runTimeS, 1800.0);
+        QCOMPARE(r->diagnostics.notes().at("slurm-jobidraw-shared (array rows under different JobIDs: each its own job; node sizes "
+                                           "count one allocation once)"),
+            int64_t(1));
+        // Node sizes: cn01 runs _1 until 10:30:02 and _3 from then (an end frees before a start):
+        // 8 CPUs, not 16 with the range read as running from its expected start; cn02 _2 then _4: 8.
+        QCOMPARE(t.nodes.size(), std::size_t(2));
+        for (const Node& n : t.nodes) {
+            QCOMPARE(n.cpuMilli, int64_t(8000));
+            QCOMPARE(n.memMiB, int64_t(16000));
+        }
+    }
+
+    // Rows recording one allocation more than once (sharing a JobIDRaw) hold it once on a node:
+    // two rows of allocation 7 overlap on node 0 (4 and 6 CPUs; 5000 and 3000 MiB), a row of its
+    // own (2 CPUs) overlaps both. Peak: max(4, 6) + 2 = 8 CPUs, max(5000, 3000) + 1000 MiB; summed
+    // it would be 12 CPUs and 9000 MiB. Without groups, the sum.
+    void inferredSizesCountAnAllocationOnce()
+    {
+        Trace t;
+        t.nodes.resize(1);
+        auto add = [&](int64_t cpu, int64_t mem, double from, double to) {
+            Job j;
+            j.firstTask = uint32_t(t.tasks.size());
+            j.taskCount = 1;
+            Task task;
+            task.request.cpuMilli = cpu;
+            task.request.memMiB = mem;
+            task.logged = { NodeId { 0 }, from, to };
+            t.tasks.push_back(task);
+            t.jobs.push_back(j);
+        };
+        add(4000, 5000, 0, 100);
+        add(6000, 3000, 50, 150);
+        add(2000, 1000, 0, 200);
+        Trace grouped = t;
+        inferNodeCapacities(grouped, "x", { 7, 7, -1 });
+        QCOMPARE(grouped.nodes[0].cpuMilli, int64_t(8000));
+        QCOMPARE(grouped.nodes[0].memMiB, int64_t(6000));
+        inferNodeCapacities(t, "x");
+        QCOMPARE(t.nodes[0].cpuMilli, int64_t(12000));
+        QCOMPARE(t.nodes[0].memMiB, int64_t(9000));
     }
 
     void sacctEstimatesWithoutStartAndEnd()
