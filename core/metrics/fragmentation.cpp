@@ -6,16 +6,16 @@
 
 namespace schedlab::metrics {
 
-TypicalWorkload TypicalWorkload::fromTrace(const trace::Trace& trace, double coverage)
+namespace {
+using ClassKey = std::tuple<int64_t, int64_t, int32_t, int32_t, uint32_t>; // cpu, mem, numGpu, gpuMilli, mask
+
+/// Classes from counted keys, most popular first (ties by `tieLess`), kept until `coverage` of the
+/// tasks is covered; weights normalised over the kept classes.
+template <class TieLess>
+TypicalWorkload keepPopular(const std::map<ClassKey, int64_t>& counts, int64_t total, double coverage, TieLess tieLess)
 {
-    using Key = std::tuple<int64_t, int64_t, int32_t, int32_t, uint32_t>;
-    std::map<Key, int64_t> counts;
-    for (const trace::Task& t : trace.tasks) {
-        const trace::TaskRequest& r = t.request;
-        ++counts[Key { r.cpuMilli, r.memMiB, r.numGpu, r.gpuMilli, r.gpuModelMask }];
-    }
     TypicalWorkload w;
-    w.tasksTotal = int64_t(trace.tasks.size());
+    w.tasksTotal = total;
     std::vector<TaskClass> all;
     all.reserve(counts.size());
     for (const auto& [k, c] : counts) {
@@ -26,8 +26,9 @@ TypicalWorkload TypicalWorkload::fromTrace(const trace::Trace& trace, double cov
         tc.count = c;
         all.push_back(tc);
     }
-    // Most popular first; ties by request so the result does not depend on map order.
-    std::stable_sort(all.begin(), all.end(), [](const TaskClass& a, const TaskClass& b) { return a.count > b.count; });
+    std::stable_sort(all.begin(), all.end(), [&](const TaskClass& a, const TaskClass& b) {
+        return a.count != b.count ? a.count > b.count : tieLess(a.request, b.request);
+    });
     const double need = coverage * double(w.tasksTotal);
     for (const TaskClass& tc : all) {
         if (double(w.tasksCovered) >= need && !w.classes.empty())
@@ -38,6 +39,35 @@ TypicalWorkload TypicalWorkload::fromTrace(const trace::Trace& trace, double cov
     for (TaskClass& tc : w.classes)
         tc.weight = double(tc.count) / double(std::max<int64_t>(w.tasksCovered, 1));
     return w;
+}
+} // namespace
+
+TypicalWorkload TypicalWorkload::fromTrace(const trace::Trace& trace, double coverage)
+{
+    std::map<ClassKey, int64_t> counts;
+    for (const trace::Task& t : trace.tasks) {
+        const trace::TaskRequest& r = t.request;
+        ++counts[ClassKey { r.cpuMilli, r.memMiB, r.numGpu, r.gpuMilli, r.gpuModelMask }];
+    }
+    // Ties keep the key order, so the result does not depend on anything but the requests.
+    return keepPopular(counts, int64_t(trace.tasks.size()), coverage,
+        [](const trace::TaskRequest&, const trace::TaskRequest&) { return false; });
+}
+
+TypicalWorkload TypicalWorkload::fgdTargets(const trace::Trace& trace)
+{
+    std::map<ClassKey, int64_t> counts;
+    for (const trace::Task& t : trace.tasks) {
+        const trace::TaskRequest& r = t.request;
+        ++counts[ClassKey { r.cpuMilli, 0, r.numGpu, r.gpuMilli, r.gpuModelMask }];
+    }
+    // Their list is sorted by count, then by request (cpu, per-GPU milli, GPU count, model), and
+    // reversed: among equal counts the larger request comes first.
+    auto largerFirst = [](const trace::TaskRequest& a, const trace::TaskRequest& b) {
+        return std::tie(a.cpuMilli, a.gpuMilli, a.numGpu, a.gpuModelMask)
+            > std::tie(b.cpuMilli, b.gpuMilli, b.numGpu, b.gpuModelMask);
+    };
+    return keepPopular(counts, int64_t(trace.tasks.size()), 0.95, largerFirst);
 }
 
 NodeView viewOf(const cluster::ClusterState& c, int n)

@@ -27,6 +27,12 @@ struct TypicalWorkload {
 
     /// coverage in (0, 1]: keep classes until this share of tasks is covered.
     static TypicalWorkload fromTrace(const trace::Trace& trace, double coverage = 0.95);
+    /// The target workload the FGD authors' simulator scores with (their GetTypicalPods): classes
+    /// keyed by cpu and GPU request only (their pod resource has no memory, so memMiB is 0 in every
+    /// class and never limits what a node can host), CPU-only pods included, 95 % coverage, equal
+    /// counts ordered by the larger request first. Used by the fgd policy; the fragmentation metric
+    /// keeps fromTrace (memory counted, docs/metrics.md §3).
+    static TypicalWorkload fgdTargets(const trace::Trace& trace);
 };
 
 /// A node's free resources, enough to evaluate fragmentation (also for hypothetical states).

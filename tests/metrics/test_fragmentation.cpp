@@ -72,6 +72,31 @@ private slots:
         QCOMPARE(most.classes[1].weight, 3.0 / 9.0);
     }
 
+    // The fgd policy's target workload (the authors' GetTypicalPods): memory is not part of a class.
+    void fgdTargetsIgnoreMemory()
+    {
+        test::TraceBuilder b;
+        for (int i = 0; i < 3; ++i)
+            b.task(1000, 2048, 1, 500);
+        for (int i = 0; i < 3; ++i)
+            b.task(1000, 4096, 1, 500);
+        for (int i = 0; i < 4; ++i)
+            b.task(2000, 8192, 0, 0);
+        // fromTrace: three classes of 3, 3 and 4; fgdTargets: (1000, share 500) x 6, CPU-only x 4
+        QCOMPARE(TypicalWorkload::fromTrace(b.t, 1.0).classes.size(), std::size_t(3));
+        const TypicalWorkload w = TypicalWorkload::fgdTargets(b.t);
+        QCOMPARE(w.classes.size(), std::size_t(2));
+        QCOMPARE(w.classes[0].count, int64_t(6));
+        QCOMPARE(w.classes[0].request.memMiB, int64_t(0));
+        QCOMPARE(w.classes[0].weight, 0.6);
+        QCOMPARE(w.classes[1].request.numGpu, 0); // CPU-only pods are targets too
+        QCOMPARE(w.classes[1].request.memMiB, int64_t(0));
+        // A node short of memory still hosts the classes (memory 0).
+        const int32_t gpus[1] = { 1000 };
+        NodeView n { 8000, 0, 1, 0, gpus };
+        QCOMPARE(nodeGpuFragForClass(n, w.classes[0].request), 0.0);
+    }
+
     void trackerFollowsAllocations()
     {
         test::TraceBuilder b;

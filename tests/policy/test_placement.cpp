@@ -202,6 +202,24 @@ private slots:
         QCOMPARE(d.gpuMask, uint64_t(0x1));
     }
 
+    void dotProductMergesTheGpuDimension()
+    {
+        // The FGD authors' setting (dimExtMethod merge, gpuSelMethod best): a share is scored with
+        // the node's total free gpu-milli, then put on the tightest fitting GPU. Node 0: GPUs free
+        // [600, 1000, 1000, 1000] (3600 in all); node 1: [1000, 700] (1700). Task: share 500.
+        // Merged, node 1's free vector is shorter -> smaller dot -> higher score: node 1 wins
+        // (GPU by GPU, node 0's 600 would have beaten node 1's 700). Inside node 1 the 700 GPU.
+        Setup s;
+        s.b.node(64000, 65536, 4).node(64000, 65536, 2);
+        s.start("dotproduct");
+        s.occupy(0, { 1000, 0, 1, 400, 0 }, 0x1);
+        s.occupy(1, { 1000, 0, 1, 300, 0 }, 0x2);
+        PlacementDecision d = s.place({ 4000, 0, 1, 500, 0 });
+        QCOMPARE(d.node, 1);
+        QCOMPARE(d.gpuMask, uint64_t(0x2));
+        QVERIFY(d.top.size() == 2 && d.top[0].score > d.top[1].score);
+    }
+
     void randomIsSeededAndCoversAllNodes()
     {
         Setup s;
