@@ -168,6 +168,7 @@ void ClusterState::allocate(const Placement& p)
     if (m_tasksOn[n]++ == 0)
         ++m_activeNodes;
     ++m_version[n];
+    shapeChanged(p.node);
 }
 
 void ClusterState::release(const Placement& p)
@@ -188,6 +189,31 @@ void ClusterState::release(const Placement& p)
     if (--m_tasksOn[n] == 0)
         --m_activeNodes;
     ++m_version[n];
+    shapeChanged(p.node);
+}
+
+void ClusterState::shapeChanged(int n)
+{
+    ++m_changes;
+    if (!m_shapes.valid())
+        return;
+    m_shapes.update(*this, n);
+    if (!m_shapes.valid()) // too many shapes: try again later
+        m_shapesRetryAt = m_changes + uint64_t(nodeCount());
+}
+
+const FreeShapeIndex* ClusterState::freeShapes() const
+{
+    if (m_shapes.valid())
+        return &m_shapes;
+    if (m_shapesWanted && m_changes < m_shapesRetryAt)
+        return nullptr;
+    m_shapesWanted = true;
+    m_shapes.build(*this);
+    if (m_shapes.valid())
+        return &m_shapes;
+    m_shapesRetryAt = m_changes + uint64_t(nodeCount());
+    return nullptr;
 }
 
 uint64_t ClusterState::stateHash() const
