@@ -295,11 +295,12 @@ int runBench(const std::vector<std::string>& argv)
         HpcOptions o;
         o.nodes = args.integer("nodes", o.nodes, error);
         o.jobs = args.integer("jobs", o.jobs, error);
+        o.load = args.real("load", o.load, error);
         o.repeat = int(args.integer("repeat", o.repeat, error));
         o.scan = !args.flag("no-scan");
         o.swfOut = args.value("swf-out").value_or("");
-        if (!error.empty() || o.nodes < 1 || o.jobs < 1 || o.repeat < 1)
-            return fail("bench: " + (error.empty() ? std::string("bad --nodes, --jobs or --repeat") : error), 2);
+        if (!error.empty() || o.nodes < 1 || o.jobs < 1 || o.repeat < 1 || !(o.load > 0))
+            return fail("bench: " + (error.empty() ? std::string("bad --nodes, --jobs, --load or --repeat") : error), 2);
         return benchHpc(o);
     }
     if (args.positional()[0] == "scaling") {

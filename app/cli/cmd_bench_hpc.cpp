@@ -1,6 +1,6 @@
 // `schedlab-cli bench hpc`: timed replay of an HPC-shaped log (issue #47). A generated PWA-style
 // SWF log: by default 1,152 nodes of 8 processors, 36,600 rigid jobs of log-uniform size (1 to
-// ~3,600 processors, ~2 M node tasks with --procs-per-node 8), log-uniform run times and an
+// ~4,400 processors, ~2 M node tasks with --procs-per-node 8), log-uniform run times and an
 // offered load near the machine's size, read by the SWF importer as `replay` reads a PWA log.
 // Replayed FCFS with FirstFit, BestFit and k8s-default, without backfilling and with EASY; the
 // score-every-node policies also with the plain scan over every node (ShapeIndexUse::Never) to
@@ -31,7 +31,7 @@ struct HpcShape {
     int64_t procsPerNode = 8;
     int64_t jobs = 36600;
     uint64_t seed = 47;
-    double load = 1.0; ///< offered processor-seconds over the machine's, across the arrival span
+    double load = 0.7; ///< offered processor-seconds over the machine's, across the arrival span
 };
 
 // Writes the SWF log; false when the file cannot be written.
@@ -45,9 +45,9 @@ bool writeHpcSwf(const HpcShape& shape, const std::string& path)
     std::vector<int64_t> procs(std::size_t(shape.jobs)), run(std::size_t(shape.jobs)), requested(std::size_t(shape.jobs));
     double work = 0;
     for (std::size_t i = 0; i < procs.size(); ++i) {
-        // Sizes log-uniform up to 2^11.8 (~3,600 processors, ~40 % of the machine); powers of two
+        // Sizes log-uniform up to 2^12.1 (~4,400 processors, ~48 % of the machine); powers of two
         // half the time, as in the PWA logs.
-        const double p = std::exp2(rng.uniform() * 11.8);
+        const double p = std::exp2(rng.uniform() * 12.1);
         procs[i] = rng.uniform() < 0.5 ? int64_t(1) << int(std::log2(p)) : std::max<int64_t>(1, int64_t(p));
         procs[i] = std::min(procs[i], machine);
         run[i] = int64_t(60.0 * std::exp(rng.uniform() * std::log(36.0 * 60))); // 1 min .. 36 h
@@ -81,6 +81,7 @@ int benchHpc(const HpcOptions& options)
     HpcShape shape;
     shape.nodes = options.nodes;
     shape.jobs = options.jobs;
+    shape.load = options.load;
     const fs::path dir = fs::temp_directory_path() / ("schedlab-bench-hpc-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     const std::string path = options.swfOut.empty() ? (dir / "hpc.swf").string() : options.swfOut;

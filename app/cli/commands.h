@@ -49,6 +49,7 @@ int benchScaling(int64_t maxJobs, int64_t maxEasyJobs);
 struct HpcOptions {
     int64_t nodes = 1152; ///< of 8 processors
     int64_t jobs = 36600;
+    double load = 0.7; ///< offered processor-seconds / the machine's over the arrival span
     int repeat = 1; ///< best of
     bool scan = true; ///< also time the plain scan over every node
     std::string swfOut; ///< also keep the generated log here; empty = a temporary file

@@ -266,6 +266,7 @@ private:
     int32_t randomTie(const cluster::FreeShapeIndex& index, int nodes, Rng& rng);
     ShapeIndexUse m_shapeIndexUse = ShapeIndexUse::Auto;
     std::vector<ShapeScore> m_shapeScores;
+    std::vector<std::size_t> m_levelStart;
     std::vector<uint64_t> m_levelBits; ///< per score level: its nodes, then the nodes scoring higher
 };
 

@@ -43,13 +43,22 @@ int64_t countRange(const uint64_t* bits, int from, int to)
     return count;
 }
 
-/// The k-th set bit (k >= 1) after position `after`.
+/// The k-th set bit (k >= 1) after position `after`; whole words skipped by their counts.
 int selectAfter(const uint64_t* bits, int words, int after, int64_t k)
 {
-    int pos = after;
-    for (int64_t i = 0; i < k; ++i)
-        pos = firstSetFrom(bits, words, pos + 1);
-    return pos;
+    const int from = after + 1;
+    for (int w = from / 64; w < words; ++w) {
+        uint64_t word = w == from / 64 ? bits[w] & (~uint64_t(0) << (from % 64)) : bits[w];
+        const int count = std::popcount(word);
+        if (k > count) {
+            k -= count;
+            continue;
+        }
+        for (; k > 1; --k)
+            word &= word - 1;
+        return w * 64 + std::countr_zero(word);
+    }
+    return -1;
 }
 
 } // namespace
@@ -124,7 +133,8 @@ int32_t ScoringPolicy::randomTie(const cluster::FreeShapeIndex& index, int nodes
 {
     // Level l: its nodes at m_levelBits[2l], the nodes scoring higher at [2l + 1]; levelOf per group.
     const int words = index.words();
-    std::vector<std::size_t> levelStart; // first m_shapeScores entry of each level
+    std::vector<std::size_t>& levelStart = m_levelStart; // first m_shapeScores entry of each level
+    levelStart.clear();
     for (std::size_t i = 0; i < m_shapeScores.size(); ++i)
         if (i == 0 || m_shapeScores[i].score != m_shapeScores[i - 1].score)
             levelStart.push_back(i);
