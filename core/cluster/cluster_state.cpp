@@ -195,24 +195,23 @@ void ClusterState::release(const Placement& p)
 void ClusterState::shapeChanged(int n)
 {
     ++m_changes;
-    if (!m_shapes.valid())
+    if (!m_shapes.index.valid())
         return;
-    m_shapes.update(*this, n);
-    if (!m_shapes.valid()) // too many shapes: try again later
-        m_shapesRetryAt = m_changes + uint64_t(nodeCount());
+    m_shapes.index.update(*this, n);
+    if (!m_shapes.index.valid()) // too many shapes: try again later
+        m_shapes.retryAt = m_changes + uint64_t(nodeCount());
 }
 
 const FreeShapeIndex* ClusterState::freeShapes() const
 {
-    if (m_shapes.valid())
-        return &m_shapes;
-    if (m_shapesWanted && m_changes < m_shapesRetryAt)
+    if (m_shapes.index.valid())
+        return &m_shapes.index;
+    if (m_changes < m_shapes.retryAt)
         return nullptr;
-    m_shapesWanted = true;
-    m_shapes.build(*this);
-    if (m_shapes.valid())
-        return &m_shapes;
-    m_shapesRetryAt = m_changes + uint64_t(nodeCount());
+    m_shapes.index.build(*this);
+    if (m_shapes.index.valid())
+        return &m_shapes.index;
+    m_shapes.retryAt = m_changes + uint64_t(nodeCount());
     return nullptr;
 }
 

@@ -115,8 +115,9 @@ public:
 
     /// Nodes grouped by free shape (free_shape_index.h), or null while there are too many shapes
     /// for grouping to pay. Built on the first call, then kept up to date by allocate() / release()
-    /// (a state nobody asks never pays for it); after giving up it is tried again once nodeCount()
-    /// more changes have passed. Not thread-safe: the first call writes (like the replay itself).
+    /// (a state nobody asks never pays for it; a copy starts without it); after giving up it is
+    /// tried again once nodeCount() more changes have passed. Not thread-safe: the first call
+    /// writes (call it from the thread that owns the state, as the replays do).
     const FreeShapeIndex* freeShapes() const;
 
 private:
@@ -132,9 +133,21 @@ private:
     int m_activeNodes = 0;
     void shapeChanged(int n);
     uint64_t m_changes = 0; ///< allocate() and release() calls so far
-    mutable FreeShapeIndex m_shapes;
-    mutable bool m_shapesWanted = false; ///< someone asked freeShapes(): keep the index
-    mutable uint64_t m_shapesRetryAt = 0; ///< m_changes at which a given-up index is built again
+    /// The free-shape index and when to try it again. A copy of the state starts without one (it
+    /// is built when that copy is asked): snapshots and the EASY shadow states never pay for it.
+    struct Shapes {
+        FreeShapeIndex index;
+        uint64_t retryAt = 0; ///< m_changes at which a given-up index is built again
+        Shapes() = default;
+        Shapes(const Shapes&) { }
+        Shapes& operator=(const Shapes&)
+        {
+            index.clear();
+            retryAt = 0;
+            return *this;
+        }
+    };
+    mutable Shapes m_shapes;
 };
 
 } // namespace schedlab::cluster

@@ -214,10 +214,15 @@ private slots:
         QCOMPARE(int(s.freeShapes()->groups().size()), 1);
         s.allocate(s.makePlacement(1, { 1000, 0, 0, 0, 0 }, 0));
         QCOMPARE(int(s.freeShapes()->groups().size()), 2);
-        cluster::ClusterState copy = s; // a copy keeps its own index
+        cluster::ClusterState copy = s; // a copy builds its own index when asked
         copy.allocate(copy.makePlacement(0, { 1000, 0, 0, 0, 0 }, 0));
         QCOMPARE(int(copy.freeShapes()->groups().size()), 1);
         QCOMPARE(int(s.freeShapes()->groups().size()), 2);
+        copy.release(copy.makePlacement(1, { 1000, 0, 0, 0, 0 }, 0)); // kept up to date once built
+        QCOMPARE(int(copy.freeShapes()->groups().size()), 2);
+        QCOMPARE(copy.freeShapes()->size(copy.freeShapes()->groups()[0]) + copy.freeShapes()->size(copy.freeShapes()->groups()[1]), 2);
+        copy = s; // assigned: again without one until asked
+        QCOMPARE(int(copy.freeShapes()->groups().size()), 2);
     }
 };
 
