@@ -1,7 +1,7 @@
 // `schedlab-cli bench hpc`: timed replay of an HPC-shaped log (issue #47). A generated PWA-style
 // SWF log: by default 1,152 nodes of 8 processors, 36,600 rigid jobs of log-uniform size (1 to
 // ~4,400 processors, ~2 M node tasks with --procs-per-node 8), log-uniform run times and an
-// offered load near the machine's size, read by the SWF importer as `replay` reads a PWA log.
+// offered load of 0.7 of the machine (--load), read by the SWF importer as `replay` reads a PWA log.
 // Replayed FCFS with FirstFit, BestFit and k8s-default, without backfilling and with EASY; the
 // score-every-node policies also with the plain scan over every node (ShapeIndexUse::Never) to
 // show what the free-shape index saves. Seconds are the event loop's (TimedResult::simSeconds).
