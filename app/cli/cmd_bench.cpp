@@ -288,9 +288,21 @@ int runBench(const std::vector<std::string>& argv)
         return fail("bench: " + e, 2);
     if (args.positional().empty()
         || (args.positional()[0] != "import" && args.positional()[0] != "replay" && args.positional()[0] != "model"
-            && args.positional()[0] != "scaling"))
-        return fail("bench: usage: bench import|replay|model|scaling|seek|autoscale [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
+            && args.positional()[0] != "scaling" && args.positional()[0] != "hpc"))
+        return fail("bench: usage: bench import|replay|model|scaling|hpc|seek|autoscale [FILE...] [--traces DIR] [--big-mb N] [--repeat R]", 2);
     std::string error;
+    if (args.positional()[0] == "hpc") {
+        HpcOptions o;
+        o.nodes = args.integer("nodes", o.nodes, error);
+        o.jobs = args.integer("jobs", o.jobs, error);
+        o.load = args.real("load", o.load, error);
+        o.repeat = int(args.integer("repeat", o.repeat, error));
+        o.scan = !args.flag("no-scan");
+        o.swfOut = args.value("swf-out").value_or("");
+        if (!error.empty() || o.nodes < 1 || o.jobs < 1 || o.repeat < 1 || !(o.load > 0))
+            return fail("bench: " + (error.empty() ? std::string("bad --nodes, --jobs, --load or --repeat") : error), 2);
+        return benchHpc(o);
+    }
     if (args.positional()[0] == "scaling") {
         const int64_t maxJobs = args.integer("max-jobs", 1000000, error);
         const int64_t maxEasy = args.integer("max-easy-jobs", 1000000, error);

@@ -346,6 +346,10 @@ std::vector<CommandSpec> incidentCommands()
         time fill experiments on openb, the paper grid, NASA and Google timed replays
   bench scaling [--max-jobs N] [--max-easy-jobs N]
         timed replay cost from 10k to N (1M) generated jobs with growing queues, FCFS and EASY
+  bench hpc [--nodes 1152] [--jobs 36600] [--load 0.7] [--repeat R] [--no-scan] [--swf-out FILE]
+        timed replay of a generated HPC log (nodes of 8 processors, ~2 M tasks): FirstFit, BestFit
+        and k8s-default, without backfilling and with EASY, seconds and tasks/s; BestFit also with
+        the plain scan over every node (--no-scan skips it); --swf-out keeps the log
   bench model [--traces DIR]
         inference latency of the learned policy per decision (all_node) and training steps per second
   bench import [FILE...] [--traces DIR] [--big-mb N] [--repeat R] [--k8s-pods 100000] [--k8s-nodes 5000]
@@ -356,6 +360,11 @@ std::vector<CommandSpec> incidentCommands()
                 { "repeat", "R", "best of R runs" },
                 { "max-jobs", "N", "scaling: the largest trace (1M)" },
                 { "max-easy-jobs", "N", "scaling: the largest trace replayed with EASY" },
+                { "nodes", "1152", "hpc: nodes of 8 processors" },
+                { "jobs", "36600", "hpc: jobs in the generated log" },
+                { "load", "0.7", "hpc: offered processor-seconds over the machine's" },
+                { "no-scan", "", "hpc: skip the runs with the plain scan over every node" },
+                { "swf-out", "FILE", "hpc: also write the generated log to FILE" },
                 { "big-mb", "N", "import: generated files of N MB (0 skips them)" },
                 { "k8s-pods", "100000", "import: pods in the generated kubectl dump" },
                 { "k8s-nodes", "5000", "import: nodes in the generated kubectl dump" } },

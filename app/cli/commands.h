@@ -45,6 +45,17 @@ int benchModel(const std::string& tracesDir);
 /// `bench scaling` (cmd_bench_scaling.cpp): timed replay seconds against jobs and queue length.
 int benchScaling(int64_t maxJobs, int64_t maxEasyJobs);
 
+/// `bench hpc` (cmd_bench_hpc.cpp): timed replay of a generated HPC log, FirstFit against BestFit.
+struct HpcOptions {
+    int64_t nodes = 1152; ///< of 8 processors
+    int64_t jobs = 36600;
+    double load = 0.7; ///< offered processor-seconds / the machine's over the arrival span
+    int repeat = 1; ///< best of
+    bool scan = true; ///< also time the plain scan over every node
+    std::string swfOut; ///< also keep the generated log here; empty = a temporary file
+};
+int benchHpc(const HpcOptions& options);
+
 /// Prints "schedlab-cli: <message>" to stderr and returns `code`.
 int fail(const std::string& message, int code = 1);
 

@@ -168,6 +168,7 @@ void ClusterState::allocate(const Placement& p)
     if (m_tasksOn[n]++ == 0)
         ++m_activeNodes;
     ++m_version[n];
+    shapeChanged(p.node);
 }
 
 void ClusterState::release(const Placement& p)
@@ -188,6 +189,30 @@ void ClusterState::release(const Placement& p)
     if (--m_tasksOn[n] == 0)
         --m_activeNodes;
     ++m_version[n];
+    shapeChanged(p.node);
+}
+
+void ClusterState::shapeChanged(int n)
+{
+    ++m_changes;
+    if (!m_shapes.index.valid())
+        return;
+    m_shapes.index.update(*this, n);
+    if (!m_shapes.index.valid()) // too many shapes: try again later
+        m_shapes.retryAt = m_changes + uint64_t(nodeCount());
+}
+
+const FreeShapeIndex* ClusterState::freeShapes() const
+{
+    if (m_shapes.index.valid())
+        return &m_shapes.index;
+    if (m_changes < m_shapes.retryAt)
+        return nullptr;
+    m_shapes.index.build(*this);
+    if (m_shapes.index.valid())
+        return &m_shapes.index;
+    m_shapes.retryAt = m_changes + uint64_t(nodeCount());
+    return nullptr;
 }
 
 uint64_t ClusterState::stateHash() const

@@ -2,6 +2,7 @@
 /// Free and allocated resources of every node and every GPU during a replay. Pure state, no policy:
 /// feasibility checks, allocate and release. A node has at most 64 GPUs (a bit mask per placement).
 
+#include "free_shape_index.h"
 #include "trace/trace.h"
 
 #include <cstdint>
@@ -112,6 +113,13 @@ public:
     /// Order-independent hash of the whole state (used to check deterministic replay).
     uint64_t stateHash() const;
 
+    /// Nodes grouped by free shape (free_shape_index.h), or null while there are too many shapes
+    /// for grouping to pay. Built on the first call, then kept up to date by allocate() / release()
+    /// (a state nobody asks never pays for it; a copy starts without it); after giving up it is
+    /// tried again once nodeCount() more changes have passed. Not thread-safe: the first call
+    /// writes (call it from the thread that owns the state, as the replays do).
+    const FreeShapeIndex* freeShapes() const;
+
 private:
     std::vector<int64_t> m_capCpu, m_capMem, m_freeCpu, m_freeMem, m_freeGpuTotal;
     std::vector<int32_t> m_numGpu, m_firstGpu, m_tasksOn;
@@ -123,6 +131,23 @@ private:
     int64_t m_allocCpu = 0, m_allocMem = 0, m_allocGpu = 0;
     int64_t m_totalCpu = 0, m_totalMem = 0, m_totalGpu = 0;
     int m_activeNodes = 0;
+    void shapeChanged(int n);
+    uint64_t m_changes = 0; ///< allocate() and release() calls so far
+    /// The free-shape index and when to try it again. A copy of the state starts without one (it
+    /// is built when that copy is asked): snapshots and the EASY shadow states never pay for it.
+    struct Shapes {
+        FreeShapeIndex index;
+        uint64_t retryAt = 0; ///< m_changes at which a given-up index is built again
+        Shapes() = default;
+        Shapes(const Shapes&) { }
+        Shapes& operator=(const Shapes&)
+        {
+            index.clear();
+            retryAt = 0;
+            return *this;
+        }
+    };
+    mutable Shapes m_shapes;
 };
 
 } // namespace schedlab::cluster

@@ -23,6 +23,7 @@ public:
     void resetPolicy(const PolicyContext&, const cluster::ClusterState& cluster) override { m_spec = MaxSpec::of(cluster); }
 
 protected:
+    bool scoresByShape() const override { return true; } // free cpu and total free gpu-milli
     int64_t rawScore(const cluster::ClusterState& c, int n, const trace::TaskRequest& r, Rng&, uint64_t& mask) override
     {
         mask = c.bestFitGpus(n, r);

@@ -66,6 +66,8 @@ protected:
 
     // Sampling moves its start node on every call, failed ones too.
     bool failsOnlyWhenInfeasible() const override { return m_kind != Kind::Sampling; }
+    // Capacities and free cpu / memory; sampling looks at nodes by position, so it scans.
+    bool scoresByShape() const override { return m_kind != Kind::Sampling; }
 
     void candidateNodes(const cluster::ClusterState& c, const trace::TaskRequest& r, std::vector<int>& out) override
     {
@@ -113,6 +115,8 @@ public:
 protected:
     bool normalise() const override { return false; }
     bool failsOnlyWhenInfeasible() const override { return m_config.percentageOfNodesToScore < 0; }
+    // Capacities and free cpu / memory / gpu-milli of the node; with a percentage, by position.
+    bool scoresByShape() const override { return m_config.percentageOfNodesToScore < 0; }
 
     // kube-scheduler's findNodesThatFitPod: from where the last cycle stopped, until enough
     // feasible nodes are found; every node examined moves the next start on.

@@ -84,6 +84,9 @@ std::vector<ScoringPolicy::CacheEntry>* ScoringPolicy::cacheFor(const trace::Tas
 
 PlacementDecision ScoringPolicy::place(const cluster::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK)
 {
+    if (topK <= 0 && m_shapeIndexUse != ShapeIndexUse::Never && scoresByShape())
+        if (const cluster::FreeShapeIndex* index = cluster.freeShapes(); index && useShapes(*index, cluster.nodeCount()))
+            return placeByShape(cluster, *index, req.request, rng);
     PlacementDecision d;
     candidateNodes(cluster, req.request, m_nodes);
     m_scored.clear();

@@ -177,6 +177,14 @@ protected:
     uint64_t m_tieSeed = 0;
 };
 
+/// Whether a ScoringPolicy whose score depends only on a node's free shape (scoresByShape()) scores
+/// one node per shape (cluster::FreeShapeIndex) instead of every node. Decisions are the same.
+enum class ShapeIndexUse {
+    Auto, ///< when the cluster has few shapes for its size (see ScoringPolicy::place)
+    Never, ///< always the plain scan (tests and benchmarks compare the two)
+    Always, ///< whenever the cluster keeps the index (at most FreeShapeIndex::kMaxShapes shapes)
+};
+
 /// Base for policies that score every feasible node: raw scores are min-max normalised to 0..100
 /// with integer arithmetic (all equal -> 0) when normalise() says so, the highest wins, and ties
 /// are broken by the tie rule: at random with the run's RNG (reservoir sampling in node order), the
@@ -184,6 +192,9 @@ protected:
 class ScoringPolicy : public PlacementPolicy {
 public:
     PlacementDecision place(const cluster::ClusterState& cluster, const PlacementRequest& req, Rng& rng, int topK) override;
+
+    /// Default Auto. Only policies with scoresByShape() and calls with topK 0 use the index.
+    void setShapeIndexUse(ShapeIndexUse use) { m_shapeIndexUse = use; }
 
     void reset(const PolicyContext& ctx, const cluster::ClusterState& cluster) override;
 
@@ -213,6 +224,11 @@ protected:
     }
     /// Nodes to consider, in order; default all. (Kubernetes sampling overrides.)
     virtual void candidateNodes(const cluster::ClusterState& cluster, const trace::TaskRequest& r, std::vector<int>& out);
+    /// True when rawScore depends only on the request and the node's cluster::FreeShape (not on
+    /// its index, its GPUs one by one or anything drawn), candidateNodes() is every node in order
+    /// and place() is not overridden: then nodes of one shape score alike and place() may score
+    /// one per shape (shape_placement.cpp). The GPU mask may still depend on the node.
+    virtual bool scoresByShape() const { return false; }
 
     std::vector<int> m_nodes;
     std::vector<Candidate> m_scored;
@@ -237,6 +253,21 @@ private:
     std::unordered_map<ClassKey, std::vector<CacheEntry>, ClassKeyHash> m_cache;
     std::size_t m_cached = 0;
     std::vector<uint32_t> m_rank; ///< TieBreak::Order: position of each node in the run's order
+
+    // Scoring by shape (shape_placement.cpp): the same decision as the scan over every node.
+    struct ShapeScore {
+        int32_t group;
+        int64_t raw;
+        double score;
+    };
+    bool useShapes(const cluster::FreeShapeIndex& index, int nodes) const;
+    PlacementDecision placeByShape(
+        const cluster::ClusterState& cluster, const cluster::FreeShapeIndex& index, const trace::TaskRequest& r, Rng& rng);
+    int32_t randomTie(const cluster::FreeShapeIndex& index, int nodes, Rng& rng);
+    ShapeIndexUse m_shapeIndexUse = ShapeIndexUse::Auto;
+    std::vector<ShapeScore> m_shapeScores;
+    std::vector<std::size_t> m_levelStart;
+    std::vector<uint64_t> m_levelBits; ///< per score level: its nodes, then the nodes scoring higher
 };
 
 /// Name, description and parameters of a policy, for `schedlab-cli policies` and the GUI.
